@@ -1,0 +1,52 @@
+// Package anthropic adapts vigil's provider-neutral [llm.Model] to the
+// Anthropic Messages API, over the official Go SDK.
+//
+// # Requests
+//
+// [Model.Stream] turns an [llm.Request] into one streaming POST /v1/messages:
+// the system prompt, the messages (text, images as base64, tool calls and
+// their results, thinking blocks with their signatures and redacted
+// thinking, all sent back unchanged), the tool definitions with their JSON
+// schemas, max_tokens and the thinking budget. Empty text blocks, which the
+// API rejects, are left out, and so are thinking blocks without a signature
+// (reasoning another provider produced), which it cannot verify.
+//
+// A thinking level becomes a budget_tokens: minimal 1024, low 4096, medium
+// 10000, high 20000, xhigh 32000. Since the budget counts towards max_tokens,
+// max_tokens is raised to the budget plus [Config.MaxOutput] when it would not
+// exceed the budget. A temperature is only sent without thinking, which does
+// not accept one.
+//
+// # Prompt caching
+//
+// Every request places cache_control breakpoints (ephemeral, the API's
+// default five minutes) on the system prompt, on the last tool definition and
+// on the last block of the last message: three of the four that Anthropic
+// allows. A conversation that only grows, as the advisor's does, therefore
+// reads everything up to its previous turn from the cache.
+//
+// # Replies
+//
+// The reply is read as server-sent events. Content blocks are numbered in
+// the order they first produce an event, so blocks the adapter does not
+// surface (server tool calls and their results) leave no gaps. Tool call
+// arguments are checked to be valid JSON before [llm.EventToolCallEnd]. The
+// usage of message_start and message_delta is merged into one
+// [llm.EventUsage], sent just before [llm.EventStop]: Input is Anthropic's
+// input_tokens, which already excludes cached tokens. Before those two, the
+// adapter reads the end of the body (waiting at most a quarter of a second)
+// so that the connection can serve the next call.
+//
+// # Errors
+//
+// Every failure is an [*llm.Error] naming [Config.ProviderName]: HTTP errors
+// by status, with "prompt is too long" as [llm.ContextTooLong] and 529 as
+// [llm.Overloaded]; an error event in the middle of the stream by its type
+// (overloaded_error, rate_limit_error, api_error, ...); a failed connection
+// as [llm.Transport]; a stream that ends early or does not parse as
+// [llm.Truncated]. A cancelled context ends the stream with the context's
+// error. The SDK's own retries are off: wrap the model in [llm.WithRetry].
+//
+// The adapter reads no environment variable: the key, base URL and headers
+// come from [Config] alone.
+package anthropic
