@@ -1,0 +1,33 @@
+package models_test
+
+import (
+	"testing"
+
+	"github.com/vigil-dev/vigil/internal/models"
+)
+
+func FuzzParseFile(f *testing.F) {
+	f.Add([]byte("providers:\n  x:\n    baseUrl: http://a\n    api: openai-completions\n    auth: none\n    models: [{id: m, contextWindow: 10}]\n"))
+	f.Add([]byte(`{"providers": {"a": {"modelOverrides": {"m": {"maxTokens": 5}}}}}`))
+	f.Add([]byte("providers:\n  'a.b':\n    models:\n      - id: x\n      - id: x\n"))
+	f.Add([]byte("providers: [\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		file, err := models.ParseFile("models.yml", data)
+		if err != nil {
+			if err.Error() == "" {
+				t.Fatal("empty error message")
+			}
+			return
+		}
+		// Whatever parses must build a registry and list it without panicking.
+		r := models.New(models.Options{User: file})
+		for _, e := range r.Entries() {
+			if _, err := r.Resolve(e.Info.Ref().String()); err != nil && e.Info.ID != "" {
+				// Ids that are not valid references (empty after trimming) may fail; others must resolve.
+				if _, perr := r.Resolve(e.Info.Provider + "/" + e.Info.ID); perr == nil {
+					t.Fatalf("entry %s lists but does not resolve: %v", e.Info.Ref(), err)
+				}
+			}
+		}
+	})
+}
