@@ -1,0 +1,109 @@
+package archtest
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/vigil-dev/vigil"
+
+type pkg struct {
+	ImportPath string
+	Doc        string
+	Name       string
+	Imports    []string
+	GoFiles    []string
+}
+
+func listPackages(t *testing.T) []pkg {
+	t.Helper()
+	cmd := exec.Command("go", "list", "-json", module+"/...")
+	out, err := cmd.Output()
+	if err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			t.Fatalf("go list: %v\n%s", err, ee.Stderr)
+		}
+		t.Fatalf("go list: %v", err)
+	}
+	var pkgs []pkg
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	for {
+		var p pkg
+		if err := dec.Decode(&p); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		pkgs = append(pkgs, p)
+	}
+	if len(pkgs) < 5 {
+		t.Fatalf("go list found only %d packages", len(pkgs))
+	}
+	return pkgs
+}
+
+// rules say, for packages under a prefix (relative to the module), which of
+// our packages they may import; anything of ours not listed is forbidden.
+var rules = []struct {
+	prefix  string
+	allowed []string
+	why     string
+}{
+	{"llm", nil, "llm is the foundation: it imports nothing of ours"},
+	{"llm/anthropic", []string{"llm"}, "an adapter knows only the model API"},
+	{"llm/openai", []string{"llm"}, "an adapter knows only the model API"},
+	{"llm/llmtest", []string{"llm", "internal/fakellm"}, "the conformance suite drives adapters against fakellm"},
+	{"internal/fakellm", []string{"internal/yamlfile"}, "fakellm is a stand-alone server"},
+	{"internal/yamlfile", nil, "a leaf helper"},
+	{"internal/models", []string{"llm", "llm/anthropic", "llm/openai", "internal/yamlfile"}, "model resolution builds adapters, nothing else"},
+	{"session", []string{"llm"}, "the session log stores llm messages and nothing else"},
+	{"tools", []string{"llm"}, "tools speak llm blocks and nothing else"},
+	{"contextfiles", nil, "a leaf: the agent and the advisor both use it"},
+	{"config", []string{"llm", "internal/yamlfile"}, "settings validate model refs and nothing else"},
+	{"advisor", []string{"llm", "history", "session", "tools", "contextfiles", "rules", "config", "internal/yamlfile"}, "the advisor never imports the agent, integrations or the CLI"},
+}
+
+func TestImportBoundaries(t *testing.T) {
+	for _, p := range listPackages(t) {
+		rel := strings.TrimPrefix(strings.TrimPrefix(p.ImportPath, module), "/")
+		for _, imp := range p.Imports {
+			if !strings.HasPrefix(imp, module+"/") && imp != module {
+				continue
+			}
+			dep := strings.TrimPrefix(imp, module+"/")
+			if dep == "internal/cli" && !strings.HasPrefix(rel, "cmd/") {
+				t.Errorf("%s imports internal/cli: only commands may", rel)
+			}
+			for _, r := range rules {
+				if rel != r.prefix {
+					continue
+				}
+				ok := false
+				for _, a := range r.allowed {
+					if dep == a {
+						ok = true
+					}
+				}
+				if !ok {
+					t.Errorf("%s imports %s: %s", rel, dep, r.why)
+				}
+			}
+		}
+	}
+}
+
+func TestEveryPackageHasDoc(t *testing.T) {
+	for _, p := range listPackages(t) {
+		if len(p.GoFiles) == 0 {
+			continue
+		}
+		if strings.TrimSpace(p.Doc) == "" {
+			t.Errorf("%s has no package doc comment", p.ImportPath)
+		}
+	}
+}

@@ -1,0 +1,100 @@
+// Package cli wires vigil's commands together. It is the only package that
+// knows every other one; main calls [Run] and nothing else.
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+
+	"github.com/alecthomas/kong"
+)
+
+// Version is vigil's version, set at link time with
+// -ldflags "-X github.com/vigil-dev/vigil/internal/cli.Version=v1.2.3";
+// when unset it comes from the module's build information.
+var Version = ""
+
+// app is the command line.
+type app struct {
+	Version kong.VersionFlag `help:"Print vigil's version and exit."`
+
+	Models modelsCmd `cmd:"" help:"List the models vigil can use, and why the others cannot be used."`
+	Ask    askCmd    `cmd:"" help:"Send one prompt to a model and stream its reply."`
+	Demo   demoCmd   `cmd:"" help:"Stream scripted replies through every wire API over loopback, with no key and no network."`
+}
+
+// env is what every command gets: its streams and its view of the world.
+type env struct {
+	ctx       context.Context
+	stdin     io.Reader
+	stdout    io.Writer
+	stderr    io.Writer
+	lookupEnv func(string) (string, bool)
+}
+
+// agentDir returns vigil's agent folder: $VIGIL_AGENT_DIR, or ~/.vigil/agent.
+func (e *env) agentDir() (string, error) {
+	if d, ok := e.lookupEnv("VIGIL_AGENT_DIR"); ok && d != "" {
+		return d, nil
+	}
+	home, ok := e.lookupEnv("HOME")
+	if !ok || home == "" {
+		h, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("find the agent folder: set VIGIL_AGENT_DIR or HOME: %w", err)
+		}
+		home = h
+	}
+	return filepath.Join(home, ".vigil", "agent"), nil
+}
+
+// exitRequest is how kong's exit (after --help or --version) unwinds Run
+// without ending the process.
+type exitRequest struct{ code int }
+
+// Run runs vigil with args (without the program name).
+func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (err error) {
+	var cli app
+	parser, err := kong.New(&cli,
+		kong.Name("vigil"),
+		kong.Description("vigil watches coding agents and advises them when they go off course."),
+		kong.Writers(stdout, stderr),
+		kong.Vars{"version": version()},
+		kong.UsageOnError(),
+		kong.Exit(func(code int) { panic(exitRequest{code}) }),
+	)
+	if err != nil {
+		return fmt.Errorf("build command line: %w", err)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			req, ok := r.(exitRequest)
+			if !ok {
+				panic(r)
+			}
+			if req.code != 0 {
+				err = fmt.Errorf("exit status %d", req.code)
+			}
+		}
+	}()
+	kctx, err := parser.Parse(args)
+	if err != nil {
+		return err
+	}
+	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, lookupEnv: os.LookupEnv}
+	return kctx.Run(e)
+}
+
+func version() string {
+	if Version != "" {
+		return Version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}
