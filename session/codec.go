@@ -1,0 +1,335 @@
+package session
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/vigil-dev/vigil/llm"
+)
+
+// Version is the format version this package writes and the newest it
+// reads. See docs/session-format.md for the compatibility rules.
+const Version = 1
+
+// timeLayout is RFC 3339 in UTC with milliseconds, fixed width.
+const timeLayout = "2006-01-02T15:04:05.000Z07:00"
+
+// Header is the first line of a session file. It is not an entry and not
+// part of the tree.
+type Header struct {
+	// Version is the format version the file was written in.
+	Version int
+	// ID names the session; it also ends the file name.
+	ID string
+	// Cwd is the folder the session works in.
+	Cwd string
+	// Created is when the file was created, in UTC to the millisecond.
+	Created time.Time
+	// Parent is set when the session was forked from another or is a
+	// subagent's.
+	Parent *Parent
+}
+
+// Parent records where a forked or subagent session came from.
+type Parent struct {
+	// Kind is ParentFork or ParentSubagent.
+	Kind string `json:"kind"`
+	// ID and Path name the source session and its file when this one was
+	// made; the file may have moved or been dropped since.
+	ID   string `json:"id"`
+	Path string `json:"path"`
+	// EntryID is the source's entry this session starts from: the fork
+	// point, or the parent's leaf when the subagent started.
+	EntryID string `json:"entryId,omitempty"`
+}
+
+// The kinds of parent a session can have.
+const (
+	ParentFork     = "fork"
+	ParentSubagent = "subagent"
+)
+
+type headerWire struct {
+	Type    string  `json:"type"`
+	Version int     `json:"version"`
+	ID      string  `json:"id"`
+	Cwd     string  `json:"cwd"`
+	Created string  `json:"created"`
+	Parent  *Parent `json:"parentSession,omitempty"`
+}
+
+type baseWire struct {
+	Type      string  `json:"type"`
+	ID        string  `json:"id,omitempty"`
+	ParentID  *string `json:"parentId"`
+	Timestamp string  `json:"timestamp,omitempty"`
+}
+
+type messageWire struct {
+	Message    llm.Message    `json:"message"`
+	Model      string         `json:"model,omitempty"`
+	Usage      *llm.Usage     `json:"usage,omitempty"`
+	StopReason llm.StopReason `json:"stopReason,omitempty"`
+}
+
+type customWire struct {
+	CustomType string          `json:"customType"`
+	Content    []llm.Block     `json:"content"`
+	Display    bool            `json:"display"`
+	InContext  bool            `json:"inContext"`
+	Details    json.RawMessage `json:"details,omitempty"`
+}
+
+type compactionWire struct {
+	Summary      string          `json:"summary"`
+	FirstKeptID  string          `json:"firstKeptId"`
+	TokensBefore int64           `json:"tokensBefore"`
+	Details      json.RawMessage `json:"details,omitempty"`
+}
+
+type branchSummaryWire struct {
+	FromID  string          `json:"fromId"`
+	Summary string          `json:"summary"`
+	Details json.RawMessage `json:"details,omitempty"`
+}
+
+type modelChangeWire struct {
+	Model    string            `json:"model"`
+	Thinking llm.ThinkingLevel `json:"thinking,omitempty"`
+}
+
+// marshal encodes v as compact JSON without HTML escaping (transcripts are
+// full of < and &) and without a trailing newline.
+func marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// encodeHeader returns the header's line, newline included.
+func encodeHeader(h Header) ([]byte, error) {
+	b, err := marshal(headerWire{
+		Type:    "session",
+		Version: h.Version,
+		ID:      h.ID,
+		Cwd:     h.Cwd,
+		Created: h.Created.UTC().Format(timeLayout),
+		Parent:  h.Parent,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("encode header: %w", err)
+	}
+	return append(b, '\n'), nil
+}
+
+// decodeHeader parses a header line.
+func decodeHeader(line []byte) (Header, error) {
+	if err := wantObject(line); err != nil {
+		return Header{}, err
+	}
+	var w headerWire
+	if err := json.Unmarshal(line, &w); err != nil {
+		return Header{}, fmt.Errorf("header: %w", err)
+	}
+	switch {
+	case w.Type != "session":
+		return Header{}, fmt.Errorf("not a session header: type %q, want \"session\"", w.Type)
+	case w.Version < 1:
+		return Header{}, fmt.Errorf("header: version %d: want 1 or more", w.Version)
+	case w.Version > Version:
+		return Header{}, fmt.Errorf("header: version %d, this vigil reads up to %d: %w", w.Version, Version, ErrNewerVersion)
+	case w.ID == "":
+		return Header{}, errors.New("header: no session id")
+	}
+	created, err := parseTime(w.Created)
+	if err != nil {
+		return Header{}, fmt.Errorf("header: created: %w", err)
+	}
+	return Header{Version: w.Version, ID: w.ID, Cwd: w.Cwd, Created: created, Parent: w.Parent}, nil
+}
+
+// encodeEntry returns the entry's line, newline included. The base fields
+// come first so a person reading the file sees type and id at once.
+func encodeEntry(e Entry) ([]byte, error) {
+	var parent *string
+	if e.ParentID != "" {
+		parent = &e.ParentID
+	}
+	base, err := marshal(baseWire{
+		Type:      e.Type(),
+		ID:        e.ID,
+		ParentID:  parent,
+		Timestamp: e.Time.UTC().Format(timeLayout),
+	})
+	if err != nil {
+		return nil, fmt.Errorf("encode entry: %w", err)
+	}
+	var body any
+	switch b := e.Body.(type) {
+	case *Message:
+		w := messageWire{Message: b.Message, StopReason: b.StopReason}
+		if w.Message.Content == nil {
+			w.Message.Content = []llm.Block{}
+		}
+		if b.Model != (llm.Ref{}) {
+			w.Model = b.Model.String()
+		}
+		if b.Usage != (llm.Usage{}) {
+			w.Usage = &b.Usage
+		}
+		body = w
+	case *Custom:
+		w := customWire{CustomType: b.CustomType, Content: b.Content, Display: b.Display, InContext: b.InContext, Details: b.Details}
+		if w.Content == nil {
+			w.Content = []llm.Block{}
+		}
+		body = w
+	case *Compaction:
+		body = compactionWire{Summary: b.Summary, FirstKeptID: b.FirstKeptID, TokensBefore: b.TokensBefore, Details: b.Details}
+	case *BranchSummary:
+		body = branchSummaryWire{FromID: b.FromID, Summary: b.Summary, Details: b.Details}
+	case *ModelChange:
+		body = modelChangeWire{Model: b.Model.String(), Thinking: b.Thinking}
+	default:
+		return nil, fmt.Errorf("encode entry: cannot write a body of type %T", e.Body)
+	}
+	rest, err := marshal(body)
+	if err != nil {
+		return nil, fmt.Errorf("encode %s entry: %w", e.Type(), err)
+	}
+	// Splice {"type":…,"timestamp":…} and {"message":…} into one object.
+	line := make([]byte, 0, len(base)+len(rest)+1)
+	line = append(line, base[:len(base)-1]...)
+	if len(rest) > 2 {
+		line = append(line, ',')
+		line = append(line, rest[1:]...)
+	} else {
+		line = append(line, '}')
+	}
+	return append(line, '\n'), nil
+}
+
+// decodeEntry parses an entry line (without its newline). Known types must
+// have an id and a timestamp; unknown types keep the whole line raw.
+func decodeEntry(line []byte) (Entry, error) {
+	if err := wantObject(line); err != nil {
+		return Entry{}, err
+	}
+	var base baseWire
+	if err := json.Unmarshal(line, &base); err != nil {
+		return Entry{}, err
+	}
+	if base.Type == "" {
+		return Entry{}, errors.New("entry has no type")
+	}
+	e := Entry{ID: base.ID}
+	if base.ParentID != nil {
+		e.ParentID = *base.ParentID
+	}
+	body, known, err := decodeBody(base.Type, line)
+	if err != nil {
+		return Entry{}, fmt.Errorf("%s entry: %w", base.Type, err)
+	}
+	if !known {
+		e.Body = &Unknown{Type: base.Type, Raw: json.RawMessage(bytes.Clone(bytes.TrimSpace(line)))}
+		if t, err := parseTime(base.Timestamp); err == nil {
+			e.Time = t
+		}
+		if e.ID == "" && e.ParentID != "" {
+			return Entry{}, fmt.Errorf("%s entry: parentId %q but no id", base.Type, e.ParentID)
+		}
+		return e, nil
+	}
+	if e.ID == "" {
+		return Entry{}, fmt.Errorf("%s entry has no id", base.Type)
+	}
+	if e.Time, err = parseTime(base.Timestamp); err != nil {
+		return Entry{}, fmt.Errorf("%s entry %s: timestamp: %w", base.Type, e.ID, err)
+	}
+	e.Body = body
+	return e, nil
+}
+
+// decodeBody decodes the body of a known type; known is false for types
+// this version does not know.
+func decodeBody(typ string, line []byte) (body Body, known bool, err error) {
+	switch typ {
+	case TypeMessage:
+		var w messageWire
+		if err := json.Unmarshal(line, &w); err != nil {
+			return nil, true, err
+		}
+		if w.Message.Role == "" {
+			return nil, true, errors.New("message has no role")
+		}
+		m := &Message{Message: w.Message, StopReason: w.StopReason}
+		if w.Usage != nil {
+			m.Usage = *w.Usage
+		}
+		if w.Model != "" {
+			if m.Model, err = llm.ParseRef(w.Model); err != nil {
+				return nil, true, err
+			}
+		}
+		return m, true, nil
+	case TypeCustom:
+		var w customWire
+		if err := json.Unmarshal(line, &w); err != nil {
+			return nil, true, err
+		}
+		if w.CustomType == "" {
+			return nil, true, errors.New("no customType")
+		}
+		return &Custom{CustomType: w.CustomType, Content: w.Content, Display: w.Display, InContext: w.InContext, Details: w.Details}, true, nil
+	case TypeCompaction:
+		var w compactionWire
+		if err := json.Unmarshal(line, &w); err != nil {
+			return nil, true, err
+		}
+		return &Compaction{Summary: w.Summary, FirstKeptID: w.FirstKeptID, TokensBefore: w.TokensBefore, Details: w.Details}, true, nil
+	case TypeBranchSummary:
+		var w branchSummaryWire
+		if err := json.Unmarshal(line, &w); err != nil {
+			return nil, true, err
+		}
+		return &BranchSummary{FromID: w.FromID, Summary: w.Summary, Details: w.Details}, true, nil
+	case TypeModelChange:
+		var w modelChangeWire
+		if err := json.Unmarshal(line, &w); err != nil {
+			return nil, true, err
+		}
+		ref, err := llm.ParseRef(w.Model)
+		if err != nil {
+			return nil, true, err
+		}
+		return &ModelChange{Model: ref, Thinking: w.Thinking}, true, nil
+	}
+	return nil, false, nil
+}
+
+// wantObject rejects lines that are valid JSON but not objects (null
+// would otherwise decode into a zero struct without complaint).
+func wantObject(line []byte) error {
+	if t := bytes.TrimSpace(line); len(t) == 0 || t[0] != '{' {
+		return errors.New("not a JSON object")
+	}
+	return nil
+}
+
+func parseTime(s string) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, errors.New("missing")
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}, err
+	}
+	return t.UTC(), nil
+}
