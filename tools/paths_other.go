@@ -1,0 +1,5 @@
+//go:build !unix
+
+package tools
+
+func isNotDir(error) bool { return false }

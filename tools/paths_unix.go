@@ -1,0 +1,10 @@
+//go:build unix
+
+package tools
+
+import (
+	"errors"
+	"syscall"
+)
+
+func isNotDir(err error) bool { return errors.Is(err, syscall.ENOTDIR) }
