@@ -1,0 +1,128 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+
+	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/parser"
+	"github.com/vigil-dev/vigil/internal/yamlfile"
+)
+
+// Options say where [Load] finds the settings files.
+type Options struct {
+	// AgentDir is the user's agent folder (~/.vigil/agent, or
+	// $VIGIL_AGENT_DIR), which holds the user file; empty skips it.
+	AgentDir string
+	// ProjectDir is the project's root folder, which holds the project
+	// file; empty skips it.
+	ProjectDir string
+}
+
+// UserFile returns the path of the user settings file in an agent folder.
+func UserFile(agentDir string) string { return filepath.Join(agentDir, "config.yml") }
+
+// ProjectFile returns the path of the project settings file in a project.
+func ProjectFile(projectDir string) string {
+	return filepath.Join(projectDir, ".vigil", "config.yml")
+}
+
+// Load returns the defaults overlaid with the user file, then with the
+// project file. A missing file is skipped. Within a file a key that is
+// absent or null leaves the value below it; nested settings merge key by
+// key, modelRoles merges role by role, and a list would replace the list
+// below it. Errors name the file, line, column and key.
+func Load(opts Options) (*Settings, error) {
+	s := Default()
+	var files []string
+	if opts.AgentDir != "" {
+		files = append(files, UserFile(opts.AgentDir))
+	}
+	if opts.ProjectDir != "" {
+		files = append(files, ProjectFile(opts.ProjectDir))
+	}
+	for _, name := range files {
+		data, err := os.ReadFile(name)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read settings: %w", err)
+		}
+		if err := s.apply(name, data); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// Parse returns the defaults overlaid with one settings file's data. name
+// is used in errors.
+func Parse(name string, data []byte) (*Settings, error) {
+	s := Default()
+	if err := s.apply(name, data); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// apply overlays one file's data on s and validates the result.
+func (s *Settings) apply(name string, data []byte) error {
+	f, err := parser.ParseBytes(data, 0)
+	if err != nil {
+		// Decode reports the same syntax error with its position.
+		if derr := yamlfile.Decode(name, data, &Settings{}); derr != nil {
+			return derr
+		}
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	if len(f.Docs) > 1 {
+		return &yamlfile.Error{File: name, Msg: "holds more than one YAML document; settings are one mapping"}
+	}
+	if isEmpty(f) {
+		return nil
+	}
+	if err := checkKeys(name, f); err != nil {
+		return err
+	}
+	// Decoding replaces a map wholesale; keep the roles below and merge.
+	roles := s.ModelRoles
+	s.ModelRoles = nil
+	err = yamlfile.Decode(name, data, s)
+	merged := maps.Clone(roles)
+	if merged == nil {
+		merged = map[string]string{}
+	}
+	maps.Copy(merged, s.ModelRoles)
+	s.ModelRoles = merged
+	if err != nil {
+		return explain(err, f)
+	}
+	return s.validate(name, data)
+}
+
+// isEmpty reports whether a parsed file holds no settings: nothing, only
+// comments, or null (perhaps tagged or anchored). Decoding such a file
+// would zero every field.
+func isEmpty(f *ast.File) bool {
+	if len(f.Docs) == 0 {
+		return true
+	}
+	return isNull(f.Docs[0].Body)
+}
+
+func isNull(n ast.Node) bool {
+	switch n := n.(type) {
+	case nil, *ast.CommentGroupNode, *ast.NullNode:
+		return true
+	case *ast.TagNode:
+		return isNull(n.Value)
+	case *ast.AnchorNode:
+		return isNull(n.Value)
+	}
+	return false
+}

@@ -1,0 +1,196 @@
+package config
+
+import (
+	"time"
+
+	"github.com/vigil-dev/vigil/llm"
+)
+
+// Settings are vigil's settings: the defaults, then the user file, then the
+// project file. The yaml tags are the keys of config.yml; docs/config.md
+// describes each.
+type Settings struct {
+	// ModelRoles maps a role (see [Roles]) to a model reference,
+	// provider/model[:thinking]. No role has a default.
+	ModelRoles map[string]string `yaml:"modelRoles"`
+	Advisor    Advisor           `yaml:"advisor"`
+	Compaction Compaction        `yaml:"compaction"`
+	Tools      Tools             `yaml:"tools"`
+}
+
+// Role returns the model reference set for a role, and whether one is set.
+func (s *Settings) Role(name string) (llm.Ref, bool) {
+	v, ok := s.ModelRoles[name]
+	if !ok {
+		return llm.Ref{}, false
+	}
+	ref, err := llm.ParseRef(v)
+	if err != nil {
+		return llm.Ref{}, false
+	}
+	return ref, true
+}
+
+// The model roles. The advisor uses [RoleAdvisor] and has no fallback: with
+// no advisor role set it stays inactive.
+const (
+	RoleDefault  = "default"
+	RoleSmol     = "smol"
+	RoleSlow     = "slow"
+	RoleVision   = "vision"
+	RolePlan     = "plan"
+	RoleDesigner = "designer"
+	RoleCommit   = "commit"
+	RoleTitle    = "title"
+	RoleTask     = "task"
+	RoleAdvisor  = "advisor"
+)
+
+// Roles lists the model roles modelRoles accepts, in omp's order, so an omp
+// user's modelRoles carry over.
+func Roles() []string {
+	return []string{RoleDefault, RoleSmol, RoleSlow, RoleVision, RolePlan, RoleDesigner, RoleCommit, RoleTitle, RoleTask, RoleAdvisor}
+}
+
+// Advisor are the advisor's settings. Its model is modelRoles.advisor.
+type Advisor struct {
+	// Enabled turns the advisor on for new sessions; /advisor on|off
+	// writes it to the user file.
+	Enabled bool `yaml:"enabled"`
+	// Subagents gives subagent sessions their own advisor.
+	Subagents bool `yaml:"subagents"`
+	// Mode is how often the advisor reviews.
+	Mode Mode `yaml:"mode"`
+	// SyncBacklog makes the agent wait, at a step end, while this many
+	// steps are unreviewed.
+	SyncBacklog SyncBacklog `yaml:"syncBacklog"`
+	// SyncTimeoutSeconds caps each such wait.
+	SyncTimeoutSeconds int `yaml:"syncTimeoutSeconds"`
+	// ImmuneTurns is how many agent steps after an interrupting note
+	// later concerns and blockers arrive as asides instead of
+	// interrupting; 0 lets every one interrupt.
+	ImmuneTurns int      `yaml:"immuneTurns"`
+	Periodic    Periodic `yaml:"periodic"`
+}
+
+// SyncTimeout returns SyncTimeoutSeconds as a duration.
+func (a Advisor) SyncTimeout() time.Duration {
+	return time.Duration(a.SyncTimeoutSeconds) * time.Second
+}
+
+// Mode is how often the advisor reviews.
+type Mode string
+
+// The advisor's modes.
+const (
+	// ModeContinuous reviews every agent step.
+	ModeContinuous Mode = "continuous"
+	// ModePeriodic reviews every [Periodic.EveryToolCalls] tool calls or
+	// [Periodic.EveryMinutes] minutes, whichever comes first.
+	ModePeriodic Mode = "periodic"
+)
+
+// SyncBacklog is "off" or the number of unreviewed steps at which the agent
+// waits for the advisor: "1", "3" or "5". In the file it may be written
+// bare (syncBacklog: 3).
+type SyncBacklog string
+
+// SyncOff never waits for the advisor.
+const SyncOff SyncBacklog = "off"
+
+// Threshold returns the backlog at which the agent waits, or 0 for off
+// (and for any value but those listed, which loading rejects).
+func (b SyncBacklog) Threshold() int {
+	switch b {
+	case "1":
+		return 1
+	case "3":
+		return 3
+	case "5":
+		return 5
+	}
+	return 0
+}
+
+// Periodic are the triggers of the periodic mode; 0 turns a trigger off.
+type Periodic struct {
+	EveryToolCalls int `yaml:"everyToolCalls"`
+	EveryMinutes   int `yaml:"everyMinutes"`
+}
+
+// Compaction are the settings of context compaction, shared by the agent
+// and the advisor's own context.
+type Compaction struct {
+	Enabled bool `yaml:"enabled"`
+	// ThresholdTokens, when above 0, compacts once the context exceeds
+	// that many tokens.
+	ThresholdTokens int `yaml:"thresholdTokens"`
+	// ThresholdPercent, when above 0 (and no ThresholdTokens), compacts
+	// once the context exceeds that percentage of the window.
+	ThresholdPercent int `yaml:"thresholdPercent"`
+	// ReserveTokens is kept free for the reply when neither threshold is
+	// set.
+	ReserveTokens int `yaml:"reserveTokens"`
+	// KeepRecentTokens is how much of the most recent context compaction
+	// keeps verbatim.
+	KeepRecentTokens int `yaml:"keepRecentTokens"`
+}
+
+// Threshold returns the context size in tokens above which a model with
+// the given context window compacts, or 0 when compaction is off or the
+// window is unknown. With no threshold set it is the window less the
+// larger of 15% of it and ReserveTokens: 170,000 for a 200,000 window.
+func (c Compaction) Threshold(window int) int {
+	if !c.Enabled || window <= 1 {
+		return 0
+	}
+	switch {
+	case c.ThresholdTokens > 0:
+		return min(c.ThresholdTokens, window-1)
+	case c.ThresholdPercent > 0:
+		return window * min(c.ThresholdPercent, 99) / 100
+	}
+	return max(window-max(window*15/100, c.ReserveTokens), 1)
+}
+
+// Tools are the settings of the agent's tools.
+type Tools struct {
+	Bash   Bash   `yaml:"bash"`
+	Output Output `yaml:"output"`
+}
+
+// Bash are the bash tool's settings.
+type Bash struct {
+	// TimeoutSeconds is how long a command may run when the call gives no
+	// timeout.
+	TimeoutSeconds int `yaml:"timeoutSeconds"`
+}
+
+// Timeout returns TimeoutSeconds as a duration.
+func (b Bash) Timeout() time.Duration { return time.Duration(b.TimeoutSeconds) * time.Second }
+
+// Output caps what one tool result puts into the context; the rest is cut
+// and the result says so.
+type Output struct {
+	MaxLines int `yaml:"maxLines"`
+	MaxBytes int `yaml:"maxBytes"`
+}
+
+// Default returns the settings used where no file sets a key.
+func Default() *Settings {
+	return &Settings{
+		ModelRoles: map[string]string{},
+		Advisor: Advisor{
+			Mode:               ModeContinuous,
+			SyncBacklog:        SyncOff,
+			SyncTimeoutSeconds: 30,
+			ImmuneTurns:        3,
+			Periodic:           Periodic{EveryToolCalls: 10, EveryMinutes: 20},
+		},
+		Compaction: Compaction{Enabled: true, ReserveTokens: 16384, KeepRecentTokens: 20000},
+		Tools: Tools{
+			Bash:   Bash{TimeoutSeconds: 120},
+			Output: Output{MaxLines: 2000, MaxBytes: 50 * 1024},
+		},
+	}
+}

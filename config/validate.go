@@ -1,0 +1,83 @@
+package config
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/vigil-dev/vigil/internal/yamlfile"
+	"github.com/vigil-dev/vigil/llm"
+)
+
+// validate checks the values of s after the file name, with data, was
+// overlaid. The values below it were checked already, so a bad value came
+// from this file, and errors point into it.
+func (s *Settings) validate(name string, data []byte) error {
+	at := func(key, format string, args ...any) error {
+		return yamlfile.At(name, data, key, format, args...)
+	}
+	roles := Roles()
+	keys := make([]string, 0, len(s.ModelRoles))
+	for k := range s.ModelRoles {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, role := range keys {
+		key := "$.modelRoles." + yamlfile.Quote(role)
+		if !slices.Contains(roles, role) {
+			return at(key, "unknown model role %q (roles are %s)", role, strings.Join(roles, ", "))
+		}
+		if _, err := llm.ParseRef(s.ModelRoles[role]); err != nil {
+			return at(key, "%v; want provider/model[:thinking]", err)
+		}
+	}
+
+	a := s.Advisor
+	if a.Mode != ModeContinuous && a.Mode != ModePeriodic {
+		return at("$.advisor.mode", "mode is %q, want continuous or periodic", a.Mode)
+	}
+	if a.SyncBacklog != SyncOff && a.SyncBacklog.Threshold() == 0 {
+		return at("$.advisor.syncBacklog", "syncBacklog is %q, want off, 1, 3 or 5", a.SyncBacklog)
+	}
+	if a.SyncTimeoutSeconds < 1 {
+		return at("$.advisor.syncTimeoutSeconds", "must be at least 1, got %d", a.SyncTimeoutSeconds)
+	}
+	if a.ImmuneTurns < 0 {
+		return at("$.advisor.immuneTurns", "must not be negative, got %d (0 lets every concern interrupt)", a.ImmuneTurns)
+	}
+	if n := a.Periodic.EveryToolCalls; n < 0 || n > 1000 {
+		return at("$.advisor.periodic.everyToolCalls", "must be 0 (off) to 1000, got %d", n)
+	}
+	if n := a.Periodic.EveryMinutes; n < 0 || n > 1440 {
+		return at("$.advisor.periodic.everyMinutes", "must be 0 (off) to 1440, got %d", n)
+	}
+	if a.Mode == ModePeriodic && a.Periodic.EveryToolCalls == 0 && a.Periodic.EveryMinutes == 0 {
+		key := "$.advisor.periodic"
+		if line, _ := yamlfile.Locate(data, key); line == 0 {
+			key = "$.advisor.mode"
+		}
+		return at(key, "the periodic mode needs everyToolCalls or everyMinutes above 0, or no review would run")
+	}
+
+	c := s.Compaction
+	if c.ThresholdPercent > 99 {
+		return at("$.compaction.thresholdPercent", "must be at most 99, got %d (0 picks it from the window)", c.ThresholdPercent)
+	}
+	if c.ReserveTokens < 0 {
+		return at("$.compaction.reserveTokens", "must not be negative, got %d", c.ReserveTokens)
+	}
+	if c.KeepRecentTokens < 0 {
+		return at("$.compaction.keepRecentTokens", "must not be negative, got %d", c.KeepRecentTokens)
+	}
+
+	t := s.Tools
+	if t.Bash.TimeoutSeconds < 1 {
+		return at("$.tools.bash.timeoutSeconds", "must be at least 1, got %d", t.Bash.TimeoutSeconds)
+	}
+	if t.Output.MaxLines < 1 {
+		return at("$.tools.output.maxLines", "must be at least 1, got %d", t.Output.MaxLines)
+	}
+	if t.Output.MaxBytes < 1 {
+		return at("$.tools.output.maxBytes", "must be at least 1, got %d", t.Output.MaxBytes)
+	}
+	return nil
+}

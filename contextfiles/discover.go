@@ -1,0 +1,150 @@
+package contextfiles
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+)
+
+// Options say where [Discover] looks and what it looks for.
+type Options struct {
+	// Names are the file names to look for.
+	Names Names
+	// AgentDir is the user's agent folder; empty skips the user level.
+	AgentDir string
+	// Dir is the working folder, an absolute path.
+	Dir string
+	// Home is the user's home folder, for ~/ imports and as an allowed
+	// import root; empty leaves ~/ imports as written.
+	Home string
+	// MaxImportDepth bounds import chains; zero means
+	// [DefaultMaxImportDepth] and a negative value turns imports off.
+	MaxImportDepth int
+	// Logf reports files that exist but cannot be used; nil discards.
+	Logf func(format string, args ...any)
+}
+
+// File is one instruction file found by [Discover].
+type File struct {
+	// Path is where the file was found: the agent folder or a project
+	// folder joined with one of the names.
+	Path string
+	// Content is the file's text with its imports expanded.
+	Content string
+	// Imports lists every import token met while expanding Content, in
+	// document order, including those of imported files.
+	Imports []Import
+}
+
+// Discover returns the files named by opts.Names in the agent folder and in
+// each folder from the project root down to opts.Dir, most general first.
+// Its error is about opts; files that cannot be read are skipped and logged.
+func Discover(opts Options) ([]File, error) {
+	if !filepath.IsAbs(opts.Dir) {
+		return nil, fmt.Errorf("discover context files: working folder %q is not absolute", opts.Dir)
+	}
+	for _, n := range append(append([]string(nil), opts.Names.User...), opts.Names.Project...) {
+		if !filepath.IsLocal(filepath.FromSlash(n)) {
+			return nil, fmt.Errorf("discover context files: name %q must be a relative path inside the folder", n)
+		}
+	}
+	logf := opts.Logf
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
+	dir := filepath.Clean(opts.Dir)
+	root := ProjectRoot(dir)
+
+	var candidates []string
+	if opts.AgentDir != "" {
+		for _, n := range opts.Names.User {
+			candidates = append(candidates, filepath.Join(opts.AgentDir, filepath.FromSlash(n)))
+		}
+	}
+	for _, folder := range foldersDown(root, dir) {
+		for _, n := range opts.Names.Project {
+			candidates = append(candidates, filepath.Join(folder, filepath.FromSlash(n)))
+		}
+	}
+
+	iopts := ImportOptions{Home: opts.Home, MaxDepth: opts.MaxImportDepth}
+	for _, r := range []string{root, opts.Home, opts.AgentDir} {
+		if r != "" {
+			iopts.Roots = append(iopts.Roots, r)
+		}
+	}
+	var files []File
+	var taken []os.FileInfo
+	for _, path := range candidates {
+		info, err := os.Stat(path)
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+			continue
+		}
+		if err != nil {
+			logf("skip context file %s: %v", path, err)
+			continue
+		}
+		if !info.Mode().IsRegular() {
+			logf("skip context file %s: not a regular file", path)
+			continue
+		}
+		if seenFile(taken, info) {
+			continue
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			logf("skip context file %s: %v", path, err)
+			continue
+		}
+		taken = append(taken, info)
+		content := strings.TrimPrefix(string(data), "\uFEFF")
+		expanded, imports := ExpandImports(path, content, iopts)
+		files = append(files, File{Path: path, Content: expanded, Imports: imports})
+	}
+	return files, nil
+}
+
+// ProjectRoot returns the nearest folder at or above dir that holds a .git
+// entry, or dir itself when there is none.
+func ProjectRoot(dir string) string {
+	dir = filepath.Clean(dir)
+	for d := dir; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return dir
+		}
+		d = parent
+	}
+}
+
+// foldersDown lists root, then each folder below it on the way to dir, then
+// dir. dir must be root or below it.
+func foldersDown(root, dir string) []string {
+	folders := []string{root}
+	rel, err := filepath.Rel(root, dir)
+	if err != nil || rel == "." {
+		return folders
+	}
+	cur := root
+	for part := range strings.SplitSeq(rel, string(filepath.Separator)) {
+		cur = filepath.Join(cur, part)
+		folders = append(folders, cur)
+	}
+	return folders
+}
+
+func seenFile(taken []os.FileInfo, info os.FileInfo) bool {
+	for _, t := range taken {
+		if os.SameFile(t, info) {
+			return true
+		}
+	}
+	return false
+}
