@@ -59,27 +59,41 @@ func Discover(opts Options) ([]File, error) {
 	dir := filepath.Clean(opts.Dir)
 	root := ProjectRoot(dir)
 
-	var candidates []string
+	type candidate struct {
+		path string
+		user bool
+	}
+	var candidates []candidate
 	if opts.AgentDir != "" {
 		for _, n := range opts.Names.User {
-			candidates = append(candidates, filepath.Join(opts.AgentDir, filepath.FromSlash(n)))
+			candidates = append(candidates, candidate{filepath.Join(opts.AgentDir, filepath.FromSlash(n)), true})
 		}
 	}
 	for _, folder := range foldersDown(root, dir) {
 		for _, n := range opts.Names.Project {
-			candidates = append(candidates, filepath.Join(folder, filepath.FromSlash(n)))
+			candidates = append(candidates, candidate{filepath.Join(folder, filepath.FromSlash(n)), false})
 		}
 	}
 
-	iopts := ImportOptions{Home: opts.Home, MaxDepth: opts.MaxImportDepth}
+	// The user's own files may import from home, the agent folder and the
+	// project. A project's files may import only from the project: a cloned
+	// repository must not be able to pull ~/.aws/credentials into a prompt
+	// that is sent to a provider.
+	userImports := ImportOptions{Home: opts.Home, MaxDepth: opts.MaxImportDepth}
 	for _, r := range []string{root, opts.Home, opts.AgentDir} {
 		if r != "" {
-			iopts.Roots = append(iopts.Roots, r)
+			userImports.Roots = append(userImports.Roots, r)
 		}
 	}
+	projectImports := ImportOptions{Home: opts.Home, MaxDepth: opts.MaxImportDepth, Roots: []string{root}}
 	var files []File
 	var taken []os.FileInfo
-	for _, path := range candidates {
+	for _, c := range candidates {
+		path := c.path
+		iopts := projectImports
+		if c.user {
+			iopts = userImports
+		}
 		info, err := os.Stat(path)
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 			continue

@@ -127,7 +127,7 @@ func TestDiscover(t *testing.T) {
 			agent: "agent",
 			want: []string{
 				"agent/AGENTS.md: user rules",
-				"p/AGENTS.md: project rules and user rules",
+				"p/AGENTS.md: project rules and @../agent/rules.md", // outside the project: left as written
 			},
 		},
 	}

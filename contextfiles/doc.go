@@ -40,9 +40,11 @@
 //   - a file that does not exist, is not a regular file, or cannot be read
 //     ([Missing]);
 //   - a file outside the allowed roots, after following symbolic links
-//     ([Outside]): [Discover] allows the project root, the home folder and
-//     the agent folder, so "@/etc/hosts" or "@../../elsewhere.md" out of the
-//     project stays text;
+//     ([Outside]): [Discover] lets the user's own files (in the agent
+//     folder) import from the project, the home folder and the agent folder,
+//     and a project's files import only from the project, so a cloned
+//     repository cannot pull "@~/.aws/credentials" into a prompt, and
+//     "@/etc/hosts" or "@../../elsewhere.md" stays text;
 //   - a file already being expanded further up the chain: a cycle ([Cycle]);
 //   - a file imported earlier in the same top-level file: each file is
 //     included at most once per top-level file, which keeps a shared snippet
