@@ -1,0 +1,120 @@
+package agent
+
+import (
+	"context"
+
+	"github.com/vigil-dev/vigil/session"
+)
+
+// Steer queues a user message for the running turn. It is delivered at the
+// next step boundary: appended after the step's tool results (and after
+// the hooks ran), so the next model request carries it after them. With
+// interrupt set it also cancels the step's running tool call (its result
+// says a steering message interrupted it), skips the step's remaining
+// calls (each answered as not run) and cuts short a boundary's hook wait.
+// A steer queued while the agent is idle is delivered at the start of the
+// next run, right after its opening message. Steer never blocks.
+func (a *Agent) Steer(text string, interrupt bool) {
+	if text == "" {
+		return
+	}
+	a.queueSteer(userText(text), interrupt)
+}
+
+// SteerCustom is Steer for a custom message, such as an advisor's
+// interrupting card (CustomType "advisor", Display and InContext set), so
+// the transcript keeps who sent it.
+func (a *Agent) SteerCustom(c session.Custom, interrupt bool) {
+	if c.CustomType == "" {
+		return
+	}
+	a.queueSteer(&c, interrupt)
+}
+
+func (a *Agent) queueSteer(b session.Body, interrupt bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.steers = append(a.steers, queuedSteer{body: b, interrupt: interrupt})
+	if interrupt {
+		a.interruptPending = true
+		if a.interrupt != nil {
+			a.interrupt(ErrSteerInterrupt)
+		}
+	}
+}
+
+// FollowUp queues a user message for when the running turn ends: it then
+// opens a new turn in the same Prompt call. Follow-ups open one turn each,
+// in order. A follow-up queued while the agent is idle, or left when a
+// run ends early (error or abort), waits for the end of the next run's
+// first turn. FollowUp never blocks.
+func (a *Agent) FollowUp(text string) {
+	if text == "" {
+		return
+	}
+	a.mu.Lock()
+	a.followUps = append(a.followUps, text)
+	a.mu.Unlock()
+}
+
+// deliverSteers appends the queued steers and emits steer_delivered for
+// each. It reports whether there were any. The caller holds the busy
+// token.
+func (a *Agent) deliverSteers() bool {
+	a.mu.Lock()
+	queued := a.steers
+	a.steers = nil
+	a.interruptPending = false
+	a.mu.Unlock()
+	delivered := false
+	for _, s := range queued {
+		e, err := a.appendBody(s.body)
+		if e.ID == "" {
+			// The session refused it; say so rather than lose it silently.
+			a.emit(a.event(Event{Type: EventSteerDelivered, Interrupt: s.interrupt, Err: err}))
+			continue
+		}
+		delivered = true
+		a.emit(a.event(Event{Type: EventSteerDelivered, Entry: &e, Interrupt: s.interrupt}))
+	}
+	return delivered
+}
+
+// boundary runs the hooks, then delivers queued steers, the hooks'
+// injections and queued custom messages, in that order. It reports whether
+// something the model must answer was delivered. The caller holds the busy
+// token.
+func (a *Agent) boundary(ctx context.Context, written []session.Entry, final bool) bool {
+	var injections []Injection
+	if len(a.hooks) > 0 {
+		hookCtx, cancel := context.WithCancelCause(ctx)
+		a.setInterrupt(cancel)
+		timed, stop := context.WithTimeout(hookCtx, a.boundaryWait)
+		info := BoundaryInfo{Session: a.sess, Turn: a.turn, Step: a.step, Entries: written, Final: final}
+		for _, h := range a.hooks {
+			injections = append(injections, h.Boundary(timed, info)...)
+		}
+		stop()
+		a.setInterrupt(nil)
+		cancel(nil)
+	}
+	if ctx.Err() != nil {
+		return false
+	}
+	continued := a.deliverSteers()
+	for _, in := range injections {
+		body, seen := in.body()
+		if body == nil {
+			continue
+		}
+		e, err := a.appendBody(body)
+		ev := a.event(Event{Type: EventInjectionDelivered, Err: err})
+		if e.ID != "" {
+			ev.Entry = &e
+			continued = continued || seen
+		}
+		a.emit(ev)
+	}
+	a.flushCustoms()
+	return continued
+}
