@@ -18,10 +18,11 @@ import (
 // when unset it comes from the module's build information.
 var Version = ""
 
-// app is the command line.
-type app struct {
+// cliArgs is the command line.
+type cliArgs struct {
 	Version kong.VersionFlag `help:"Print vigil's version and exit."`
 
+	Run    runCmd    `cmd:"" default:"withargs" help:"Run the coding agent: vigil -p PROMPT, or --mode json|rpc."`
 	Models modelsCmd `cmd:"" help:"List the models vigil can use, and why the others cannot be used."`
 	Ask    askCmd    `cmd:"" help:"Send one prompt to a model and stream its reply."`
 	Demo   demoCmd   `cmd:"" help:"Stream scripted replies through every wire API over loopback, with no key and no network."`
@@ -58,7 +59,7 @@ type exitRequest struct{ code int }
 
 // Run runs vigil with args (without the program name).
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (err error) {
-	var cli app
+	var cli cliArgs
 	parser, err := kong.New(&cli,
 		kong.Name("vigil"),
 		kong.Description("vigil watches coding agents and advises them when they go off course."),

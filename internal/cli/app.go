@@ -1,0 +1,256 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/vigil-dev/vigil/agent"
+	"github.com/vigil-dev/vigil/config"
+	"github.com/vigil-dev/vigil/contextfiles"
+	"github.com/vigil-dev/vigil/internal/models"
+	"github.com/vigil-dev/vigil/session"
+	"github.com/vigil-dev/vigil/tools"
+)
+
+// app is one running agent and everything it was built from. Slash
+// commands such as /new and /model replace the agent; the app keeps the
+// rest.
+type app struct {
+	e        *env
+	cwd      string
+	project  string
+	agentDir string
+	settings *config.Settings
+	registry *models.Registry
+	manager  *session.Manager
+	modelRef string
+
+	mu    sync.Mutex
+	ag    *agent.Agent
+	sess  *session.Session
+	model *models.Resolved
+	subs  []func(agent.Event)
+	unsub func()
+}
+
+// appOptions say which session and model to start with.
+type appOptions struct {
+	model    string // a reference; "" = modelRoles.default
+	cont     bool   // continue the latest session of cwd
+	resume   string // resume a session by id, id prefix or path
+	modelsYM string
+}
+
+func newApp(e *env, o appOptions) (*app, error) {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return nil, fmt.Errorf("find the working folder: %w", err)
+	}
+	agentDir, err := e.agentDir()
+	if err != nil {
+		return nil, err
+	}
+	a := &app{e: e, cwd: cwd, agentDir: agentDir, project: contextfiles.ProjectRoot(cwd)}
+	a.settings, err = config.Load(config.Options{AgentDir: agentDir, ProjectDir: a.project})
+	if err != nil {
+		return nil, err
+	}
+	a.registry, err = e.registry(o.modelsYM)
+	if err != nil {
+		return nil, err
+	}
+	a.modelRef = o.model
+	if a.modelRef == "" {
+		ref, ok := a.settings.Role(config.RoleDefault)
+		if !ok {
+			return nil, errors.New("no model: pass --model provider/model, or set modelRoles.default in " + config.UserFile(agentDir))
+		}
+		a.modelRef = ref.String()
+	}
+	a.manager = session.NewManager(filepath.Join(agentDir, "sessions"), session.Options{})
+	var sess *session.Session
+	switch {
+	case o.resume != "":
+		if strings.HasSuffix(o.resume, ".jsonl") {
+			sess, err = a.manager.Open(o.resume)
+		} else {
+			sess, err = a.manager.Resume(o.resume)
+		}
+	case o.cont:
+		sess, err = a.manager.Continue(a.cwd)
+		if errors.Is(err, session.ErrNotFound) {
+			sess, err = a.manager.New(a.cwd)
+		}
+	default:
+		sess, err = a.manager.New(a.cwd)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := a.build(sess, a.modelRef); err != nil {
+		sess.Close()
+		return nil, err
+	}
+	return a, nil
+}
+
+// build makes the agent for sess and model ref, replacing the current one.
+func (a *app) build(sess *session.Session, ref string) error {
+	res, err := a.registry.Resolve(ref)
+	if err != nil {
+		return err
+	}
+	model, err := res.Open()
+	if err != nil {
+		return err
+	}
+	toolOpts := tools.Options{
+		Roots:        []string{a.project, a.cwd},
+		Cwd:          a.cwd,
+		ArtifactsDir: sess.ArtifactsDir(),
+		BashTimeout:  a.settings.Tools.Bash.Timeout(),
+		MaxLines:     a.settings.Tools.Output.MaxLines,
+		MaxBytes:     a.settings.Tools.Output.MaxBytes,
+	}
+	ts, err := tools.NewSession(toolOpts)
+	if err != nil {
+		return err
+	}
+	// Each subagent gets a tool session of its own, so files one has seen
+	// say nothing about the other.
+	subTools := func() ([]tools.Tool, error) {
+		sub, err := tools.NewSession(toolOpts)
+		if err != nil {
+			return nil, err
+		}
+		return sub.Tools(), nil
+	}
+	system, err := a.systemPrompt()
+	if err != nil {
+		return err
+	}
+	ag, err := agent.New(agent.Options{
+		Model:      model,
+		Info:       res.Info,
+		Thinking:   res.Thinking,
+		System:     system,
+		Session:    sess,
+		Tools:      ts.Tools(),
+		Compaction: a.settings.Compaction,
+		Subagents:  &agent.SubagentConfig{Tools: subTools},
+	})
+	if err != nil {
+		return err
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.unsub != nil {
+		a.unsub()
+	}
+	if a.sess != nil && a.sess != sess {
+		a.sess.Close()
+	}
+	a.ag, a.sess, a.model = ag, sess, res
+	a.unsub = ag.Subscribe(a.publish)
+	return nil
+}
+
+// publish forwards an agent event to every subscriber of the app, which
+// outlive agent swaps.
+func (a *app) publish(ev agent.Event) {
+	a.mu.Lock()
+	subs := a.subs
+	a.mu.Unlock()
+	for _, fn := range subs {
+		fn(ev)
+	}
+}
+
+func (a *app) subscribe(fn func(agent.Event)) {
+	a.mu.Lock()
+	a.subs = append(a.subs, fn)
+	a.mu.Unlock()
+}
+
+func (a *app) agent() *agent.Agent {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.ag
+}
+
+func (a *app) session() *session.Session {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.sess
+}
+
+func (a *app) close() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.unsub != nil {
+		a.unsub()
+	}
+	if a.sess != nil {
+		a.sess.Close()
+	}
+}
+
+// basePrompt is the agent's own instructions; context files follow it.
+const basePrompt = `You are vigil, a careful coding agent working in the user's repository.
+Use the tools to read before you change, make the smallest change that does what was asked,
+run the relevant tests, and say plainly what you did and what you did not do.`
+
+func (a *app) systemPrompt() (string, error) {
+	home, _ := a.e.lookupEnv("HOME")
+	files, err := contextfiles.Discover(contextfiles.Options{
+		Names:    contextfiles.AgentsNames(),
+		AgentDir: a.agentDir,
+		Dir:      a.cwd,
+		Home:     home,
+		Logf:     func(format string, args ...any) { fmt.Fprintf(a.e.stderr, "vigil: "+format+"\n", args...) },
+	})
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	b.WriteString(basePrompt)
+	fmt.Fprintf(&b, "\n\nWorking folder: %s\nToday: %s\n", a.cwd, time.Now().Format("2006-01-02"))
+	if r := contextfiles.Render(files); r != "" {
+		b.WriteString("\n")
+		b.WriteString(r)
+	}
+	return b.String(), nil
+}
+
+// lastAnswer returns the text of the last assistant message on the
+// session's branch.
+func lastAnswer(s *session.Session) string {
+	path, err := s.Path(s.Leaf())
+	if err != nil {
+		return ""
+	}
+	for i := len(path) - 1; i >= 0; i-- {
+		if m, ok := path[i].Body.(*session.Message); ok && m.Message.Role == "assistant" {
+			return m.Message.Text()
+		}
+	}
+	return ""
+}
+
+// prompt runs one prompt on the current agent.
+func (a *app) prompt(ctx context.Context, text string) error {
+	if strings.HasPrefix(text, "/") {
+		out, err := a.command(ctx, text)
+		if out != "" {
+			fmt.Fprintln(a.e.stderr, out)
+		}
+		return err
+	}
+	return a.agent().Prompt(ctx, text)
+}

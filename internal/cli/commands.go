@@ -1,0 +1,113 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// slashCommand is one command a user (or an RPC client) can run by name.
+// Every mode shares the same registry.
+type slashCommand struct {
+	name string
+	args string // usage of the arguments, for /help
+	help string
+	run  func(ctx context.Context, a *app, args string) (string, error)
+}
+
+// slashCommands returns the registry, in the order /help lists it.
+func slashCommands() []slashCommand {
+	return []slashCommand{
+		{"help", "", "list the commands", cmdHelp},
+		{"compact", "[instructions]", "summarise older history now", cmdCompact},
+		{"new", "", "start a new session in this folder", cmdNew},
+		{"branch", "ENTRY_ID", "continue from an earlier entry; later entries stay in the file", cmdBranch},
+		{"fork", "[ENTRY_ID]", "copy this branch (up to an entry) into a new session and switch to it", cmdFork},
+		{"model", "[REF]", "show or switch the model (provider/model[:thinking])", cmdModel},
+		{"session", "", "show the session file and id", cmdSession},
+	}
+}
+
+// command runs "/name args".
+func (a *app) command(ctx context.Context, line string) (string, error) {
+	name, args, _ := strings.Cut(strings.TrimPrefix(strings.TrimSpace(line), "/"), " ")
+	cmds := slashCommands()
+	i := slices.IndexFunc(cmds, func(c slashCommand) bool { return c.name == name })
+	if i < 0 {
+		return "", fmt.Errorf("unknown command /%s (try /help)", name)
+	}
+	return cmds[i].run(ctx, a, strings.TrimSpace(args))
+}
+
+func cmdHelp(_ context.Context, _ *app, _ string) (string, error) {
+	var b strings.Builder
+	for _, c := range slashCommands() {
+		fmt.Fprintf(&b, "/%s %s\t%s\n", c.name, c.args, c.help)
+	}
+	return strings.TrimRight(b.String(), "\n"), nil
+}
+
+func cmdCompact(ctx context.Context, a *app, args string) (string, error) {
+	if err := a.agent().Compact(ctx, args); err != nil {
+		return "", err
+	}
+	return "compacted", nil
+}
+
+func cmdNew(_ context.Context, a *app, _ string) (string, error) {
+	sess, err := a.manager.New(a.cwd)
+	if err != nil {
+		return "", err
+	}
+	if err := a.build(sess, a.modelRef); err != nil {
+		sess.Close()
+		return "", err
+	}
+	return "new session " + sess.ID(), nil
+}
+
+func cmdBranch(_ context.Context, a *app, args string) (string, error) {
+	if args == "" {
+		return "", fmt.Errorf("/branch needs an entry id")
+	}
+	if err := a.session().BranchFrom(args); err != nil {
+		return "", err
+	}
+	return "branched from " + args, nil
+}
+
+func cmdFork(_ context.Context, a *app, args string) (string, error) {
+	src := a.session()
+	id := args
+	if id == "" {
+		id = src.Leaf()
+	}
+	sess, err := a.manager.Fork(src, id)
+	if err != nil {
+		return "", err
+	}
+	if err := a.build(sess, a.modelRef); err != nil {
+		sess.Close()
+		return "", err
+	}
+	return "forked into " + sess.ID() + " (" + sess.File() + ")", nil
+}
+
+func cmdModel(_ context.Context, a *app, args string) (string, error) {
+	if args == "" {
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		return a.model.Ref().String(), nil
+	}
+	if err := a.build(a.session(), args); err != nil {
+		return "", err
+	}
+	a.modelRef = args
+	return "model " + args, nil
+}
+
+func cmdSession(_ context.Context, a *app, _ string) (string, error) {
+	s := a.session()
+	return s.ID() + " " + s.File(), nil
+}
