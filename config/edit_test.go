@@ -76,7 +76,7 @@ func TestKeys(t *testing.T) {
 		"advisor.periodic.everyToolCalls", "advisor.periodic.everyMinutes",
 		"compaction.enabled", "compaction.thresholdTokens", "compaction.thresholdPercent",
 		"compaction.reserveTokens", "compaction.keepRecentTokens",
-		"tools.bash.timeoutSeconds", "tools.output.maxLines", "tools.output.maxBytes",
+		"tools.bash.timeoutSeconds", "tools.output.maxLines", "tools.output.maxBytes", "tools.allowOutsideRoots",
 	}
 	if diff := cmp.Diff(want, keys()); diff != "" {
 		t.Errorf("keys (-want +got):\n%s", diff)

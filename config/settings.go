@@ -157,6 +157,9 @@ func (c Compaction) Threshold(window int) int {
 type Tools struct {
 	Bash   Bash   `yaml:"bash"`
 	Output Output `yaml:"output"`
+	// AllowOutsideRoots lets read, write, edit, grep and find reach paths
+	// outside the project and the working folder. Off by default.
+	AllowOutsideRoots bool `yaml:"allowOutsideRoots"`
 }
 
 // Bash are the bash tool's settings.

@@ -117,6 +117,8 @@ func (a *app) build(sess *session.Session, ref string) error {
 		BashTimeout:  a.settings.Tools.Bash.Timeout(),
 		MaxLines:     a.settings.Tools.Output.MaxLines,
 		MaxBytes:     a.settings.Tools.Output.MaxBytes,
+
+		AllowOutsideRoots: a.settings.Tools.AllowOutsideRoots,
 	}
 	ts, err := tools.NewSession(toolOpts)
 	if err != nil {
