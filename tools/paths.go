@@ -40,7 +40,16 @@ func resolvePath(abs string) (string, error) {
 		next := filepath.Join(resolved, c)
 		info, err := os.Lstat(next)
 		if errors.Is(err, fs.ErrNotExist) || isNotDir(err) {
-			// Nothing exists from here on, so nothing below can be a link.
+			// Nothing exists from here on, so nothing below can be a link,
+			// unless a ".." climbs back into what exists: "nope/../link/x"
+			// would then be cleaned to "link/x" as text while the kernel
+			// would follow link. The kernel fails such a path (nope does not
+			// exist), and so do we.
+			for _, r := range rest {
+				if r == ".." {
+					return "", fmt.Errorf("resolve %s: %s does not exist, so the path cannot go through it", abs, next)
+				}
+			}
 			return filepath.Join(append([]string{next}, rest...)...), nil
 		}
 		if err != nil {
