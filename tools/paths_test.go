@@ -106,6 +106,12 @@ func TestPathsOutsideRoots(t *testing.T) {
 		for tool, args := range calls {
 			t.Run(tool+" "+pname, func(t *testing.T) {
 				_, err := run(t, s, tool, args(p))
+				if pname == "deep dot dot" {
+					// a does not exist: the path is refused before it is
+					// placed, as the kernel would refuse it.
+					wantErr(t, err, tool+" "+p+": resolve ", "does not exist, so the path cannot go through it")
+					return
+				}
 				wantErr(t, err, tool+" "+p+": resolves to ", "outside the allowed roots: "+root)
 			})
 		}
