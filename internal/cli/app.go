@@ -30,6 +30,10 @@ type app struct {
 	registry *models.Registry
 	manager  *session.Manager
 	modelRef string
+	// busy, when set, reports whether a turn is running (RPC mode runs
+	// turns in the background); commands that change the session refuse
+	// then.
+	busy func() bool
 
 	mu    sync.Mutex
 	ag    *agent.Agent
@@ -230,16 +234,15 @@ func (a *app) systemPrompt() (string, error) {
 	return b.String(), nil
 }
 
-// lastAnswer returns the text of the last assistant message on the
-// session's branch.
-func lastAnswer(s *session.Session) string {
-	path, err := s.Path(s.Leaf())
-	if err != nil {
-		return ""
-	}
-	for i := len(path) - 1; i >= 0; i-- {
-		if m, ok := path[i].Body.(*session.Message); ok && m.Message.Role == "assistant" {
-			return m.Message.Text()
+// answerSince returns the text of the last assistant message among the
+// entries appended after the first n.
+func answerSince(s *session.Session, n int) string {
+	entries, _ := s.Since(n)
+	for i := len(entries) - 1; i >= 0; i-- {
+		if m, ok := entries[i].Body.(*session.Message); ok && m.Message.Role == "assistant" {
+			if text := m.Message.Text(); text != "" {
+				return text
+			}
 		}
 	}
 	return ""

@@ -13,19 +13,22 @@ type slashCommand struct {
 	name string
 	args string // usage of the arguments, for /help
 	help string
-	run  func(ctx context.Context, a *app, args string) (string, error)
+	// idleOnly commands change the session or the agent, so they are
+	// refused while a turn runs.
+	idleOnly bool
+	run      func(ctx context.Context, a *app, args string) (string, error)
 }
 
 // slashCommands returns the registry, in the order /help lists it.
 func slashCommands() []slashCommand {
 	return []slashCommand{
-		{"help", "", "list the commands", cmdHelp},
-		{"compact", "[instructions]", "summarise older history now", cmdCompact},
-		{"new", "", "start a new session in this folder", cmdNew},
-		{"branch", "ENTRY_ID", "continue from an earlier entry; later entries stay in the file", cmdBranch},
-		{"fork", "[ENTRY_ID]", "copy this branch (up to an entry) into a new session and switch to it", cmdFork},
-		{"model", "[REF]", "show or switch the model (provider/model[:thinking])", cmdModel},
-		{"session", "", "show the session file and id", cmdSession},
+		{"help", "", "list the commands", false, cmdHelp},
+		{"compact", "[instructions]", "summarise older history now", true, cmdCompact},
+		{"new", "", "start a new session in this folder", true, cmdNew},
+		{"branch", "ENTRY_ID", "continue from an earlier entry; later entries stay in the file", true, cmdBranch},
+		{"fork", "[ENTRY_ID]", "copy this branch (up to an entry) into a new session and switch to it", true, cmdFork},
+		{"model", "[REF]", "show or switch the model (provider/model[:thinking])", false, cmdModel},
+		{"session", "", "show the session file and id", false, cmdSession},
 	}
 }
 
@@ -37,7 +40,12 @@ func (a *app) command(ctx context.Context, line string) (string, error) {
 	if i < 0 {
 		return "", fmt.Errorf("unknown command /%s (try /help)", name)
 	}
-	return cmds[i].run(ctx, a, strings.TrimSpace(args))
+	args = strings.TrimSpace(args)
+	// /model with no argument only reads; switching is idle-only.
+	if (cmds[i].idleOnly || (name == "model" && args != "")) && a.busy != nil && a.busy() {
+		return "", fmt.Errorf("/%s: a turn is running; wait for idle or abort it first", name)
+	}
+	return cmds[i].run(ctx, a, args)
 }
 
 func cmdHelp(_ context.Context, _ *app, _ string) (string, error) {
@@ -71,7 +79,7 @@ func cmdBranch(_ context.Context, a *app, args string) (string, error) {
 	if args == "" {
 		return "", fmt.Errorf("/branch needs an entry id")
 	}
-	if err := a.session().BranchFrom(args); err != nil {
+	if err := a.agent().BranchFrom(args); err != nil {
 		return "", err
 	}
 	return "branched from " + args, nil

@@ -38,16 +38,14 @@ func (c *runCmd) Run(e *env) error {
 		a.subscribe(func(ev agent.Event) { w.write(ev) })
 		return a.prompt(e.ctx, c.Print)
 	}
-	if err := a.prompt(e.ctx, c.Print); err != nil {
-		if ans := lastAnswer(a.session()); ans != "" {
-			fmt.Fprintln(e.stdout, ans)
-		}
-		return err
+	before := a.session().Len()
+	err = a.prompt(e.ctx, c.Print)
+	// Print only what this prompt produced: after a failure, the partial
+	// reply if there is one, never an older answer.
+	if ans := answerSince(a.session(), before); ans != "" || (err == nil && !strings.HasPrefix(c.Print, "/")) {
+		fmt.Fprintln(e.stdout, ans)
 	}
-	if !strings.HasPrefix(c.Print, "/") {
-		fmt.Fprintln(e.stdout, lastAnswer(a.session()))
-	}
-	return nil
+	return err
 }
 
 // jsonLines writes values as JSON lines, one writer at a time.
