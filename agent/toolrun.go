@@ -48,6 +48,13 @@ func (a *Agent) runTools(ctx context.Context, calls []llm.Block, written []sessi
 		}
 		e, err := a.appendBody(&session.Message{Message: llm.Message{Role: llm.RoleUser, Content: []llm.Block{res.Block(call.ID)}}})
 		if e.ID == "" {
+			// The session refused the write (a full disk): rebuild the view
+			// from the session, so the next request gives this call a
+			// stand-in result instead of carrying a call without one, which
+			// every provider rejects.
+			if rerr := a.view.rebuild(a.sess, a.fixedTokens); rerr != nil {
+				err = errors.Join(err, rerr)
+			}
 			return written, fmt.Errorf("agent: write result of %s call %s: %w", call.Name, call.ID, err)
 		}
 		written = append(written, e)

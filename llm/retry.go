@@ -93,9 +93,13 @@ func (r *retrying) backoff(attempt int, err error) (time.Duration, bool) {
 	if r.policy.MaxDelay > 0 && (d > r.policy.MaxDelay || d <= 0) {
 		d = r.policy.MaxDelay
 	}
-	// Up to a quarter of jitter, so many clients do not retry in step.
+	// Up to a quarter of jitter, so many clients do not retry in step;
+	// MaxDelay still caps the total.
 	if d > 0 {
 		d += rand.N(d/4 + 1)
+		if r.policy.MaxDelay > 0 {
+			d = min(d, r.policy.MaxDelay)
+		}
 	}
 	return d, true
 }

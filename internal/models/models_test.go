@@ -280,3 +280,21 @@ rules:
 		t.Errorf("unexpected error %v", e)
 	}
 }
+
+func TestProviderAPIOverrideReachesBuiltInModels(t *testing.T) {
+	user, err := models.ParseFile("models.yml", []byte("providers:\n  openai:\n    baseUrl: http://gateway/v1\n    api: openai-completions\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := models.New(models.Options{User: user})
+	m, err := r.Resolve("openai/gpt-6-astra")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Info.API != llm.APIOpenAICompletions {
+		t.Errorf("api = %s, want the provider's override openai-completions", m.Info.API)
+	}
+	if m, _ := r.Resolve("anthropic/claude-opus-5"); m.Info.API != llm.APIAnthropicMessages {
+		t.Errorf("untouched provider's api = %s", m.Info.API)
+	}
+}

@@ -59,7 +59,10 @@ type provider struct {
 }
 
 type model struct {
-	info    llm.ModelInfo
+	info llm.ModelInfo
+	// api is the model's own api setting; info.API is it, or else its
+	// provider's, filled in once every file is merged.
+	api     llm.API
 	headers map[string]string
 }
 
@@ -81,6 +84,17 @@ func New(opts Options) *Registry {
 			src = "models.yml"
 		}
 		r.merge(opts.User, src)
+	}
+	// A model without its own API speaks its provider's, as finally set:
+	// a user file that points a built-in provider at another API moves its
+	// built-in models too.
+	for _, p := range r.providers {
+		for _, m := range p.models {
+			m.info.API = m.api
+			if m.info.API == "" {
+				m.info.API = p.api
+			}
+		}
 	}
 	return r
 }
@@ -125,11 +139,10 @@ func (r *Registry) merge(f *File, source string) {
 				Provider:      name,
 				ID:            mc.ID,
 				Name:          mc.Name,
-				API:           mc.API,
 				Reasoning:     mc.Reasoning,
 				ContextWindow: mc.ContextWindow,
 				MaxOutput:     mc.MaxTokens,
-			}, headers: mc.Headers}
+			}, api: mc.API, headers: mc.Headers}
 			if mc.Cost != nil {
 				m.info.Price = *mc.Cost
 			}
@@ -166,14 +179,6 @@ func (r *Registry) merge(f *File, source string) {
 			}
 			if len(o.Headers) > 0 {
 				m.headers = mergeHeaders(m.headers, o.Headers)
-			}
-		}
-	}
-	// A model without its own API speaks its provider's.
-	for _, p := range r.providers {
-		for _, m := range p.models {
-			if m.info.API == "" {
-				m.info.API = p.api
 			}
 		}
 	}
