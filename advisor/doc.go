@@ -1,0 +1,72 @@
+// Package advisor attaches a second model, the advisor, to a coding agent
+// (the primary): it reads the primary's transcript in deltas and sends
+// short advice back through the advise tool.
+//
+// This package is built from its pure core outwards. It holds today the
+// advise tool, the emission guard, the delivery policy and the [Host]
+// boundary; the runtime (cursor, queue, drain loop, context maintenance)
+// will be built on them.
+//
+// # The advise tool
+//
+// The advisor model gets [AdviseTool], whose arguments are one note and
+// an optional severity. [ParseAdvice] validates a call's arguments and
+// returns an [Advice]; its errors are written for the model. The
+// [Severity] is one of
+//
+//   - omitted or nit: a non-interrupting aside, batched into the primary's
+//     context at its next step boundary;
+//   - concern or blocker: an interrupting steer, injected before the
+//     primary's next model call.
+//
+// After each call the advisor is told what became of its note, by
+// [AdviseResult]: delivered, queued as an aside, held as a card, or
+// dropped and why.
+//
+// # The emission guard
+//
+// Advisor models flood: one recorded session sent 309 notes, 114 of them
+// "Stop.". Another guard over-corrected and suppressed 7 of 8 distinct
+// concerns. A [Guard] enforces in code what the advisor's prompt asks:
+// at most one delivered note per update, no content-free notes, and no
+// exact or near-exact repeat of an earlier note unless it escalates the
+// severity. It never drops a note whose content is new. Every refusal has
+// a reason that goes back to the advisor in the tool result, so a model
+// learns why it was not heard.
+//
+// # Delivery
+//
+// A note the guard lets through is routed by [RouteAdvice] to a
+// [Channel]: an aside, a steer, or a visible card. Two pieces of state per
+// primary session feed it:
+//
+//   - [Immunity], the interrupt cooldown (advisor.immuneTurns, default
+//     [DefaultImmuneTurns]): after a steer, later concerns and blockers
+//     become asides until enough primary steps have completed;
+//   - [Latch], the user-interrupt latch: while the user has stopped the
+//     run, an interrupting note becomes a card and nothing the advisor
+//     does resumes the run; the user's next resume clears it.
+//
+// [FormatAdvisories] renders notes as the primary sees them, one
+// <advisory> element each, the body XML-escaped so a note cannot break out
+// of its wrapper:
+//
+//	<advisory severity="concern" guidance="weigh, don't blindly obey">
+//	Run the tests before committing.
+//	</advisory>
+//
+// # The host
+//
+// The advisor never imports the agent it watches. It talks to it through
+// [Host], which it declares itself: read the transcript since a cursor,
+// queue an aside, steer, record a card, resume a run. The agent reports
+// back a stream of [Event] values: step ends, the end of a run, user
+// interrupts and resumes, history rewrites. Every value crossing the
+// boundary is plain data, so a host may live in another process.
+//
+// # Concurrency
+//
+// Nothing in this package is global: a [Guard], an [Immunity] and a
+// [Latch] belong to one advisor runtime, which serialises calls to them.
+// The functions are pure and safe to call from any goroutine.
+package advisor

@@ -1,0 +1,116 @@
+package advisor
+
+import (
+	"fmt"
+	"strings"
+)
+
+// rememberedNotes bounds how many distinct notes a [Guard] remembers for
+// duplicate detection; the oldest is forgotten first.
+const rememberedNotes = 4096
+
+// Decision is the emission guard's verdict on one note.
+type Decision struct {
+	// Deliver says the note goes on to the delivery policy.
+	Deliver bool
+	// Reason says, for the advisor, why a note was dropped; empty when it
+	// is delivered.
+	Reason string
+}
+
+// Guard is the emission guard of one advisor runtime. It keeps the advisor
+// from flooding the primary, while never dropping a note whose content is
+// new. For each note, in this order, it:
+//
+//  1. drops a content-free note: one whose normalised text is a known
+//     empty phrase or has fewer than [MinContentWords] content words
+//     ("Stop.", "Done.", "No issue; continue.");
+//  2. drops an exact or near-exact duplicate of an earlier delivered note,
+//     unless the new one has a higher severity (an escalation: a nit
+//     repeated as a concern, a concern repeated as a blocker). Notes are
+//     compared after normalisation: case, white space, punctuation,
+//     apostrophes, filler words ("the", "please", "now", "just", ...) and
+//     trailing thanks do not count. A nit and a note without severity
+//     weigh the same;
+//  3. drops any note after the first delivered one in the same update.
+//
+// A delivered note is remembered (the last 4096 distinct notes, with the
+// highest severity each was delivered at) and takes the update's one
+// slot. A dropped note does neither, so an advisor whose first note was a
+// duplicate may still send a new one in that update.
+//
+// The zero value is ready to use. A Guard is not safe for concurrent use;
+// the runtime calls it from its drain loop only.
+type Guard struct {
+	notes       map[string]remembered
+	order       []string // keys of notes, oldest first
+	updateTaken bool
+}
+
+// remembered is what a Guard keeps of a delivered note.
+type remembered struct {
+	severity Severity // the highest it was delivered at
+	text     string   // as first delivered, for the reason text
+}
+
+// NewUpdate tells the guard that a new update (one advisor review of a
+// transcript delta) begins, which frees its one delivery slot.
+func (g *Guard) NewUpdate() {
+	g.updateTaken = false
+}
+
+// Reset forgets every note, for a new conversation.
+func (g *Guard) Reset() {
+	*g = Guard{}
+}
+
+// Check decides whether a note is delivered, and records it if so.
+func (g *Guard) Check(a Advice) Decision {
+	words := normalise(a.Note)
+	if contentFree(words) {
+		return Decision{Reason: "the note has no concrete content; say what is wrong and what to do instead, or send nothing"}
+	}
+	key := strings.Join(words, " ")
+	prev, seen := g.notes[key]
+	if seen && a.Severity.rank() <= prev.severity.rank() {
+		return Decision{Reason: fmt.Sprintf("it repeats an earlier note (%s) at %s severity; repeat a note only to escalate it to a higher severity",
+			quote(prev.text), sameOrLower(a.Severity, prev.severity))}
+	}
+	if g.updateTaken {
+		return Decision{Reason: "a note was already delivered in this update, and only one is delivered per update; send the most important one, and this one next update if it still matters"}
+	}
+
+	g.updateTaken = true
+	if g.notes == nil {
+		g.notes = make(map[string]remembered)
+	}
+	if seen {
+		prev.severity = a.Severity
+		g.notes[key] = prev
+		return Decision{Deliver: true}
+	}
+	if len(g.order) >= rememberedNotes {
+		delete(g.notes, g.order[0])
+		g.order = g.order[1:]
+	}
+	g.notes[key] = remembered{severity: a.Severity, text: a.Note}
+	g.order = append(g.order, key)
+	return Decision{Deliver: true}
+}
+
+func sameOrLower(s, prev Severity) string {
+	if s.rank() < prev.rank() {
+		return "a lower"
+	}
+	return "the same"
+}
+
+// quote shows an earlier note in a reason, shortened if long.
+func quote(s string) string {
+	const limit = 80
+	r := []rune(s)
+	if len(r) > limit {
+		s = string(r[:limit]) + "…"
+	}
+	return fmt.Sprintf("%q", s)
+}

@@ -1,0 +1,88 @@
+package advisor
+
+import (
+	"context"
+
+	"github.com/vigil-dev/vigil/session"
+)
+
+// Host is the agent an advisor watches, as the advisor sees it: the one
+// boundary between the advisor and any agent (the built-in one, or an
+// adapter over another agent's hooks). Every argument and result is plain
+// data, so a Host may be a proxy over a transport, with the agent in
+// another process or on another machine.
+//
+// The advisor runtime calls a Host from one goroutine at a time, in the
+// order its decisions are made; an implementation need not be safe for
+// concurrent use by the runtime, but must be safe against its own agent.
+// Every method must return promptly (it queues or records; it never waits
+// for the agent to act on what it was given) and must honour ctx.
+//
+// The other direction, the agent telling the advisor what happened, is a
+// stream of [Event] values the host reports in the order they happened.
+type Host interface {
+	// Since returns the transcript entries appended after the first cursor
+	// ones, in order, and the cursor to pass next time. A cursor of 0
+	// reads from the start. Entries are only ever appended, so a cursor
+	// stays valid until the host reports an [EventHistoryRewritten];
+	// after that, the advisor reads again from 0. A cursor beyond the end
+	// returns no entries and the current end. Since must return every
+	// entry up to the end of the step of the last [EventStepEnded] the
+	// host reported.
+	Since(ctx context.Context, cursor int) (entries []session.Entry, next int, err error)
+
+	// Aside queues a note that does not interrupt. At the primary's next
+	// step boundary (or, if it is idle, at the first boundary of its next
+	// run) the host drains every queued note into one message, formatted
+	// by [FormatAdvisories] in the order Aside was called, and adds it to
+	// the primary's context. Aside never starts a run.
+	Aside(ctx context.Context, note Advice) error
+
+	// Steer interrupts the primary with one note: if a step is running, the
+	// host may abort its in-flight tools, and the note, formatted by
+	// [FormatAdvisories], enters the primary's context before its next
+	// model call. Steer does not start a run that has ended; the advisor
+	// calls Resume for that.
+	Steer(ctx context.Context, note Advice) error
+
+	// Card records one note as a visible advisor card in the transcript,
+	// formatted by [FormatAdvisories], without starting or resuming a run.
+	// The primary sees it in its context when the user next resumes.
+	Card(ctx context.Context, note Advice) error
+
+	// Resume starts a new primary run so that a steered note is acted on,
+	// when the run ended on its own. It does nothing if a run is going.
+	// The advisor never calls it while the user has stopped the run (see
+	// [Latch]); a host that gets such a call anyway must not resume.
+	Resume(ctx context.Context) error
+}
+
+// EventKind says what happened in the watched agent.
+type EventKind string
+
+// The events a host reports.
+const (
+	// EventStepEnded: a primary step (one assistant message and its tool
+	// results) ended, and its entries can be read with [Host.Since].
+	EventStepEnded EventKind = "step_ended"
+	// EventRunEnded: the primary's run ended on its own (it yielded); it
+	// is idle until a prompt or a [Host.Resume].
+	EventRunEnded EventKind = "run_ended"
+	// EventUserInterrupted: the user stopped the run; sets the [Latch].
+	EventUserInterrupted EventKind = "user_interrupted"
+	// EventUserResumed: the user resumed (a new message, a continue, a
+	// steer or follow-up they typed); clears the [Latch].
+	EventUserResumed EventKind = "user_resumed"
+	// EventHistoryRewritten: the transcript was replaced (compaction, a
+	// session switch, a branch or fork); cursors from before are invalid.
+	EventHistoryRewritten EventKind = "history_rewritten"
+)
+
+// Event is one thing the watched agent reports to its advisor. Events
+// from one host arrive in the order they happened.
+type Event struct {
+	Kind EventKind `json:"kind"`
+	// Cursor is, for EventStepEnded, the transcript cursor just after the
+	// step's last entry; 0 otherwise.
+	Cursor int `json:"cursor,omitempty"`
+}
