@@ -1,0 +1,197 @@
+package history_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vigil-dev/vigil/history"
+)
+
+// Test keys are assembled at run time so that no scanner mistakes this
+// file for a leak.
+func key(parts ...string) string { return strings.Join(parts, "") }
+
+func TestRedactShapes(t *testing.T) {
+	r := history.NewRedactor(nil, nil)
+	tests := []struct {
+		name, in, want string
+	}{
+		{"anthropic", "key " + key("sk-ant-", "api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_xyzAA") + " end",
+			"key [REDACTED:anthropic-key] end"},
+		{"openai legacy", key("sk-", "AbCdEfGhIjKlMnOpQrStT3BlbkFJ0123456789abcdefgh"), "[REDACTED:openai-key]"},
+		{"openai project", "OPENAI=" + key("sk-proj-", "Ab12Cd34Ef56Gh78Ij90Kl12Mn34Op56_-Qr78"), "OPENAI=[REDACTED:openai-key]"},
+		{"github classic", "url https://" + key("ghp_", "0123456789abcdefghijABCDEFGHIJ0123456789") + "@github.com",
+			"url https://[REDACTED:github-token]@github.com"},
+		{"github oauth", key("gho_", "0123456789abcdefghijABCDEFGHIJ0123456789"), "[REDACTED:github-token]"},
+		{"github fine-grained", key("github_pat_", "11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012345"), "[REDACTED:github-token]"},
+		{"aws access key", "id: " + key("AKIA", "IOSFODNN7EXAMPLE"), "id: [REDACTED:aws-access-key]"},
+		{"aws session key", key("ASIA", "Y34FZKBOKMUTVV7A") + ",", "[REDACTED:aws-access-key],"},
+		{"slack bot", key("xoxb-", "123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx"), "[REDACTED:slack-token]"},
+		{"slack app", key("xapp-", "1-A0123456789-0123456789012-abcdef0123456789"), "[REDACTED:slack-token]"},
+		{"google", key("AIza", "SyA-0123456789abcdefghijklmnopqrstu"), "[REDACTED:google-api-key]"},
+		{"stripe", key("sk_live_", "51H0123456789abcdefghijkl"), "[REDACTED:stripe-key]"},
+		{"hugging face", key("hf_", "AbCdEfGhIjKlMnOpQrStUvWxYz01234567"), "[REDACTED:huggingface-token]"},
+		{"npm", key("npm_", "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"), "[REDACTED:npm-token]"},
+		{"jwt", "token " + key("eyJ", "hbGciOiJIUzI1NiJ9.", "eyJ", "zdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"),
+			"token [REDACTED:jwt]"},
+		{"pem block", "a\n-----BEGIN RSA " + "PRIVATE KEY-----\nMIIEow\nIBAAK\n-----END RSA " + "PRIVATE KEY-----\nb",
+			"a\n[REDACTED:private-key]\nb"},
+		{"pkcs8 pem block", "-----BEGIN " + "PRIVATE KEY-----\nMIIEvQ==\n-----END " + "PRIVATE KEY-----", "[REDACTED:private-key]"},
+		{"pem cut before END", "$ head -c 60 id_ed25519\n-----BEGIN OPENSSH " + "PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\nBG5vbmU",
+			"$ head -c 60 id_ed25519\n[REDACTED:private-key]"},
+		{"bearer", "token is Bearer abcDEF0123456789ghiJKL.mn-op_qr", "token is Bearer [REDACTED:bearer-token]"},
+		{"authorization bearer", "Authorization: Bearer abcDEF0123456789ghiJKL.mn-op_qr", "Authorization: Bearer [REDACTED:authorization]"},
+		{"basic auth", `-H "authorization: Basic dXNlcjpwYXNzd29yZA=="`, `-H "authorization: Basic [REDACTED:authorization]"`},
+		{"url password", "postgres://app:s3cret@db:5432/app", "postgres://app:[REDACTED:url-password]@db:5432/app"},
+		{"assignment", "DB_PASSWORD=Tr0ub4dor3x", "DB_PASSWORD=[REDACTED:secret-assignment]"},
+		{"quoted assignment", `"client_secret": "a1b2c3d4e5f6"`, `"client_secret": "[REDACTED:secret-assignment]"`},
+		{"go assignment", `apiKey := "Zq9xV2mK8pL4"`, `apiKey := "[REDACTED:secret-assignment]"`},
+		{"yaml assignment", "  password: correct-horse-9", "  password: [REDACTED:secret-assignment]"},
+		{"qualified key", "x-api-key: 9f8e7d6c5b4a", "x-api-key: [REDACTED:secret-assignment]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := r.Redact(tt.in); got != tt.want {
+				t.Errorf("Redact(%q)\n got %q\nwant %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+// Ordinary text that looks a little like a secret stays as it is.
+func TestRedactNoFalsePositives(t *testing.T) {
+	r := history.NewRedactor([]string{"EDITOR=vim", "TOKEN_LIMIT=4096"}, nil)
+	for _, s := range []string{
+		"commit 3f2a9c1e8b7d6a5f4e3d2c1b0a9f8e7d6c5b4a39",
+		"--- PASS: TestParse/case_000 (0.00s)",
+		"DB_PASS=hunter2hunter2 is only found by value",
+		"auth: TestAuthFlow_v2",
+		"sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+		"request 123e4567-e89b-12d3-a456-426614174000 failed",
+		"the task-runner-configuration-file is missing",
+		"pip install scikit-learn; use sk-learn-style-estimators-everywhere",
+		"max_tokens: 4096000000",
+		"tokenizer: cl100k_base_encoding",
+		"token = next_token(lexer)",
+		"password = cfg.Password",
+		"api_key = os.Getenv(\"API_KEY\")",
+		"secret: ${{ secrets.DEPLOY_KEY }}",
+		"password: required",
+		"password: ********",
+		"cache_key = user_12345678",
+		"monkey: banana12345",
+		"use a bearer token for authentication_scheme_description",
+		"Authorization: required",
+		"http://localhost:8080/path@v2",
+		"ASIAPACIFICREGION1",
+		"if token == \"abc12345678\" {",
+		"ghp_short",
+		"eyJhbGciOiJIUzI1NiJ9 alone is only a header",
+		"open vim and edit",
+		"AKIAIOSFODNNXEXAMPLEX",
+	} {
+		if got := r.Redact(s); got != s {
+			t.Errorf("Redact(%q) = %q, want it unchanged", s, got)
+		}
+	}
+}
+
+func TestRedactKnownValues(t *testing.T) {
+	env := []string{
+		"GITHUB_TOKEN=valueWith0dd-shape",
+		"AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG",
+		"MY_SERVICE_PASSWD=p4ss<&>word",
+		"stripeApiKey=camelCaseValue99",
+		"API_KEY=short",             // too short
+		"SECRET_MODE=disabled",      // a plain word
+		"SSH_AUTH_SOCK=/tmp/ssh/ag", // a path
+		"SESSION_KEY=xxxxxxxxxxxx",  // one character repeated
+		"HOME=/home/ana",
+		"EDITOR=vimvimvimvim123", // not a secret name
+		"KEYBOARD=us-intl-altgr",
+		"MONKEY=banana-split-77",
+		"NOEQUALS",
+	}
+	r := history.NewRedactor(env, map[string]string{"deploy": "deploy-7f3a9c2e-live", "tiny": "abc"})
+	wantNames := []string{"AWS_SECRET_ACCESS_KEY", "GITHUB_TOKEN", "MY_SERVICE_PASSWD", "deploy", "stripeApiKey"}
+	if got := r.Names(); !slices.Equal(got, wantNames) {
+		t.Errorf("Names = %v, want %v", got, wantNames)
+	}
+	tests := []struct{ in, want string }{
+		{"x valueWith0dd-shape y", "x [REDACTED:GITHUB_TOKEN] y"},
+		{"glued:valueWith0dd-shapevalueWith0dd-shape", "glued:[REDACTED:GITHUB_TOKEN][REDACTED:GITHUB_TOKEN]"},
+		{"secret wJalrXUtnFEMI/K7MDENG.", "secret [REDACTED:AWS_SECRET_ACCESS_KEY]."},
+		{"raw p4ss<&>word", "raw [REDACTED:MY_SERVICE_PASSWD]"},
+		{`json "p4ss\u003c\u0026\u003eword"`, `json "[REDACTED:MY_SERVICE_PASSWD]"`},
+		{`json "p4ss<&>word"`, `json "[REDACTED:MY_SERVICE_PASSWD]"`},
+		{"camelCaseValue99", "[REDACTED:stripeApiKey]"},
+		{"release deploy-7f3a9c2e-live now", "release [REDACTED:deploy] now"},
+		{"short disabled /tmp/ssh/ag xxxxxxxxxxxx abc vimvimvimvim123 us-intl-altgr banana-split-77",
+			"short disabled /tmp/ssh/ag xxxxxxxxxxxx abc vimvimvimvim123 us-intl-altgr banana-split-77"},
+	}
+	for _, tt := range tests {
+		if got := r.Redact(tt.in); got != tt.want {
+			t.Errorf("Redact(%q)\n got %q\nwant %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// A value that contains another is hidden whole, and overlapping finds
+// merge into one marker, so no piece of either is left.
+func TestRedactOverlaps(t *testing.T) {
+	r := history.NewRedactor([]string{"A_TOKEN=abcdefgh1234", "B_TOKEN=abcdefgh1234XYZW"}, nil)
+	if got, want := r.Redact("v=abcdefgh1234XYZW;"), "v=[REDACTED:B_TOKEN];"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	// A known value inside a key block: one marker for the block.
+	r = history.NewRedactor([]string{"X_KEY=MIIEowIBAAK"}, nil)
+	in := "-----BEGIN RSA " + "PRIVATE KEY-----\nMIIEowIBAAK\n-----END RSA " + "PRIVATE KEY-----"
+	if got := r.Redact(in); got != "[REDACTED:X_KEY]" && got != "[REDACTED:private-key]" {
+		t.Errorf("got %q, want one marker", got)
+	}
+}
+
+func TestRedactNilAndClean(t *testing.T) {
+	var nilR *history.Redactor
+	if got := nilR.Redact("sk-ant-" + strings.Repeat("a", 30)); !strings.HasPrefix(got, "sk-ant-") {
+		t.Errorf("a nil Redactor redacted: %q", got)
+	}
+	if nilR.Names() != nil {
+		t.Error("a nil Redactor has names")
+	}
+	r := history.NewRedactor([]string{"GITHUB_TOKEN=valueWith0dd-shape"}, nil)
+	text := strings.Repeat("An ordinary line of output: ok, key = value, x := y, https://example.com/a.\n", 20)
+	if allocs := testing.AllocsPerRun(100, func() { _ = r.Redact(text) }); allocs != 0 {
+		t.Errorf("Redact of clean text allocates %v times, want 0", allocs)
+	}
+}
+
+func TestMinSecretLength(t *testing.T) {
+	short := strings.Repeat("a1", history.MinSecretLength/2-1) + "b"
+	long := strings.Repeat("a1", history.MinSecretLength/2)
+	r := history.NewRedactor([]string{"A_TOKEN=" + short, "B_TOKEN=" + long}, nil)
+	if got := r.Names(); !slices.Equal(got, []string{"B_TOKEN"}) {
+		t.Errorf("Names = %v: a %d-byte value must be skipped, a %d-byte one kept", got, len(short), len(long))
+	}
+}
+
+// Runs of hints (a file of key headers, a wall of "sk-") cost linear
+// time: each would otherwise send an expression through the rest of the
+// run. Quadratic cost took over a second for 300 KB of "sk-"; linear
+// takes milliseconds, so the bound below is generous.
+func TestRedactPathologicalInputIsLinear(t *testing.T) {
+	r := history.NewRedactor([]string{"A_TOKEN=abcdefgh1234"}, nil)
+	for _, unit := range []string{
+		"sk-", "sk-a ", "ghp_", "AKIA", "eyJaaaaaaaaaa.", "Bearer ", "Authorization: ",
+		"-----BEGIN RSA " + "PRIVATE KEY-----\n", "password: \"", "x_token=", "a://b:", "abcdefgh123",
+	} {
+		s := strings.Repeat(unit, (1<<20)/len(unit))
+		start := time.Now()
+		r.Redact(s)
+		if d := time.Since(start); d > 3*time.Second {
+			t.Errorf("Redact of 1 MB of %q took %v", unit, d)
+		}
+	}
+}
