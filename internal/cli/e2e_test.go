@@ -52,13 +52,19 @@ func fakeSetup(t *testing.T, script string) (*fakellm.Server, string, string) {
 	return srv, agentDir, work
 }
 
-func startVigil(t *testing.T, agentDir, work string, args ...string) *vigilProc {
-	t.Helper()
-	all := append([]string{"--mode", "rpc", "-m", "fake/m"}, args...)
-	raw, _ := json.Marshal(all)
+// vigilCommand returns the command that runs vigil with args in work, with
+// agentDir as its agent folder (see TestMain).
+func vigilCommand(agentDir, work string, args ...string) *exec.Cmd {
+	raw, _ := json.Marshal(args)
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Dir = work
 	cmd.Env = append(os.Environ(), "VIGIL_TEST_ARGS="+string(raw), "VIGIL_AGENT_DIR="+agentDir, "HOME="+filepath.Dir(agentDir))
+	return cmd
+}
+
+func startVigil(t *testing.T, agentDir, work string, args ...string) *vigilProc {
+	t.Helper()
+	cmd := vigilCommand(agentDir, work, append([]string{"--mode", "rpc", "-m", "fake/m"}, args...)...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -384,11 +390,7 @@ rules:
   - steps:
       - text: "json mode answer"
 `)
-	raw, _ := json.Marshal([]string{"-m", "fake/m", "-p", "hi", "--mode", "json"})
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Dir = work
-	cmd.Env = append(os.Environ(), "VIGIL_TEST_ARGS="+string(raw), "VIGIL_AGENT_DIR="+agentDir, "HOME="+filepath.Dir(agentDir))
-	out, err := cmd.Output()
+	out, err := vigilCommand(agentDir, work, "-m", "fake/m", "-p", "hi", "--mode", "json").Output()
 	if err != nil {
 		t.Fatalf("vigil: %v\n%s", err, out)
 	}

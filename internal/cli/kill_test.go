@@ -1,11 +1,8 @@
 package cli_test
 
 import (
-	"encoding/json"
 	"math/rand/v2"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -67,11 +64,7 @@ rules:
 		}
 	}
 	// The file may end in a torn line; --continue repairs it and goes on.
-	raw, _ := json.Marshal([]string{"-m", "fake/m", "--continue", "-p", "CONTINUE-CHECK"})
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Dir = work
-	cmd.Env = append(os.Environ(), "VIGIL_TEST_ARGS="+string(raw), "VIGIL_AGENT_DIR="+agentDir, "HOME="+filepath.Dir(agentDir))
-	out, err := cmd.CombinedOutput()
+	out, err := vigilCommand(agentDir, work, "-m", "fake/m", "--continue", "-p", "CONTINUE-CHECK").CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "resumed fine") {
 		t.Fatalf("--continue after the kills: %v\n%s", err, out)
 	}

@@ -3,11 +3,9 @@ package cli_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -157,11 +155,7 @@ rules:
       - fault: {status: 400, message: bad request}
 `)
 	runV := func(args ...string) (string, error) {
-		raw, _ := json.Marshal(append([]string{"-m", "fake/m"}, args...))
-		cmd := exec.Command(os.Args[0], "-test.run=^$")
-		cmd.Dir = work
-		cmd.Env = append(os.Environ(), "VIGIL_TEST_ARGS="+string(raw), "VIGIL_AGENT_DIR="+agentDir, "HOME="+filepath.Dir(agentDir))
-		out, err := cmd.Output()
+		out, err := vigilCommand(agentDir, work, append([]string{"-m", "fake/m"}, args...)...).Output()
 		return string(out), err
 	}
 	if out, err := runV("-p", "first"); err != nil || !strings.Contains(out, "ANSWER-TO-FIRST-QUESTION") {
