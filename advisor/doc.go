@@ -2,10 +2,20 @@
 // (the primary): it reads the primary's transcript in deltas and sends
 // short advice back through the advise tool.
 //
-// This package is built from its pure core outwards. It holds today the
-// advise tool, the emission guard, the delivery policy and the [Host]
-// boundary; the runtime (cursor, queue, drain loop, context maintenance)
-// will be built on them.
+// This package is built from its pure core outwards: the advise tool, the
+// emission guard, the delivery policy and the [Host] boundary, and on them
+// the [Runtime] (cursor, queue, drain loop, retries). Context maintenance
+// (compaction, re-priming) is not built yet.
+//
+// # The runtime
+//
+// A [Runtime] is told what happens in the agent by [Runtime.Notify]. After
+// each step it reads the new entries with [Host.Since] and reviews them in
+// one drain goroutine: one "### Session update" user message per review,
+// holding every delta that arrived since the last one, in an append-only
+// context, with the advise tool and the read-only tools. A review whose
+// model call fails is rolled back and retried after [RetryDelay]; after
+// [MaxConsecutiveFailures] in a row the backlog is dropped with a warning.
 //
 // # The advise tool
 //

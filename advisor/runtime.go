@@ -1,0 +1,347 @@
+package advisor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/vigil-dev/vigil/history"
+	"github.com/vigil-dev/vigil/llm"
+	"github.com/vigil-dev/vigil/session"
+	"github.com/vigil-dev/vigil/tools"
+)
+
+// DefaultMaxToolRounds is the default of [Options.MaxToolRounds].
+const DefaultMaxToolRounds = 8
+
+// RetryDelay is how long the runtime waits before retrying a failed review.
+const RetryDelay = time.Second
+
+// MaxConsecutiveFailures is how many reviews in a row may fail before the
+// runtime drops its backlog, warns, and goes on with the next steps.
+const MaxConsecutiveFailures = 3
+
+// Options configure a [Runtime].
+type Options struct {
+	// Model is the advisor model. Required. Do not wrap it in
+	// [llm.WithRetry]: the runtime has its own retry rule.
+	Model llm.Model
+	// Host is the agent watched. Required.
+	Host Host
+	// System is the advisor's system prompt; "" means [DefaultSystemPrompt].
+	System string
+	// Roots are the folders the read-only tools may read; empty gives the
+	// advisor the advise tool alone.
+	Roots []string
+	// Redactor hides secrets in the updates; nil hides nothing.
+	Redactor *history.Redactor
+	// ImmuneTurns is the interrupt cooldown in primary steps (see
+	// [Immunity]); 0 means [DefaultImmuneTurns], a negative value turns
+	// it off.
+	ImmuneTurns int
+	// MaxToolRounds bounds the model calls of one review that run tools:
+	// after that many, further tool calls are answered with an error and
+	// the review ends. 0 means [DefaultMaxToolRounds].
+	MaxToolRounds int
+	// MaxTokens caps each advisor reply; 0 means the model's default.
+	MaxTokens int
+	// OnWarning, if set, is told when a backlog is dropped after
+	// [MaxConsecutiveFailures] failed reviews; otherwise Logf is.
+	OnWarning func(string)
+	// Logf, if set, logs what the runtime does.
+	Logf func(format string, args ...any)
+}
+
+// Status is a snapshot of a runtime's counters.
+type Status struct {
+	// Reviews is how many reviews completed.
+	Reviews int
+	// Failures is how many review attempts failed, retries included.
+	Failures int
+	// Dropped is how many backlogs were dropped after repeated failures.
+	Dropped int
+	// Usage sums the token usage of every successful model call.
+	Usage llm.Usage
+	// ContextMessages is the length of the advisor's own context.
+	ContextMessages int
+	// Pending says a step is waiting to be reviewed.
+	Pending bool
+}
+
+// Runtime runs one advisor over one watched agent: it reads the
+// transcript in deltas after each primary step, reviews them with the
+// advisor model in its own append-only context, and delivers the advice
+// through the [Guard], [RouteAdvice], [Immunity] and [Latch] to the
+// [Host]. One review runs at a time, on one goroutine; steps that end
+// during a review are coalesced into the next one.
+type Runtime struct {
+	opts   Options
+	system string
+	ro     []tools.Tool
+	defs   []llm.Tool
+
+	wake chan struct{}
+
+	mu        sync.Mutex
+	queue     []Event // step_ended and history_rewritten, in order
+	latch     Latch
+	immunity  Immunity
+	streaming bool
+	status    Status
+	started   bool
+	cancel    context.CancelFunc
+	done      chan struct{}
+
+	// Owned by the drain goroutine.
+	cursor   int
+	pending  []session.Entry
+	messages []llm.Message
+	renderer history.Renderer
+	guard    Guard
+	failures int // consecutive
+
+	// afterDrain, if set (by tests), is called by the drain goroutine each
+	// time it has nothing left to do.
+	afterDrain func()
+}
+
+// New returns a runtime; call Start to run it.
+func New(opts Options) (*Runtime, error) {
+	if opts.Model == nil {
+		return nil, errors.New("advisor: Options.Model is required")
+	}
+	if opts.Host == nil {
+		return nil, errors.New("advisor: Options.Host is required")
+	}
+	r := &Runtime{opts: opts, system: opts.System, wake: make(chan struct{}, 1)}
+	if r.system == "" {
+		r.system = DefaultSystemPrompt
+	}
+	if r.opts.MaxToolRounds <= 0 {
+		r.opts.MaxToolRounds = DefaultMaxToolRounds
+	}
+	switch {
+	case opts.ImmuneTurns == 0:
+		r.immunity.Turns = DefaultImmuneTurns
+	case opts.ImmuneTurns > 0:
+		r.immunity.Turns = opts.ImmuneTurns
+	}
+	r.defs = []llm.Tool{AdviseTool()}
+	if len(opts.Roots) > 0 {
+		ro, err := tools.NewReadOnly(tools.Options{Roots: opts.Roots})
+		if err != nil {
+			return nil, fmt.Errorf("advisor: read-only tools: %w", err)
+		}
+		r.ro = ro
+		r.defs = append(r.defs, tools.Definitions(ro)...)
+	}
+	return r, nil
+}
+
+// Start launches the drain goroutine; it runs until ctx is cancelled or
+// Stop is called. Start may be called once.
+func (r *Runtime) Start(ctx context.Context) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.started {
+		return
+	}
+	r.started = true
+	ctx, r.cancel = context.WithCancel(ctx)
+	r.done = make(chan struct{})
+	go func() {
+		defer close(r.done)
+		r.run(ctx)
+	}()
+}
+
+// Stop cancels any review in flight and waits for the drain goroutine to
+// return. It is safe to call more than once, and before Start.
+func (r *Runtime) Stop() {
+	r.mu.Lock()
+	cancel, done := r.cancel, r.done
+	r.mu.Unlock()
+	if cancel == nil {
+		return
+	}
+	cancel()
+	<-done
+}
+
+// Notify reports one event of the watched agent. It never blocks.
+func (r *Runtime) Notify(ev Event) {
+	r.mu.Lock()
+	switch ev.Kind {
+	case EventStepEnded:
+		r.immunity.StepEnded()
+		r.streaming = true
+		r.queue = append(r.queue, ev)
+		r.status.Pending = true
+	case EventRunEnded:
+		r.streaming = false
+	case EventUserInterrupted:
+		r.latch.UserInterrupted()
+		r.streaming = false
+	case EventUserResumed:
+		r.latch.UserResumed()
+		r.streaming = true
+	case EventHistoryRewritten:
+		r.queue = append(r.queue, ev)
+	}
+	r.mu.Unlock()
+	select {
+	case r.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Status returns the runtime's counters.
+func (r *Runtime) Status() Status {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.status
+}
+
+func (r *Runtime) logf(format string, args ...any) {
+	if r.opts.Logf != nil {
+		r.opts.Logf(format, args...)
+	}
+}
+
+func (r *Runtime) run(ctx context.Context) {
+	for {
+		if r.afterDrain != nil {
+			r.afterDrain()
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-r.wake:
+		}
+		r.drain(ctx)
+	}
+}
+
+// drain reviews everything pending, retrying failures, until nothing is
+// left, the backlog is dropped, or ctx ends.
+func (r *Runtime) drain(ctx context.Context) {
+	for ctx.Err() == nil {
+		if err := r.collect(ctx); err != nil {
+			if ctx.Err() != nil {
+				return
+			}
+			r.logf("advisor: reading the transcript: %v", err)
+			if !r.failed(ctx, err) {
+				return
+			}
+			continue
+		}
+		if len(r.pending) == 0 {
+			r.setPending(false)
+			return
+		}
+		ran, err := r.review(ctx)
+		if err == nil {
+			r.failures = 0
+			r.pending = nil
+			r.mu.Lock()
+			if ran {
+				r.status.Reviews++
+			}
+			r.status.Pending = len(r.queue) > 0
+			r.status.ContextMessages = len(r.messages)
+			r.mu.Unlock()
+			continue
+		}
+		if ctx.Err() != nil {
+			return
+		}
+		if !r.failed(ctx, err) {
+			return
+		}
+	}
+}
+
+// failed records a failed review and either waits RetryDelay (true: try
+// again) or, after MaxConsecutiveFailures, drops the backlog (false).
+func (r *Runtime) failed(ctx context.Context, err error) bool {
+	r.failures++
+	r.mu.Lock()
+	r.status.Failures++
+	r.mu.Unlock()
+	r.logf("advisor: review failed (%d in a row): %v", r.failures, err)
+	if r.failures >= MaxConsecutiveFailures {
+		msg := fmt.Sprintf("advisor: %d reviews failed in a row; dropping the backlog and going on (last error: %v)", r.failures, err)
+		r.failures = 0
+		r.pending = nil
+		r.mu.Lock()
+		r.status.Dropped++
+		r.status.Pending = len(r.queue) > 0
+		r.mu.Unlock()
+		if r.opts.OnWarning != nil {
+			r.opts.OnWarning(msg)
+		} else {
+			r.logf("%s", msg)
+		}
+		return false
+	}
+	t := time.NewTimer(RetryDelay)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}
+
+func (r *Runtime) setPending(p bool) {
+	r.mu.Lock()
+	r.status.Pending = p || len(r.queue) > 0
+	r.mu.Unlock()
+}
+
+// collect applies the queued events in order and reads the transcript
+// after the last step into r.pending.
+func (r *Runtime) collect(ctx context.Context) error {
+	r.mu.Lock()
+	queue := r.queue
+	r.queue = nil
+	r.mu.Unlock()
+	read := false
+	for _, ev := range queue {
+		switch ev.Kind {
+		case EventStepEnded:
+			read = true
+		case EventHistoryRewritten:
+			r.messages = nil
+			r.renderer.Reset()
+			r.pending = nil
+			r.cursor = ev.Cursor
+			read = false
+			r.mu.Lock()
+			r.status.ContextMessages = 0
+			r.mu.Unlock()
+		}
+	}
+	if !read {
+		return nil
+	}
+	entries, next, err := r.opts.Host.Since(ctx, r.cursor)
+	if err != nil {
+		// Steps are still unread: ask again on retry.
+		r.mu.Lock()
+		r.queue = append([]Event{{Kind: EventStepEnded}}, r.queue...)
+		r.mu.Unlock()
+		return err
+	}
+	r.cursor = next
+	for _, e := range entries {
+		if history.Visible(e) {
+			r.pending = append(r.pending, e)
+		}
+	}
+	return nil
+}
