@@ -41,6 +41,10 @@ type app struct {
 	model *models.Resolved
 	subs  []func(agent.Event)
 	unsub func()
+	// advisorRes is the advisor's model; nil when the advisor is off.
+	advisorRes *models.Resolved
+	// adv is the advisor of the current agent; nil when off.
+	adv *advisorRun
 }
 
 // appOptions say which session and model to start with.
@@ -49,6 +53,8 @@ type appOptions struct {
 	cont     bool   // continue the latest session of cwd
 	resume   string // resume a session by id, id prefix or path
 	modelsYM string
+	advisor  bool   // run the advisor even if advisor.enabled is off
+	advModel string // the advisor's model reference; "" = modelRoles.advisor
 }
 
 func newApp(e *env, o appOptions) (*app, error) {
@@ -77,6 +83,7 @@ func newApp(e *env, o appOptions) (*app, error) {
 		}
 		a.modelRef = ref.String()
 	}
+	a.setupAdvisor(o.advisor, o.advModel)
 	a.manager = session.NewManager(filepath.Join(agentDir, "sessions"), session.Options{})
 	var sess *session.Session
 	switch {
@@ -141,6 +148,11 @@ func (a *app) build(sess *session.Session, ref string) error {
 	if err != nil {
 		return err
 	}
+	var hooks []agent.Hook
+	fwd := &forwardHook{}
+	if a.advisorRes != nil {
+		hooks = append(hooks, fwd)
+	}
 	ag, err := agent.New(agent.Options{
 		Model:      model,
 		Info:       res.Info,
@@ -150,10 +162,22 @@ func (a *app) build(sess *session.Session, ref string) error {
 		Tools:      ts.Tools(),
 		Compaction: a.settings.Compaction,
 		Subagents:  &agent.SubagentConfig{Tools: subTools},
+		Hooks:      hooks,
 	})
 	if err != nil {
 		return err
 	}
+	adv, err := a.startAdvisor(ag, sess, fwd)
+	if err != nil {
+		return err
+	}
+	a.mu.Lock()
+	old := a.adv
+	a.adv = nil
+	a.mu.Unlock()
+	// Stopped outside a.mu: a run the old advisor resumed publishes
+	// through it.
+	old.stop()
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.unsub != nil {
@@ -162,7 +186,7 @@ func (a *app) build(sess *session.Session, ref string) error {
 	if a.sess != nil && a.sess != sess {
 		a.sess.Close()
 	}
-	a.ag, a.sess, a.model = ag, sess, res
+	a.ag, a.sess, a.model, a.adv = ag, sess, res, adv
 	a.unsub = ag.Subscribe(a.publish)
 	return nil
 }
@@ -197,6 +221,13 @@ func (a *app) session() *session.Session {
 }
 
 func (a *app) close() {
+	a.mu.Lock()
+	adv := a.adv
+	a.adv = nil
+	a.mu.Unlock()
+	// Stopped before the session closes, and outside a.mu: a run the
+	// advisor resumed publishes through it.
+	adv.stop()
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.unsub != nil {

@@ -29,6 +29,7 @@ func slashCommands() []slashCommand {
 		{"fork", "[ENTRY_ID]", "copy this branch (up to an entry) into a new session and switch to it", true, cmdFork},
 		{"model", "[REF]", "show or switch the model (provider/model[:thinking])", false, cmdModel},
 		{"session", "", "show the session file and id", false, cmdSession},
+		{"advisor", "[status]", "show the advisor's reviews, failures and tokens", false, cmdAdvisor},
 	}
 }
 

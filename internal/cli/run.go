@@ -18,6 +18,8 @@ type runCmd struct {
 	Continue bool   `short:"c" help:"Continue the latest session of this folder."`
 	Resume   string `help:"Resume a session by id, id prefix or file." placeholder:"ID"`
 	Model    string `short:"m" help:"Model reference provider/model[:thinking]; default: modelRoles.default." placeholder:"REF"`
+	Advisor  bool   `help:"Run the advisor, a second model that reviews the agent's steps (also: advisor.enabled)."`
+	AdvModel string `name:"advisor-model" help:"The advisor's model reference; default: modelRoles.advisor." placeholder:"REF"`
 	Models   string `name:"models-file" help:"models.yml to read instead of the agent folder's." type:"path" placeholder:"PATH"`
 }
 
@@ -25,7 +27,7 @@ func (c *runCmd) Run(e *env) error {
 	if c.Mode != "rpc" && c.Print == "" {
 		return errors.New("nothing to do: pass -p PROMPT, or --mode rpc (the terminal UI is not built yet)")
 	}
-	a, err := newApp(e, appOptions{model: c.Model, cont: c.Continue, resume: c.Resume, modelsYM: c.Models})
+	a, err := newApp(e, appOptions{model: c.Model, cont: c.Continue, resume: c.Resume, modelsYM: c.Models, advisor: c.Advisor, advModel: c.AdvModel})
 	if err != nil {
 		return err
 	}

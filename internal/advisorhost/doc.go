@@ -1,0 +1,38 @@
+// Package advisorhost is the glue between vigil's built-in agent and its
+// advisor: a [Host] implements [advisor.Host] over an [agent.Agent], and
+// forwards the agent's events to the advisor runtime as [advisor.Event]
+// values. Neither the agent nor the advisor imports the other; this
+// package imports both.
+//
+// # Delivery
+//
+//   - Since reads the agent's current session after the cursor
+//     ([session.Session.Since]); choosing what to show the advisor is the
+//     runtime's job.
+//   - Aside queues the note; the [agent.Hook] returned by [Host.Hook]
+//     drains every queued note, formatted by [advisor.FormatAdvisories],
+//     into one custom entry of type [CustomType] (displayed, in context)
+//     at the agent's next step boundary.
+//   - Steer queues an interrupting [agent.Agent.SteerCustom] of type
+//     [CustomType] (displayed, in context).
+//   - Card writes an [agent.Agent.AppendCustom] of type [CustomType],
+//     displayed but not in context; [agent.ErrDeferred] (queued while a
+//     run holds the agent) counts as success.
+//   - Resume starts [agent.Agent.Resume] on a goroutine the Host owns;
+//     [Host.Close] cancels and waits for it. A run already going is left
+//     alone.
+//
+// # Events
+//
+// [Host.Forward] subscribes to the agent and maps its events:
+//
+//	agent event                                advisor event
+//	step_end                                   step_ended, Cursor = session length
+//	turn_end, idle                             run_ended
+//	aborted                                    user_interrupted
+//	turn_start with cause prompt or follow_up  user_resumed
+//	history_rewritten                          history_rewritten, Cursor = session length
+//
+// A turn_start with cause resume (a run the advisor started) is not a
+// user resume and is not forwarded; nor is any other event.
+package advisorhost

@@ -1,0 +1,193 @@
+package advisorhost
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	"github.com/vigil-dev/vigil/advisor"
+	"github.com/vigil-dev/vigil/agent"
+	"github.com/vigil-dev/vigil/llm"
+	"github.com/vigil-dev/vigil/session"
+)
+
+// CustomType is the custom type of every entry the advisor's notes become.
+const CustomType = "advisor"
+
+// ResumeText opens a run the advisor resumes, so the primary acts on the
+// steered note delivered right after it.
+const ResumeText = "The advisor raised a concern after you stopped; weigh it and continue if it matters."
+
+// Host is an [advisor.Host] over one agent. Its methods are safe for
+// concurrent use.
+type Host struct {
+	ag   *agent.Agent
+	sess *session.Session
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	mu     sync.Mutex
+	asides []advisor.Advice
+	unsubs []func()
+	closed bool
+}
+
+var _ advisor.Host = (*Host)(nil)
+
+// New returns a host over a, whose session is s when it starts. After the
+// agent switches sessions, the host reads the agent's current one.
+func New(a *agent.Agent, s *session.Session) *Host {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Host{ag: a, sess: s, ctx: ctx, cancel: cancel}
+}
+
+// session is the session the agent writes to now.
+func (h *Host) session() *session.Session {
+	if s := h.ag.Session(); s != nil {
+		return s
+	}
+	return h.sess
+}
+
+// Since implements [advisor.Host].
+func (h *Host) Since(ctx context.Context, cursor int) ([]session.Entry, int, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, cursor, err
+	}
+	entries, next := h.session().Since(cursor)
+	return entries, next, nil
+}
+
+// Aside implements [advisor.Host]: the note waits for the hook.
+func (h *Host) Aside(ctx context.Context, note advisor.Advice) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	h.mu.Lock()
+	h.asides = append(h.asides, note)
+	h.mu.Unlock()
+	return nil
+}
+
+// Steer implements [advisor.Host].
+func (h *Host) Steer(ctx context.Context, note advisor.Advice) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	h.ag.SteerCustom(custom([]advisor.Advice{note}, true), true)
+	return nil
+}
+
+// Card implements [advisor.Host].
+func (h *Host) Card(ctx context.Context, note advisor.Advice) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	_, err := h.ag.AppendCustom(custom([]advisor.Advice{note}, false))
+	if errors.Is(err, agent.ErrDeferred) {
+		return nil
+	}
+	return err
+}
+
+// Resume implements [advisor.Host]: it starts a run on a goroutine of the
+// host's and returns at once. A run already going is left alone.
+func (h *Host) Resume(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return errors.New("advisorhost: closed")
+	}
+	if h.ag.State().Running {
+		return nil
+	}
+	h.wg.Add(1)
+	go func() {
+		defer h.wg.Done()
+		// ErrBusy means a run started meanwhile: nothing to do. Other
+		// errors end up in the transcript and the event stream.
+		_ = h.ag.Resume(h.ctx, ResumeText)
+	}()
+	return nil
+}
+
+// Hook returns the hook that delivers the queued asides; pass it in
+// agent.Options.Hooks of the agent the host watches.
+func (h *Host) Hook() agent.Hook {
+	return agent.HookFunc(func(context.Context, agent.BoundaryInfo) []agent.Injection {
+		h.mu.Lock()
+		notes := h.asides
+		h.asides = nil
+		h.mu.Unlock()
+		if len(notes) == 0 {
+			return nil
+		}
+		c := custom(notes, true)
+		return []agent.Injection{{Custom: &c}}
+	})
+}
+
+// Forward subscribes to the agent's events and passes each one the
+// advisor cares about to notify (the runtime's Notify), mapped as the
+// package documentation says. notify is called on the agent's goroutine
+// and must not block. Close ends the subscription.
+func (h *Host) Forward(notify func(advisor.Event)) {
+	unsub := h.ag.Subscribe(func(ev agent.Event) {
+		if out, ok := h.mapEvent(ev); ok {
+			notify(out)
+		}
+	})
+	h.mu.Lock()
+	h.unsubs = append(h.unsubs, unsub)
+	h.mu.Unlock()
+}
+
+func (h *Host) mapEvent(ev agent.Event) (advisor.Event, bool) {
+	switch ev.Type {
+	case agent.EventStepEnd:
+		return advisor.Event{Kind: advisor.EventStepEnded, Cursor: h.session().Len()}, true
+	case agent.EventTurnEnd, agent.EventIdle:
+		return advisor.Event{Kind: advisor.EventRunEnded}, true
+	case agent.EventAborted:
+		return advisor.Event{Kind: advisor.EventUserInterrupted}, true
+	case agent.EventTurnStart:
+		if ev.Cause == agent.CausePrompt || ev.Cause == agent.CauseFollowUp {
+			return advisor.Event{Kind: advisor.EventUserResumed}, true
+		}
+	case agent.EventHistoryRewritten:
+		return advisor.Event{Kind: advisor.EventHistoryRewritten, Cursor: h.session().Len()}, true
+	}
+	return advisor.Event{}, false
+}
+
+// Close ends the event subscriptions, cancels a run the host resumed and
+// waits for it. Queued asides are dropped. Close may be called more than
+// once.
+func (h *Host) Close() {
+	h.mu.Lock()
+	h.closed = true
+	unsubs := h.unsubs
+	h.unsubs = nil
+	h.asides = nil
+	h.mu.Unlock()
+	for _, u := range unsubs {
+		u()
+	}
+	h.cancel()
+	h.wg.Wait()
+}
+
+// custom is the entry notes become.
+func custom(notes []advisor.Advice, inContext bool) session.Custom {
+	return session.Custom{
+		CustomType: CustomType,
+		Content:    []llm.Block{llm.Text(advisor.FormatAdvisories(notes))},
+		Display:    true,
+		InContext:  inContext,
+	}
+}
