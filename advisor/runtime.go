@@ -68,7 +68,15 @@ type Status struct {
 	ContextMessages int
 	// Pending says a step is waiting to be reviewed.
 	Pending bool
+	// Backlog is how many steps are unreviewed; see
+	// [Runtime.WaitBacklogBelow].
+	Backlog int
 }
+
+// ErrStopped is returned by [Runtime.WaitBacklogBelow] when the runtime
+// is not running (not started yet, or stopped): no review will shrink the
+// backlog.
+var ErrStopped = errors.New("advisor: runtime not running")
 
 // Runtime runs one advisor over one watched agent: it reads the
 // transcript in deltas after each primary step, reviews them with the
@@ -91,8 +99,12 @@ type Runtime struct {
 	streaming bool
 	status    Status
 	started   bool
+	stopped   bool
 	cancel    context.CancelFunc
 	done      chan struct{}
+	// changed is closed, and replaced, each time status.Backlog changes
+	// or the drain goroutine ends; WaitBacklogBelow waits on it.
+	changed chan struct{}
 
 	// Owned by the drain goroutine.
 	cursor   int
@@ -115,7 +127,7 @@ func New(opts Options) (*Runtime, error) {
 	if opts.Host == nil {
 		return nil, errors.New("advisor: Options.Host is required")
 	}
-	r := &Runtime{opts: opts, system: opts.System, wake: make(chan struct{}, 1)}
+	r := &Runtime{opts: opts, system: opts.System, wake: make(chan struct{}, 1), changed: make(chan struct{})}
 	if r.system == "" {
 		r.system = DefaultSystemPrompt
 	}
@@ -154,6 +166,10 @@ func (r *Runtime) Start(ctx context.Context) {
 	go func() {
 		defer close(r.done)
 		r.run(ctx)
+		r.mu.Lock()
+		r.stopped = true
+		r.broadcastLocked()
+		r.mu.Unlock()
 	}()
 }
 
@@ -179,6 +195,8 @@ func (r *Runtime) Notify(ev Event) {
 		r.streaming = true
 		r.queue = append(r.queue, ev)
 		r.status.Pending = true
+		r.status.Backlog++
+		r.broadcastLocked()
 	case EventRunEnded:
 		r.streaming = false
 	case EventUserInterrupted:
@@ -194,6 +212,67 @@ func (r *Runtime) Notify(ev Event) {
 	select {
 	case r.wake <- struct{}{}:
 	default:
+	}
+}
+
+// WaitBacklogBelow blocks until the backlog is below n, ctx is done, or
+// the runtime is not running, and returns nil, ctx's error or
+// [ErrStopped] respectively. n <= 0 never waits.
+//
+// The backlog is the number of steps reported by [Runtime.Notify]
+// (EventStepEnded) whose review has not completed: those still queued
+// plus those in the review in flight, retries included. A step counts
+// from its Notify until the review covering it completes, whether that
+// review delivered advice, gave none, or was dropped after
+// [MaxConsecutiveFailures]; a step with nothing to review (or discarded by
+// a history rewrite) stops counting when the drain goroutine reaches it.
+// So after a step is notified the backlog is at least 1 until then, and
+// WaitBacklogBelow(ctx, 1) waits for every notified step to be reviewed.
+// Steps whose transcript could not be read stay queued, and counted,
+// until a later read succeeds.
+//
+// Waiting costs no polling: the drain goroutine signals every change.
+func (r *Runtime) WaitBacklogBelow(ctx context.Context, n int) error {
+	if n <= 0 {
+		return nil
+	}
+	for {
+		r.mu.Lock()
+		backlog, running, changed := r.status.Backlog, r.started && !r.stopped, r.changed
+		r.mu.Unlock()
+		if backlog < n {
+			return nil
+		}
+		if !running {
+			return ErrStopped
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-changed:
+		}
+	}
+}
+
+// broadcastLocked wakes every WaitBacklogBelow. r.mu is held.
+func (r *Runtime) broadcastLocked() {
+	close(r.changed)
+	r.changed = make(chan struct{})
+}
+
+// settleLocked sets the backlog to the steps still queued: the drain
+// goroutine calls it when the steps it took are done with (reviewed,
+// dropped or found empty). r.mu is held.
+func (r *Runtime) settleLocked() {
+	n := 0
+	for _, ev := range r.queue {
+		if ev.Kind == EventStepEnded {
+			n++
+		}
+	}
+	if n != r.status.Backlog {
+		r.status.Backlog = n
+		r.broadcastLocked()
 	}
 }
 
@@ -252,6 +331,7 @@ func (r *Runtime) drain(ctx context.Context) {
 			}
 			r.status.Pending = len(r.queue) > 0
 			r.status.ContextMessages = len(r.messages)
+			r.settleLocked()
 			r.mu.Unlock()
 			continue
 		}
@@ -279,6 +359,7 @@ func (r *Runtime) failed(ctx context.Context, err error) bool {
 		r.mu.Lock()
 		r.status.Dropped++
 		r.status.Pending = len(r.queue) > 0
+		r.settleLocked()
 		r.mu.Unlock()
 		if r.opts.OnWarning != nil {
 			r.opts.OnWarning(msg)
@@ -300,6 +381,9 @@ func (r *Runtime) failed(ctx context.Context, err error) bool {
 func (r *Runtime) setPending(p bool) {
 	r.mu.Lock()
 	r.status.Pending = p || len(r.queue) > 0
+	if !p {
+		r.settleLocked()
+	}
 	r.mu.Unlock()
 }
 

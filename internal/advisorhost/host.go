@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"time"
 
 	"github.com/vigil-dev/vigil/advisor"
 	"github.com/vigil-dev/vigil/agent"
@@ -29,12 +30,20 @@ type Host struct {
 	wg     sync.WaitGroup
 
 	mu     sync.Mutex
+	syncW  syncWait
 	asides []advisor.Advice
 	unsubs []func()
 	closed bool
 }
 
 var _ advisor.Host = (*Host)(nil)
+
+// syncWait is the hook's wait for the advisor (see SetSync).
+type syncWait struct {
+	threshold int
+	timeout   time.Duration
+	wait      func(ctx context.Context, n int) error
+}
 
 // New returns a host over a, whose session is s when it starts. After the
 // agent switches sessions, the host reads the agent's current one.
@@ -116,10 +125,39 @@ func (h *Host) Resume(ctx context.Context) error {
 	return nil
 }
 
-// Hook returns the hook that delivers the queued asides; pass it in
-// agent.Options.Hooks of the agent the host watches.
+// SetSync makes the hook wait for the advisor at each step boundary:
+// while the backlog is at or above threshold it calls wait(ctx, threshold)
+// (the runtime's [advisor.Runtime.WaitBacklogBelow]), with ctx the
+// boundary's own (which a user abort, an interrupting steer such as the
+// advisor's, or the agent's boundary timeout ends) further bounded by
+// timeout when timeout > 0. Then it hands over the asides queued until
+// then. Steers the advisor sent meanwhile went through the agent's steer
+// queue, which the agent delivers at this boundary, right after the
+// hooks. threshold <= 0 (the default) or a nil wait turns waiting off.
+func (h *Host) SetSync(threshold int, timeout time.Duration, wait func(ctx context.Context, n int) error) {
+	h.mu.Lock()
+	h.syncW = syncWait{threshold: threshold, timeout: timeout, wait: wait}
+	h.mu.Unlock()
+}
+
+// Hook returns the hook that delivers the queued asides, after waiting
+// for the advisor if SetSync says so; pass it in agent.Options.Hooks of
+// the agent the host watches.
 func (h *Host) Hook() agent.Hook {
-	return agent.HookFunc(func(context.Context, agent.BoundaryInfo) []agent.Injection {
+	return agent.HookFunc(func(ctx context.Context, _ agent.BoundaryInfo) []agent.Injection {
+		h.mu.Lock()
+		sw := h.syncW
+		h.mu.Unlock()
+		if sw.threshold > 0 && sw.wait != nil && ctx.Err() == nil {
+			wctx, cancel := ctx, context.CancelFunc(func() {})
+			if sw.timeout > 0 {
+				wctx, cancel = context.WithTimeout(ctx, sw.timeout)
+			}
+			// Whatever ends the wait (the review done, the time out, an
+			// abort, a steer, a stopped runtime), go on with what arrived.
+			_ = sw.wait(wctx, sw.threshold)
+			cancel()
+		}
 		h.mu.Lock()
 		notes := h.asides
 		h.asides = nil

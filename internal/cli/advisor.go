@@ -101,6 +101,9 @@ func (a *app) startAdvisor(ag *agent.Agent, sess *session.Session, fwd *forwardH
 		host.Close()
 		return nil, err
 	}
+	// advisor.syncBacklog: at a step end the primary waits while that
+	// many steps are unreviewed, at most advisor.syncTimeoutSeconds.
+	host.SetSync(a.settings.Advisor.SyncBacklog.Threshold(), a.settings.Advisor.SyncTimeout(), rt.WaitBacklogBelow)
 	fwd.set(host.Hook())
 	host.Forward(rt.Notify)
 	rt.Start(context.Background())

@@ -34,16 +34,7 @@ rules:
       - tool_calls: [{name: advise, arguments: {note: "`+advice+`", severity: concern}}]
       - text: "Nothing more to add."
 `)
-	// A second model for the advisor, on the same provider.
-	yml := filepath.Join(agentDir, "models.yml")
-	data, err := os.ReadFile(yml)
-	if err != nil {
-		t.Fatal(err)
-	}
-	data = []byte(strings.Replace(string(data), "      - {id: m,", "      - {id: adv, contextWindow: 200000, maxTokens: 4096}\n      - {id: m,", 1))
-	if err := os.WriteFile(yml, data, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	addAdvisorModel(t, agentDir)
 
 	// The second step blocks on a FIFO nobody opens: only the advisor's
 	// concern, an interrupting steer, ends it. So the advice must reach the
@@ -107,5 +98,79 @@ rules:
 	}
 	if !found {
 		t.Errorf("the session file has no advisor entry holding %q", advice)
+	}
+}
+
+// addAdvisorModel adds a second model, adv, for the advisor, on the same
+// provider as the primary's.
+func addAdvisorModel(t *testing.T, agentDir string) {
+	t.Helper()
+	yml := filepath.Join(agentDir, "models.yml")
+	data, err := os.ReadFile(yml)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data = []byte(strings.Replace(string(data), "      - {id: m,", "      - {id: adv, contextWindow: 200000, maxTokens: 4096}\n      - {id: m,", 1))
+	if err := os.WriteFile(yml, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestRPCAdvisorSyncBacklog runs vigil with advisor.syncBacklog 1 in the
+// project's config: at each step end the primary waits for the review of
+// that step, so the advisor's concern about the first step is in the very
+// next primary request. No step blocks: only the wait orders the two.
+func TestRPCAdvisorSyncBacklog(t *testing.T) {
+	const advice = "ADVICE-sync-stop-running-false"
+	srv, agentDir, work := fakeSetup(t, `
+rules:
+  - name: primary
+    model: m
+    repeat: true
+    steps:
+      - tool_calls: [{name: bash, arguments: {command: "false"}}]
+      - tool_calls: [{name: bash, arguments: {command: "false"}}]
+      - tool_calls: [{name: bash, arguments: {command: "false"}}]
+      - text: "FINAL-answer: false keeps failing."
+  - name: advisor
+    model: adv
+    repeat: true
+    steps:
+      - tool_calls: [{name: advise, arguments: {note: "`+advice+`", severity: concern}}]
+      - text: "Nothing more to add."
+`)
+	addAdvisorModel(t, agentDir)
+	if err := os.MkdirAll(filepath.Join(work, ".vigil"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg := "advisor:\n  enabled: true\n  syncBacklog: \"1\"\n  syncTimeoutSeconds: 30\n"
+	if err := os.WriteFile(filepath.Join(work, ".vigil", "config.yml"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	p := startVigil(t, agentDir, work, "--advisor-model", "fake/adv")
+	p.send(map[string]any{"type": "prompt", "id": "1", "message": "run false until it works"})
+	p.waitFor("prompt accepted", func(m map[string]any) bool { return m["id"] == "1" && m["success"] == true })
+	p.waitFor("the final answer", func(m map[string]any) bool {
+		return m["type"] == "message_end" && strings.Contains(fmt.Sprint(m["entry"]), "FINAL-answer")
+	})
+	p.waitFor("idle", isType("idle"))
+	p.finish()
+
+	var primary []string
+	for _, r := range srv.Requests() {
+		if r.Model == "m" {
+			primary = append(primary, string(r.Body))
+		}
+	}
+	landed := -1
+	for i, body := range primary {
+		if strings.Contains(body, advice) {
+			landed = i
+			break
+		}
+	}
+	if landed != 1 {
+		t.Fatalf("the advice first lands in primary request index %d (of %d), want 1: the one right after the first step", landed, len(primary))
 	}
 }
