@@ -17,13 +17,7 @@ func waitAsync(ctx context.Context, r *Runtime, n int) <-chan error {
 
 func TestWaitBacklogBelow(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		m := newBlockingModel()
-		host := &fakeHost{}
-		r, err := New(Options{Model: m, Host: host})
-		if err != nil {
-			t.Fatal(err)
-		}
-		r.Start(t.Context())
+		r, m, host := startBlocking(t)
 		defer r.Stop()
 
 		if err := r.WaitBacklogBelow(t.Context(), 1); err != nil {
@@ -78,13 +72,7 @@ func TestWaitBacklogBelow(t *testing.T) {
 
 func TestWaitBacklogBelowTimeout(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		m := newBlockingModel()
-		host := &fakeHost{}
-		r, err := New(Options{Model: m, Host: host})
-		if err != nil {
-			t.Fatal(err)
-		}
-		r.Start(t.Context())
+		r, m, host := startBlocking(t)
 		defer r.Stop()
 		r.Notify(host.step("step one"))
 		<-m.calls
@@ -131,4 +119,18 @@ func TestWaitBacklogBelowDroppedAndStopped(t *testing.T) {
 			t.Errorf("after Stop: %v, want ErrStopped", err)
 		}
 	})
+}
+
+// startBlocking starts a runtime over a model that blocks until the test
+// replies and a fake host; the caller stops it.
+func startBlocking(t *testing.T) (*Runtime, *blockingModel, *fakeHost) {
+	t.Helper()
+	m := newBlockingModel()
+	host := &fakeHost{}
+	r, err := New(Options{Model: m, Host: host})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Start(t.Context())
+	return r, m, host
 }

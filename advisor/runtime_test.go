@@ -452,13 +452,7 @@ func TestRuntimeRetriesAndDropsBacklog(t *testing.T) {
 
 func TestRuntimeRetrySucceeds(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		m := newBlockingModel()
-		host := &fakeHost{}
-		r, err := New(Options{Model: m, Host: host})
-		if err != nil {
-			t.Fatal(err)
-		}
-		r.Start(t.Context())
+		r, m, host := startBlocking(t)
 		defer r.Stop()
 		r.Notify(host.step("step one"))
 		<-m.calls

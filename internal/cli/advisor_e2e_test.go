@@ -17,23 +17,7 @@ import (
 // same run and be recorded in the session.
 func TestRPCAdvisorAdviceReachesPrimary(t *testing.T) {
 	const advice = "ADVICE-stop-running-false"
-	srv, agentDir, work := fakeSetup(t, `
-rules:
-  - name: primary
-    model: m
-    repeat: true
-    steps:
-      - tool_calls: [{name: bash, arguments: {command: "false"}}]
-      - tool_calls: [{name: bash, arguments: {command: "cat gate"}}]
-      - tool_calls: [{name: bash, arguments: {command: "false"}}]
-      - text: "FINAL-answer: false keeps failing."
-  - name: advisor
-    model: adv
-    repeat: true
-    steps:
-      - tool_calls: [{name: advise, arguments: {note: "`+advice+`", severity: concern}}]
-      - text: "Nothing more to add."
-`)
+	srv, agentDir, work := fakeSetup(t, advisorScript("cat gate", advice))
 	addAdvisorModel(t, agentDir)
 
 	// The second step blocks on a FIFO nobody opens: only the advisor's
@@ -122,23 +106,7 @@ func addAdvisorModel(t *testing.T, agentDir string) {
 // next primary request. No step blocks: only the wait orders the two.
 func TestRPCAdvisorSyncBacklog(t *testing.T) {
 	const advice = "ADVICE-sync-stop-running-false"
-	srv, agentDir, work := fakeSetup(t, `
-rules:
-  - name: primary
-    model: m
-    repeat: true
-    steps:
-      - tool_calls: [{name: bash, arguments: {command: "false"}}]
-      - tool_calls: [{name: bash, arguments: {command: "false"}}]
-      - tool_calls: [{name: bash, arguments: {command: "false"}}]
-      - text: "FINAL-answer: false keeps failing."
-  - name: advisor
-    model: adv
-    repeat: true
-    steps:
-      - tool_calls: [{name: advise, arguments: {note: "`+advice+`", severity: concern}}]
-      - text: "Nothing more to add."
-`)
+	srv, agentDir, work := fakeSetup(t, advisorScript("false", advice))
 	addAdvisorModel(t, agentDir)
 	if err := os.MkdirAll(filepath.Join(work, ".vigil"), 0o755); err != nil {
 		t.Fatal(err)
@@ -173,4 +141,27 @@ rules:
 	if landed != 1 {
 		t.Fatalf("the advice first lands in primary request index %d (of %d), want 1: the one right after the first step", landed, len(primary))
 	}
+}
+
+// advisorScript scripts a primary (model m) that runs bash `false`, then
+// second, then `false` and answers, and an advisor (model adv) whose first
+// review raises advice as a concern.
+func advisorScript(second, advice string) string {
+	return `
+rules:
+  - name: primary
+    model: m
+    repeat: true
+    steps:
+      - tool_calls: [{name: bash, arguments: {command: "false"}}]
+      - tool_calls: [{name: bash, arguments: {command: "` + second + `"}}]
+      - tool_calls: [{name: bash, arguments: {command: "false"}}]
+      - text: "FINAL-answer: false keeps failing."
+  - name: advisor
+    model: adv
+    repeat: true
+    steps:
+      - tool_calls: [{name: advise, arguments: {note: "` + advice + `", severity: concern}}]
+      - text: "Nothing more to add."
+`
 }
