@@ -65,6 +65,8 @@ var rules = []struct {
 	{"tools", []string{"llm"}, "tools speak llm blocks and nothing else"},
 	{"contextfiles", nil, "a leaf: the agent and the advisor both use it"},
 	{"config", []string{"llm", "internal/yamlfile"}, "settings validate model refs and nothing else"},
+	{"transcript", []string{"llm", "session"}, "readers turn foreign formats into session entries and nothing else"},
+	{"rules", []string{"llm", "session", "transcript"}, "detectors read steps and nothing else"},
 	{"agent", []string{"llm", "session", "tools", "config"}, "the agent knows nothing of the advisor or the CLI; the advisor attaches through hooks and events"},
 	{"advisor", []string{"llm", "history", "session", "tools", "contextfiles", "rules", "config", "internal/yamlfile"}, "the advisor never imports the agent, integrations or the CLI"},
 	{"internal/advisorhost", []string{"agent", "advisor", "session", "llm"}, "the glue between the agent and the advisor imports both and nothing else"},

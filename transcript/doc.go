@@ -1,0 +1,33 @@
+// Package transcript reads recorded sessions of coding agents (vigil's
+// own, Claude Code, Codex, pi and omp, SWE-agent, mini-swe-agent,
+// OpenHands, Aider) into vigil's session entries, and groups entries into
+// steps.
+//
+// # Reading
+//
+// [NewReader] sniffs the format from the content (the file name is only a
+// hint) and [Reader.Items] streams what the file holds: a [RunInfo] when a
+// run starts, then that run's entries in the order the run happened. A
+// file with several runs (an OpenHands output.jsonl) yields several runs.
+// Readers stream: memory holds one line or one JSON element at a time, so
+// it does not grow with the file.
+//
+// Readers are tolerant. A line of an unknown type, a version they have not
+// seen, or a malformed line in the middle of a file is counted in
+// [Reader.Notes] and skipped; a truncated last line is noted and the run
+// ends before it. Only an I/O error, or content that is not the format at
+// all, ends the stream with an error.
+//
+// Actions that a format records as text (SWE-agent and mini-swe-agent write
+// a shell command in the reply and get the output back as the next user
+// message) are turned into tool calls and tool results, so that every
+// format reaches the detectors in one shape: an assistant message whose
+// tool calls are answered by tool results.
+//
+// # Steps
+//
+// A [Step] is one assistant message with the tool results that answer it,
+// numbered from 1 in the order the run happened. [Stepper] groups a stream
+// of entries into steps as they complete, which is what the review
+// command, the detectors and a live follower all use.
+package transcript

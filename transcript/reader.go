@@ -1,0 +1,187 @@
+package transcript
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"iter"
+	"sort"
+	"time"
+
+	"github.com/vigil-dev/vigil/session"
+)
+
+// Format names a transcript format.
+type Format string
+
+// The formats this package reads.
+const (
+	FormatVigil        Format = "vigil"
+	FormatClaudeCode   Format = "claude-code"
+	FormatCodex        Format = "codex"
+	FormatPi           Format = "pi"
+	FormatOmp          Format = "omp"
+	FormatSWEAgent     Format = "swe-agent"
+	FormatMiniSWEAgent Format = "mini-swe-agent"
+	FormatOpenHands    Format = "openhands"
+	FormatAider        Format = "aider"
+)
+
+// RunInfo describes one recorded run.
+type RunInfo struct {
+	// Format is the format the run was read from.
+	Format Format
+	// Index is the run's position in its file, from 0.
+	Index int
+	// ID is the run's own identifier where the format records one (a
+	// session id, an instance id); "" otherwise.
+	ID string
+	// Task is a short name for what the run was asked to do, where the
+	// format records one (a SWE-bench instance, a title); "" otherwise.
+	Task string
+	// CWD is the working folder the agent ran in, when recorded.
+	CWD string
+	// Model names the model as the recording spells it, when recorded.
+	Model string
+	// Started is when the run began, when recorded.
+	Started time.Time
+}
+
+// Item is one thing a reader yields: either the start of a run (Run is
+// set and Entry is zero) or one entry of the current run.
+type Item struct {
+	Run   *RunInfo
+	Entry session.Entry
+}
+
+// Note counts something a reader skipped or tolerated, such as lines of an
+// unknown type. Notes are never fatal.
+type Note struct {
+	// What says what was skipped, such as `unknown line type "summary"`.
+	What string
+	// Count is how many times it happened.
+	Count int
+	// FirstLine is the line (or, for JSON documents, the element) where it
+	// first happened, from 1; 0 when not known.
+	FirstLine int
+}
+
+// Reader reads one transcript file.
+type Reader struct {
+	name   string
+	br     *bufio.Reader
+	format format
+	notes  map[string]*Note
+}
+
+// sniffSize is how much of a file detection may look at.
+const sniffSize = 64 << 10
+
+// NewReader detects the format of the transcript r holds and returns a
+// reader for it; name stands for the file in errors and helps detection
+// when the content alone is ambiguous. It reads ahead only as much as
+// detection needs.
+func NewReader(r io.Reader, name string) (*Reader, error) {
+	br := bufio.NewReaderSize(r, sniffSize)
+	head, err := br.Peek(sniffSize)
+	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
+		return nil, fmt.Errorf("read %s: %w", name, err)
+	}
+	for _, f := range formats {
+		if f.sniff(head, name) {
+			return &Reader{name: name, br: br, format: f, notes: map[string]*Note{}}, nil
+		}
+	}
+	return nil, fmt.Errorf("read %s: not a transcript format vigil knows (%s)", name, knownList())
+}
+
+// Format returns the format the reader detected.
+func (r *Reader) Format() Format { return r.format.name }
+
+// Items streams the file's runs and entries; see the package doc. It may
+// be ranged over once. The error, when there is one, ends the stream and
+// names the file and, where it can, the line.
+func (r *Reader) Items() iter.Seq2[Item, error] {
+	return func(yield func(Item, error) bool) {
+		stopped := false
+		emit := func(it Item) bool {
+			if stopped {
+				return false
+			}
+			if !yield(it, nil) {
+				stopped = true
+			}
+			return !stopped
+		}
+		err := r.format.read(&decodeState{name: r.name, in: r.br, emit: emit, note: r.note})
+		if err != nil && !stopped {
+			yield(Item{}, fmt.Errorf("read %s: %w", r.name, err))
+		}
+	}
+}
+
+// Notes returns what the reader skipped or tolerated so far, in the order
+// each kind first happened.
+func (r *Reader) Notes() []Note {
+	out := make([]Note, 0, len(r.notes))
+	for _, n := range r.notes {
+		out = append(out, *n)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].FirstLine < out[j].FirstLine })
+	return out
+}
+
+func (r *Reader) note(line int, what string) {
+	if n, ok := r.notes[what]; ok {
+		n.Count++
+		return
+	}
+	r.notes[what] = &Note{What: what, Count: 1, FirstLine: line}
+}
+
+// decodeState is what a format's read function works with.
+type decodeState struct {
+	// name stands for the file in messages.
+	name string
+	// in is the whole file, positioned at its start.
+	in *bufio.Reader
+	// emit hands one item on; it returns false when the consumer stopped,
+	// and the read function must then return nil at once.
+	emit func(Item) bool
+	// note records something skipped; line is from 1, 0 when not known.
+	note func(line int, what string)
+}
+
+// format is one transcript format: how to recognise it and how to read it.
+type format struct {
+	name Format
+	// sniff reports whether head (the first bytes of the file, possibly
+	// all of it) is this format; name is the file's name.
+	sniff func(head []byte, name string) bool
+	// read decodes the whole stream.
+	read func(d *decodeState) error
+}
+
+// formats lists the formats in the order detection tries them: the most
+// specific signatures first.
+var formats = [...]format{
+	{FormatVigil, sniffVigil, readVigil},
+	{FormatPi, sniffPi, readPi},
+	{FormatClaudeCode, sniffClaudeCode, readClaudeCode},
+	{FormatCodex, sniffCodex, readCodex},
+	{FormatMiniSWEAgent, sniffMiniSWEAgent, readMiniSWEAgent},
+	{FormatSWEAgent, sniffSWEAgent, readSWEAgent},
+	{FormatOpenHands, sniffOpenHands, readOpenHands},
+	{FormatAider, sniffAider, readAider},
+}
+
+func knownList() string {
+	s := ""
+	for i, f := range formats {
+		if i > 0 {
+			s += ", "
+		}
+		s += string(f.name)
+	}
+	return s
+}
