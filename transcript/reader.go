@@ -2,6 +2,8 @@ package transcript
 
 import (
 	"bufio"
+	"compress/gzip"
+	"errors"
 	"fmt"
 	"io"
 	"iter"
@@ -81,10 +83,19 @@ const sniffSize = 64 << 10
 // reader for it; name stands for the file in errors and helps detection
 // when the content alone is ambiguous. It reads ahead only as much as
 // detection needs.
+//
+// A gzip-compressed file is decompressed as it is read.
 func NewReader(r io.Reader, name string) (*Reader, error) {
 	br := bufio.NewReaderSize(r, sniffSize)
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", name, err)
+		}
+		br = bufio.NewReaderSize(zr, sniffSize)
+	}
 	head, err := br.Peek(sniffSize)
-	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
+	if err != nil && err != io.EOF && err != bufio.ErrBufferFull && !errors.Is(err, io.ErrUnexpectedEOF) {
 		return nil, fmt.Errorf("read %s: %w", name, err)
 	}
 	for _, f := range formats {
