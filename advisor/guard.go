@@ -64,8 +64,21 @@ func (g *Guard) Reset() {
 	*g = Guard{}
 }
 
-// Check decides whether a note is delivered, and records it if so.
+// Check decides whether a note is delivered, and records it if so. It is
+// [Guard.Decide] followed, when the note is delivered, by [Guard.Record].
 func (g *Guard) Check(a Advice) Decision {
+	d := g.Decide(a)
+	if d.Deliver {
+		g.Record(a)
+	}
+	return d
+}
+
+// Decide says whether a note would be delivered, without recording it:
+// call [Guard.Record] once the note has really reached the agent, so a
+// note the agent could not be given neither takes the update's slot nor
+// counts as said.
+func (g *Guard) Decide(a Advice) Decision {
 	words := normalise(a.Note)
 	if contentFree(words) {
 		return Decision{Reason: "the note has no concrete content; say what is wrong and what to do instead, or send nothing"}
@@ -79,15 +92,23 @@ func (g *Guard) Check(a Advice) Decision {
 	if g.updateTaken {
 		return Decision{Reason: "a note was already delivered in this update, and only one is delivered per update; send the most important one, and this one next update if it still matters"}
 	}
+	return Decision{Deliver: true}
+}
 
+// Record remembers a delivered note: it takes the update's one slot and
+// later repeats of it at the same or a lower severity are dropped.
+func (g *Guard) Record(a Advice) {
+	key := strings.Join(normalise(a.Note), " ")
 	g.updateTaken = true
 	if g.notes == nil {
 		g.notes = make(map[string]remembered)
 	}
-	if seen {
-		prev.severity = a.Severity
-		g.notes[key] = prev
-		return Decision{Deliver: true}
+	if prev, seen := g.notes[key]; seen {
+		if a.Severity.rank() > prev.severity.rank() {
+			prev.severity = a.Severity
+			g.notes[key] = prev
+		}
+		return
 	}
 	if len(g.order) >= rememberedNotes {
 		delete(g.notes, g.order[0])
@@ -95,7 +116,6 @@ func (g *Guard) Check(a Advice) Decision {
 	}
 	g.notes[key] = remembered{severity: a.Severity, text: a.Note}
 	g.order = append(g.order, key)
-	return Decision{Deliver: true}
 }
 
 func sameOrLower(s, prev Severity) string {

@@ -31,6 +31,14 @@ type Host interface {
 	// host reported.
 	Since(ctx context.Context, cursor int) (entries []session.Entry, next int, err error)
 
+	// View returns the entries the primary's model sees now, in order (after
+	// a compaction: its summary first, then the entries it kept and those
+	// after it), and the cursor at the end of the transcript, the one
+	// Since would return as next. The advisor reads it when it is started
+	// and after an [EventHistoryRewritten], to pick up from what the
+	// primary knows, bounded to its own budget.
+	View(ctx context.Context) (entries []session.Entry, cursor int, err error)
+
 	// Aside queues a note that does not interrupt. At the primary's next
 	// step boundary (or, if it is idle, at the first boundary of its next
 	// run) the host drains every queued note into one message, formatted

@@ -21,6 +21,10 @@ func (h *recordingHost) Since(_ context.Context, cursor int) ([]session.Entry, i
 	return h.entries[cursor:], len(h.entries), nil
 }
 
+func (h *recordingHost) View(_ context.Context) ([]session.Entry, int, error) {
+	return h.entries, len(h.entries), nil
+}
+
 func (h *recordingHost) Aside(_ context.Context, n Advice) error {
 	h.calls = append(h.calls, "aside "+n.Note)
 	return nil

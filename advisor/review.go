@@ -14,18 +14,53 @@ import (
 const toolBudgetSpent = "Not run: the tool budget of this update is spent. Decide with what you have; more updates will come."
 
 // review runs one review of r.pending: it appends the update message and
-// the model's replies and tool results to the advisor's context. On error
-// the context is rolled back to where it was, and the renderer is reset,
-// since the rendered update was never delivered.
+// the model's replies and tool results to the advisor's context. If a
+// review failed after delivering a note, it first finishes that one.
 func (r *Runtime) review(ctx context.Context) (ran bool, err error) {
+	if r.continuing {
+		if err := r.converse(ctx); err != nil {
+			return false, err
+		}
+		r.continuing = false
+		ran = true
+	}
 	text := r.renderer.Update(r.pending, history.AdvisorOptions(r.opts.Redactor))
 	if text == "" {
-		return false, nil // nothing the advisor is shown
+		return ran, nil // nothing the advisor is shown
 	}
-	mark := len(r.messages)
-	r.messages = append(r.messages, llm.UserText(text))
+	r.appendMessage(llm.UserText(text))
 	r.guard.NewUpdate()
+	if err := r.converse(ctx); err != nil {
+		if !r.continuing {
+			// Nothing was delivered: the update goes again on retry, as if
+			// it had never been shown.
+			r.renderer.Reset()
+		} else {
+			r.pending = nil // its update stays in the context
+		}
+		return false, err
+	}
+	return true, nil
+}
+
+// converse calls the model on the advisor's context until it stops
+// calling tools or its tool rounds run out. On error the context is cut
+// back to the start of the call, or, when a note was delivered on the
+// way, to the results that told the advisor so; then r.continuing is set
+// and a retry goes on from there, so a note is never delivered twice.
+func (r *Runtime) converse(ctx context.Context) error {
+	mark := len(r.messages) - 1 // the update, or the results to go on from
+	if r.continuing {
+		mark++
+	}
+	keep := -1
 	var usage llm.Usage
+	defer func() {
+		r.mu.Lock()
+		r.status.Usage = r.status.Usage.Add(usage)
+		r.mu.Unlock()
+	}()
+	model := r.currentModel()
 	for round := 0; ; round++ {
 		req := llm.Request{
 			System:    r.system,
@@ -33,55 +68,65 @@ func (r *Runtime) review(ctx context.Context) (ran bool, err error) {
 			Tools:     r.defs,
 			MaxTokens: r.opts.MaxTokens,
 		}
-		resp, err := llm.Accumulate(r.opts.Model.Stream(ctx, req))
+		resp, err := llm.Accumulate(model.Stream(ctx, req))
 		if err != nil {
-			r.messages = r.messages[:mark]
-			r.renderer.Reset()
-			return false, err
+			cut := mark
+			if keep > mark {
+				cut, r.continuing = keep, true
+			}
+			r.setMessages(slices.Clone(r.messages[:cut]))
+			return err
 		}
 		usage = usage.Add(resp.Usage)
-		r.messages = append(r.messages, resp.Message)
+		r.reported, r.reportedAt = resp.Usage.Total(), len(r.messages)+1
+		r.appendMessage(resp.Message)
 		calls := resp.Message.ToolCalls()
 		if len(calls) == 0 {
-			break
+			return nil
 		}
 		spent := round+1 >= r.opts.MaxToolRounds
 		results := make([]llm.Block, 0, len(calls))
+		delivered := false
 		for _, c := range calls {
-			results = append(results, r.runTool(ctx, c, spent))
+			res, ok := r.runTool(ctx, c, spent)
+			results = append(results, res)
+			delivered = delivered || ok
 		}
-		r.messages = append(r.messages, llm.Message{Role: llm.RoleUser, Content: results})
+		r.appendMessage(llm.Message{Role: llm.RoleUser, Content: results})
+		if delivered {
+			keep = len(r.messages)
+		}
 		if spent {
-			break
+			return nil
 		}
 	}
-	r.mu.Lock()
-	r.status.Usage = r.status.Usage.Add(usage)
-	r.mu.Unlock()
-	return true, nil
 }
 
-// runTool answers one tool call of the advisor.
-func (r *Runtime) runTool(ctx context.Context, c llm.Block, spent bool) llm.Block {
+// runTool answers one tool call of the advisor; delivered says it was an
+// advise call whose note reached the agent.
+func (r *Runtime) runTool(ctx context.Context, c llm.Block, spent bool) (res llm.Block, delivered bool) {
 	if c.Name == AdviseToolName {
 		a, err := ParseAdvice(c.Arguments)
 		if err != nil {
-			return llm.ToolResult(c.ID, true, llm.Text(err.Error()))
+			return llm.ToolResult(c.ID, true, llm.Text(err.Error())), false
 		}
-		return llm.ToolResult(c.ID, false, llm.Text(r.deliver(ctx, a)))
+		text, ok := r.deliver(ctx, a)
+		return llm.ToolResult(c.ID, false, llm.Text(text)), ok
 	}
 	if spent {
-		return llm.ToolResult(c.ID, true, llm.Text(toolBudgetSpent))
+		return llm.ToolResult(c.ID, true, llm.Text(toolBudgetSpent)), false
 	}
-	return tools.Invoke(ctx, r.ro, tools.CallFrom(c)).Block(c.ID)
+	return tools.Invoke(ctx, r.ro, tools.CallFrom(c)).Block(c.ID), false
 }
 
 // deliver passes one note through the guard and the delivery policy to
-// the host, and returns the tool result text for the advisor.
-func (r *Runtime) deliver(ctx context.Context, a Advice) string {
-	d := r.guard.Check(a)
+// the host, and returns the tool result text for the advisor and whether
+// the note reached the agent. A note the host refused is not recorded by
+// the guard: the advisor may send it again.
+func (r *Runtime) deliver(ctx context.Context, a Advice) (string, bool) {
+	d := r.guard.Decide(a)
 	if !d.Deliver {
-		return AdviseResult(d, Route{})
+		return AdviseResult(d, Route{}), false
 	}
 	r.mu.Lock()
 	in := RouteInput{UserStopped: r.latch.Stopped(), Streaming: r.streaming, Immune: r.immunity.Active()}
@@ -109,7 +154,8 @@ func (r *Runtime) deliver(ctx context.Context, a Advice) string {
 	}
 	if err != nil {
 		r.logf("advisor: delivering a %s: %v", route.Channel, err)
-		return "Not delivered: the agent could not be reached (" + err.Error() + ")."
+		return "Not delivered: the agent could not be reached (" + err.Error() + ").", false
 	}
-	return AdviseResult(d, route)
+	r.guard.Record(a)
+	return AdviseResult(d, route), true
 }

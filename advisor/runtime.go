@@ -52,6 +52,13 @@ type Options struct {
 	OnWarning func(string)
 	// Logf, if set, logs what the runtime does.
 	Logf func(format string, args ...any)
+	// Start says where in the transcript the runtime starts reading; the
+	// zero value is [StartAtBeginning].
+	Start StartPoint
+	// PrimeTokens bounds, in estimated tokens, the tail of the primary's
+	// view replayed to the advisor after a history rewrite and at a
+	// [StartPrimed] start; 0 means [DefaultPrimeTokens].
+	PrimeTokens int
 }
 
 // Status is a snapshot of a runtime's counters.
@@ -66,6 +73,13 @@ type Status struct {
 	Usage llm.Usage
 	// ContextMessages is the length of the advisor's own context.
 	ContextMessages int
+	// ContextTokens is the size of the advisor's own context in tokens:
+	// the prompt size the provider reported for the last reply, plus an
+	// estimate (bytes/4) of what was added after it.
+	ContextTokens int64
+	// Resets counts how often the advisor's context was reset by a
+	// history rewrite.
+	Resets int
 	// Pending says a step is waiting to be reviewed.
 	Pending bool
 	// Backlog is how many steps are unreviewed; see
@@ -98,10 +112,15 @@ type Runtime struct {
 	immunity  Immunity
 	streaming bool
 	status    Status
-	started   bool
-	stopped   bool
-	cancel    context.CancelFunc
-	done      chan struct{}
+	model     llm.Model
+	// shared is the advisor's context as last published by the drain
+	// goroutine, for Transcript. Its backing array is never written
+	// below its length again (a rollback copies), so readers may keep it.
+	shared  []llm.Message
+	started bool
+	stopped bool
+	cancel  context.CancelFunc
+	done    chan struct{}
 	// changed is closed, and replaced, each time status.Backlog changes
 	// or the drain goroutine ends; WaitBacklogBelow waits on it.
 	changed chan struct{}
@@ -113,6 +132,22 @@ type Runtime struct {
 	renderer history.Renderer
 	guard    Guard
 	failures int // consecutive
+	// due says a step ended since the last review: pending entries are
+	// reviewed only then, so a primed tail waits for the next step.
+	due bool
+	// needPrime says the cursor and pending entries must be set from
+	// Host.View (after a rewrite, or at a StartPrimed or StartAtEnd start).
+	needPrime bool
+	// seedOnly says the first prime only seeds the cursor (StartAtEnd).
+	seedOnly bool
+	// continuing says a review failed after it delivered a note: its
+	// context was kept up to that note's result, and the retry continues
+	// it instead of rendering the update again.
+	continuing bool
+	// reported is the prompt+output size of the last reply, and reportedAt
+	// the context length it covered; ContextTokens is derived from them.
+	reported   int64
+	reportedAt int
 
 	// afterDrain, if set (by tests), is called by the drain goroutine each
 	// time it has nothing left to do.
@@ -127,7 +162,12 @@ func New(opts Options) (*Runtime, error) {
 	if opts.Host == nil {
 		return nil, errors.New("advisor: Options.Host is required")
 	}
-	r := &Runtime{opts: opts, system: opts.System, wake: make(chan struct{}, 1), changed: make(chan struct{})}
+	r := &Runtime{opts: opts, system: opts.System, model: opts.Model, wake: make(chan struct{}, 1), changed: make(chan struct{})}
+	r.needPrime = opts.Start != StartAtBeginning
+	r.seedOnly = opts.Start == StartAtEnd
+	if r.opts.PrimeTokens <= 0 {
+		r.opts.PrimeTokens = DefaultPrimeTokens
+	}
 	if r.system == "" {
 		r.system = DefaultSystemPrompt
 	}
@@ -290,6 +330,11 @@ func (r *Runtime) logf(format string, args ...any) {
 }
 
 func (r *Runtime) run(ctx context.Context) {
+	if r.needPrime {
+		// Find the start point now rather than at the first step, so that
+		// entries appended meanwhile are read as new.
+		r.drain(ctx)
+	}
 	for {
 		if r.afterDrain != nil {
 			r.afterDrain()
@@ -317,7 +362,7 @@ func (r *Runtime) drain(ctx context.Context) {
 			}
 			continue
 		}
-		if len(r.pending) == 0 {
+		if !r.continuing && (len(r.pending) == 0 || !r.due) {
 			r.setPending(false)
 			return
 		}
@@ -325,6 +370,7 @@ func (r *Runtime) drain(ctx context.Context) {
 		if err == nil {
 			r.failures = 0
 			r.pending = nil
+			r.due = false
 			r.mu.Lock()
 			if ran {
 				r.status.Reviews++
@@ -356,6 +402,8 @@ func (r *Runtime) failed(ctx context.Context, err error) bool {
 		msg := fmt.Sprintf("advisor: %d reviews failed in a row; dropping the backlog and going on (last error: %v)", r.failures, err)
 		r.failures = 0
 		r.pending = nil
+		r.due = false
+		r.continuing = false
 		r.mu.Lock()
 		r.status.Dropped++
 		r.status.Pending = len(r.queue) > 0
@@ -399,26 +447,28 @@ func (r *Runtime) collect(ctx context.Context) error {
 		switch ev.Kind {
 		case EventStepEnded:
 			read = true
+			r.due = true
 		case EventHistoryRewritten:
-			r.messages = nil
-			r.renderer.Reset()
+			r.resetContext()
 			r.pending = nil
-			r.cursor = ev.Cursor
+			r.due = false
+			r.needPrime = true
 			read = false
-			r.mu.Lock()
-			r.status.ContextMessages = 0
-			r.mu.Unlock()
 		}
+	}
+	if r.needPrime {
+		if err := r.prime(ctx); err != nil {
+			r.requeue(read)
+			return err
+		}
+		read = false // the view runs to the end
 	}
 	if !read {
 		return nil
 	}
 	entries, next, err := r.opts.Host.Since(ctx, r.cursor)
 	if err != nil {
-		// Steps are still unread: ask again on retry.
-		r.mu.Lock()
-		r.queue = append([]Event{{Kind: EventStepEnded}}, r.queue...)
-		r.mu.Unlock()
+		r.requeue(true)
 		return err
 	}
 	r.cursor = next
@@ -428,4 +478,93 @@ func (r *Runtime) collect(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// requeue puts back a step-ended event whose entries are still unread, so
+// a retry reads them.
+func (r *Runtime) requeue(step bool) {
+	if !step {
+		return
+	}
+	r.mu.Lock()
+	r.queue = append([]Event{{Kind: EventStepEnded}}, r.queue...)
+	r.mu.Unlock()
+}
+
+// resetContext empties the advisor's own context after a history rewrite.
+func (r *Runtime) resetContext() {
+	r.setMessages(nil)
+	r.renderer.Reset()
+	r.guard.Reset()
+	r.continuing = false
+	r.reported, r.reportedAt = 0, 0
+	r.mu.Lock()
+	r.status.Resets++
+	r.mu.Unlock()
+}
+
+// setMessages replaces the advisor's context and publishes it. msgs must
+// not share a backing array with an earlier, longer context (truncate with
+// a copy), so that a published context is never written under a reader.
+func (r *Runtime) setMessages(msgs []llm.Message) {
+	r.messages = msgs
+	r.publish()
+}
+
+// appendMessage adds one message to the advisor's context and publishes it.
+func (r *Runtime) appendMessage(m llm.Message) {
+	r.messages = append(r.messages, m)
+	r.publish()
+}
+
+func (r *Runtime) publish() {
+	r.mu.Lock()
+	r.shared = r.messages
+	r.status.ContextMessages = len(r.messages)
+	r.status.ContextTokens = r.contextTokens()
+	r.mu.Unlock()
+}
+
+// contextTokens anchors on the last reported prompt size and estimates the
+// rest at 4 bytes a token.
+func (r *Runtime) contextTokens() int64 {
+	from := min(r.reportedAt, len(r.messages))
+	n := r.reported
+	if from == 0 {
+		n = int64(len(r.system)) / 4
+	}
+	for _, m := range r.messages[from:] {
+		n += estimateMessage(m)
+	}
+	return n
+}
+
+// estimateMessage is a message's size in tokens at 4 bytes a token.
+func estimateMessage(m llm.Message) int64 {
+	n := 0
+	for _, b := range m.Content {
+		n += len(b.Text) + len(b.Arguments) + len(b.Name)
+		for _, c := range b.Content {
+			n += len(c.Text)
+		}
+	}
+	return int64(n/4 + 4)
+}
+
+// SetModel makes m the advisor model from the next model call on; the
+// advisor's context is kept. It is how a changed advisor model takes
+// effect without a restart. m must not be nil.
+func (r *Runtime) SetModel(m llm.Model) {
+	if m == nil {
+		return
+	}
+	r.mu.Lock()
+	r.model = m
+	r.mu.Unlock()
+}
+
+func (r *Runtime) currentModel() llm.Model {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.model
 }

@@ -30,6 +30,18 @@ type fakeHost struct {
 	steers  []Advice
 	cards   []Advice
 	resumes int
+	// viewFrom is where the primary's view starts, as after a compaction
+	// that kept entries[viewFrom:].
+	viewFrom int
+	// steerErr, if set, is what Steer returns.
+	steerErr error
+}
+
+func (h *fakeHost) View(_ context.Context) ([]session.Entry, int, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	from := max(0, min(h.viewFrom, len(h.entries)))
+	return slicesClone(h.entries[from:]), len(h.entries), nil
 }
 
 func (h *fakeHost) Since(_ context.Context, cursor int) ([]session.Entry, int, error) {
@@ -51,6 +63,9 @@ func (h *fakeHost) Aside(_ context.Context, n Advice) error {
 func (h *fakeHost) Steer(_ context.Context, n Advice) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if h.steerErr != nil {
+		return h.steerErr
+	}
 	h.steers = append(h.steers, n)
 	return nil
 }
@@ -329,6 +344,9 @@ type blockingModel struct {
 type fakeReply struct {
 	text string
 	err  error
+	// advise, if set, makes the reply one advise call with this note at
+	// concern severity.
+	advise string
 }
 
 func newBlockingModel() *blockingModel {
@@ -352,6 +370,19 @@ func (m *blockingModel) Stream(ctx context.Context, req llm.Request) iter.Seq2[l
 		}
 		if rep.err != nil {
 			yield(llm.Event{}, rep.err)
+			return
+		}
+		if rep.advise != "" {
+			args, _ := json.Marshal(map[string]string{"note": rep.advise, "severity": "concern"})
+			for _, ev := range []llm.Event{
+				{Type: llm.EventToolCallStart, ToolCallID: "call-" + rep.advise, ToolName: AdviseToolName},
+				{Type: llm.EventToolCallEnd, Arguments: args},
+				{Type: llm.EventStop, StopReason: llm.StopToolUse},
+			} {
+				if !yield(ev, nil) {
+					return
+				}
+			}
 			return
 		}
 		if !yield(llm.Event{Type: llm.EventTextDelta, Text: rep.text}, nil) {

@@ -69,6 +69,23 @@ func (h *Host) Since(ctx context.Context, cursor int) ([]session.Entry, int, err
 	return entries, next, nil
 }
 
+// View implements [advisor.Host]: the path to the session's leaf as the
+// model sees it (a compaction first, then what it kept and what follows).
+func (h *Host) View(ctx context.Context) ([]session.Entry, int, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, 0, err
+	}
+	s := h.session()
+	// The end is read first: an entry appended meanwhile is then read
+	// twice (in the view and by Since), never missed.
+	end := s.Len()
+	path, err := s.Path(s.Leaf())
+	if err != nil {
+		return nil, 0, err
+	}
+	return path, end, nil
+}
+
 // Aside implements [advisor.Host]: the note waits for the hook.
 func (h *Host) Aside(ctx context.Context, note advisor.Advice) error {
 	if err := ctx.Err(); err != nil {

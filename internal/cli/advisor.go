@@ -2,35 +2,43 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/vigil-dev/vigil/advisor"
 	"github.com/vigil-dev/vigil/agent"
 	"github.com/vigil-dev/vigil/config"
 	"github.com/vigil-dev/vigil/internal/advisorhost"
+	"github.com/vigil-dev/vigil/internal/models"
+	"github.com/vigil-dev/vigil/llm"
 	"github.com/vigil-dev/vigil/session"
 )
 
 // advisorRun is the advisor of one agent: its host and its runtime.
 type advisorRun struct {
-	host *advisorhost.Host
-	rt   *advisor.Runtime
+	host  *advisorhost.Host
+	rt    *advisor.Runtime
+	unsub func()
 }
 
 // stop stops the runtime, then the host (which waits for a run it
-// resumed). The caller must not hold app.mu: that run's events go through
-// app.publish.
-func (r *advisorRun) stop() {
+// resumed), and returns what the advisor spent. The caller must not hold
+// app.mu: that run's events go through app.publish.
+func (r *advisorRun) stop() llm.Usage {
 	if r == nil {
-		return
+		return llm.Usage{}
 	}
+	r.unsub()
 	r.rt.Stop()
 	r.host.Close()
+	return r.rt.Status().Usage
 }
 
-// forwardHook is a hook whose target is set once the agent exists: the
-// agent takes its hooks at construction, and the host needs the agent.
+// forwardHook is a hook whose target is set once the agent exists (the
+// agent takes its hooks at construction, and the host needs the agent),
+// and changes when the advisor is turned on or off.
 type forwardHook struct {
 	mu sync.Mutex
 	h  agent.Hook
@@ -52,18 +60,34 @@ func (f *forwardHook) Boundary(ctx context.Context, b agent.BoundaryInfo) []agen
 	return h.Boundary(ctx, b)
 }
 
+// errNoAdvisorModel says the advisor is on but no model is assigned.
+var errNoAdvisorModel = errors.New("no model is assigned to the 'advisor' role (pass --advisor-model REF or set modelRoles.advisor)")
+
 // setupAdvisor decides whether the app runs an advisor: on with flag or
 // advisor.enabled, its model from ref or modelRoles.advisor. Enabled with
 // no model that resolves, it warns on stderr and leaves the advisor off.
 func (a *app) setupAdvisor(flag bool, ref string) {
-	if !flag && !a.settings.Advisor.Enabled {
+	a.advOn = flag || a.settings.Advisor.Enabled
+	a.advFlagRef = ref
+	if !a.advOn {
 		return
 	}
+	res, err := a.resolveAdvisor(a.settings)
+	if err != nil {
+		fmt.Fprintf(a.e.stderr, "vigil: warning: the advisor is enabled but %v; running without it\n", err)
+		return
+	}
+	a.advisorRes = res
+}
+
+// resolveAdvisor finds and opens the advisor model: the --advisor-model
+// reference, or modelRoles.advisor in s.
+func (a *app) resolveAdvisor(s *config.Settings) (*models.Resolved, error) {
+	ref := a.advFlagRef
 	if ref == "" {
-		r, ok := a.settings.Role(config.RoleAdvisor)
+		r, ok := s.Role(config.RoleAdvisor)
 		if !ok {
-			fmt.Fprintln(a.e.stderr, "vigil: warning: the advisor is enabled but has no model (pass --advisor-model REF or set modelRoles.advisor); running without it")
-			return
+			return nil, errNoAdvisorModel
 		}
 		ref = r.String()
 	}
@@ -72,17 +96,19 @@ func (a *app) setupAdvisor(flag bool, ref string) {
 		_, err = res.Open()
 	}
 	if err != nil {
-		fmt.Fprintf(a.e.stderr, "vigil: warning: advisor model %s: %v; running without the advisor\n", ref, err)
-		return
+		return nil, fmt.Errorf("advisor model %s: %w", ref, err)
 	}
-	a.advisorRes = res
+	return res, nil
 }
 
 // startAdvisor makes and starts the advisor of ag, whose hook target is
-// fwd. It returns nil when the advisor is off.
-func (a *app) startAdvisor(ag *agent.Agent, sess *session.Session, fwd *forwardHook) (*advisorRun, error) {
-	res := a.advisorRes
-	if res == nil {
+// fwd, reading the transcript from start. It returns nil when the advisor
+// is off or has no model.
+func (a *app) startAdvisor(ag *agent.Agent, sess *session.Session, fwd *forwardHook, start advisor.StartPoint) (*advisorRun, error) {
+	a.mu.Lock()
+	res, on := a.advisorRes, a.advOn
+	a.mu.Unlock()
+	if res == nil || !on {
 		return nil, nil
 	}
 	model, err := res.Open()
@@ -95,6 +121,7 @@ func (a *app) startAdvisor(ag *agent.Agent, sess *session.Session, fwd *forwardH
 		Host:        host,
 		Roots:       []string{a.project, a.cwd},
 		ImmuneTurns: immuneTurns(a.settings.Advisor.ImmuneTurns),
+		Start:       start,
 		OnWarning:   func(s string) { fmt.Fprintln(a.e.stderr, "vigil: advisor: "+s) },
 	})
 	if err != nil {
@@ -106,8 +133,60 @@ func (a *app) startAdvisor(ag *agent.Agent, sess *session.Session, fwd *forwardH
 	host.SetSync(a.settings.Advisor.SyncBacklog.Threshold(), a.settings.Advisor.SyncTimeout(), rt.WaitBacklogBelow)
 	fwd.set(host.Hook())
 	host.Forward(rt.Notify)
+	run := &advisorRun{host: host, rt: rt}
+	// A changed modelRoles.advisor takes effect at the next prompt,
+	// without a restart.
+	run.unsub = ag.Subscribe(func(ev agent.Event) {
+		if ev.Type == agent.EventTurnStart && ev.Cause == agent.CausePrompt {
+			a.rebindAdvisor(run)
+		}
+	})
 	rt.Start(context.Background())
-	return &advisorRun{host: host, rt: rt}, nil
+	return run, nil
+}
+
+// startPoint is where a new advisor of sess starts reading: a session
+// with history (resumed, continued, forked) primes the advisor with a
+// bounded tail of it; a new one starts at its beginning.
+func startPoint(sess *session.Session) advisor.StartPoint {
+	if sess.Len() > 0 {
+		return advisor.StartPrimed
+	}
+	return advisor.StartAtBeginning
+}
+
+// rebindAdvisor re-reads the settings and, if modelRoles.advisor now names
+// another model that resolves, makes it run's model.
+func (a *app) rebindAdvisor(run *advisorRun) {
+	if a.advFlagRef != "" {
+		return // the command line chose the model
+	}
+	s, err := config.Load(config.Options{AgentDir: a.agentDir, ProjectDir: a.project})
+	if err != nil {
+		fmt.Fprintf(a.e.stderr, "vigil: warning: re-reading settings: %v\n", err)
+		return
+	}
+	ref, ok := s.Role(config.RoleAdvisor)
+	a.mu.Lock()
+	cur := a.advisorRes
+	a.mu.Unlock()
+	if !ok || cur == nil || ref.String() == cur.Ref().String() {
+		return
+	}
+	res, err := a.resolveAdvisor(s)
+	if err != nil {
+		fmt.Fprintf(a.e.stderr, "vigil: warning: keeping advisor model %s: %v\n", cur.Ref(), err)
+		return
+	}
+	model, err := res.Open()
+	if err != nil {
+		return
+	}
+	run.rt.SetModel(model)
+	a.mu.Lock()
+	a.advisorRes = res
+	a.mu.Unlock()
+	fmt.Fprintf(a.e.stderr, "vigil: advisor model is now %s\n", res.Ref())
 }
 
 // immuneTurns maps advisor.immuneTurns (0: every note may interrupt) to
@@ -119,19 +198,136 @@ func immuneTurns(n int) int {
 	return n
 }
 
+const advisorUsage = "Usage: /advisor [on|off|status|dump [raw]]"
+
 func cmdAdvisor(_ context.Context, a *app, args string) (string, error) {
-	switch args {
-	case "", "status":
+	verb, rest, _ := strings.Cut(args, " ")
+	switch strings.ToLower(verb) {
+	case "", "toggle":
+		a.mu.Lock()
+		on := a.advOn
+		a.mu.Unlock()
+		return a.setAdvisor(!on)
+	case "on":
+		return a.setAdvisor(true)
+	case "off":
+		return a.setAdvisor(false)
+	case "status":
+		return a.advisorStatus(), nil
+	case "dump":
+		a.mu.Lock()
+		run, res := a.adv, a.advisorRes
+		a.mu.Unlock()
+		if run == nil {
+			return "Advisor is not active for this session.", nil
+		}
+		t := run.rt.Transcript()
+		if strings.EqualFold(strings.TrimSpace(rest), "raw") {
+			return strings.TrimRight(t.Raw(res.Ref().String()), "\n"), nil
+		}
+		return strings.TrimRight(t.Compact(), "\n"), nil
 	default:
-		return "", fmt.Errorf("/advisor: unknown argument %q (try /advisor status)", args)
+		return "", errors.New(advisorUsage)
+	}
+}
+
+// setAdvisor turns the advisor on or off for this session and persists
+// advisor.enabled in the user settings file. Turned on, it starts at the
+// current end of the session: earlier history is not replayed.
+func (a *app) setAdvisor(on bool) (string, error) {
+	if err := config.Set(config.UserFile(a.agentDir), "advisor.enabled", on); err != nil {
+		return "", fmt.Errorf("/advisor: save the setting: %w", err)
+	}
+	a.settings.Advisor.Enabled = on
+	if !on {
+		a.mu.Lock()
+		run := a.adv
+		a.adv, a.advOn = nil, false
+		if a.fwd != nil {
+			a.fwd.set(nil)
+		}
+		a.mu.Unlock()
+		a.addSpent(run.stop())
+		return "Advisor disabled.", nil
 	}
 	a.mu.Lock()
-	run, res := a.adv, a.advisorRes
+	a.advOn = true
+	running := a.adv != nil
+	ag, sess, fwd := a.ag, a.sess, a.fwd
 	a.mu.Unlock()
-	if run == nil || res == nil {
-		return "advisor off", nil
+	if running {
+		return "Advisor enabled.", nil
+	}
+	res, err := a.resolveAdvisor(a.settings)
+	if err != nil {
+		if errors.Is(err, errNoAdvisorModel) {
+			return "Advisor setting enabled, but no model is assigned to the 'advisor' role.", nil
+		}
+		return "", fmt.Errorf("/advisor: %w", err)
+	}
+	a.mu.Lock()
+	a.advisorRes = res
+	a.mu.Unlock()
+	run, err := a.startAdvisor(ag, sess, fwd, advisor.StartAtEnd)
+	if err != nil {
+		return "", fmt.Errorf("/advisor: %w", err)
+	}
+	a.mu.Lock()
+	a.adv = run
+	a.mu.Unlock()
+	return "Advisor enabled.", nil
+}
+
+// addSpent adds what a stopped advisor spent to the app's running total.
+func (a *app) addSpent(u llm.Usage) {
+	a.mu.Lock()
+	a.advSpent = a.advSpent.Add(u)
+	a.mu.Unlock()
+}
+
+// advisorStatus is /advisor status: model, context use, tokens and cost,
+// summed over every advisor this app ran.
+func (a *app) advisorStatus() string {
+	a.mu.Lock()
+	run, res, on, spent := a.adv, a.advisorRes, a.advOn, a.advSpent
+	a.mu.Unlock()
+	switch {
+	case on && (run == nil || res == nil):
+		return "Advisor setting is enabled, but no model is assigned to the 'advisor' role."
+	case run == nil:
+		return "Advisor is disabled."
 	}
 	st := run.rt.Status()
-	return fmt.Sprintf("advisor on (%s): %d reviews, %d failures, %d tokens in, %d tokens out",
-		res.Ref(), st.Reviews, st.Failures, st.Usage.PromptTokens(), st.Usage.Output), nil
+	u := spent.Add(st.Usage)
+	var b strings.Builder
+	fmt.Fprintf(&b, "Advisor is enabled (%s). Context: %s", res.Ref(), group(st.ContextTokens))
+	if w := res.Info.ContextWindow; w > 0 {
+		fmt.Fprintf(&b, " / %s tokens (%d%%)", group(int64(w)), (st.ContextTokens*100+int64(w)/2)/int64(w))
+	} else {
+		b.WriteString(" tokens")
+	}
+	fmt.Fprintf(&b, ". Spend: %s input, %s output", group(u.Input), group(u.Output))
+	if u.CacheRead > 0 {
+		fmt.Fprintf(&b, ", %s cache read", group(u.CacheRead))
+	}
+	if u.CacheWrite > 0 {
+		fmt.Fprintf(&b, ", %s cache write", group(u.CacheWrite))
+	}
+	fmt.Fprintf(&b, ", $%.4f. Reviews: %d (%d failed attempts, %d backlogs dropped, %d resets).",
+		res.Info.Price.Cost(u), st.Reviews, st.Failures, st.Dropped, st.Resets)
+	return b.String()
+}
+
+// group writes n with thousands separators: 1,234,567.
+func group(n int64) string {
+	s := fmt.Sprint(n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	if neg {
+		s = "-" + s
+	}
+	return s
 }

@@ -35,7 +35,7 @@ func TestRPCAdvisorAdviceReachesPrimary(t *testing.T) {
 	p.waitFor("idle", isType("idle"))
 	p.send(map[string]any{"type": "prompt", "id": "st", "message": "/advisor status"})
 	st := p.waitFor("/advisor status reply", func(m map[string]any) bool { return m["id"] == "st" })
-	if !strings.Contains(fmt.Sprint(st), "advisor on (fake/adv)") {
+	if !strings.Contains(fmt.Sprint(st), "Advisor is enabled (fake/adv)") {
 		t.Errorf("/advisor status = %v, want the advisor on", st)
 	}
 	file := p.sessionFile()

@@ -13,7 +13,7 @@ func TestAdvisorWithoutModelWarnsAndRuns(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"no model", []string{"--advisor"}, "the advisor is enabled but has no model"},
+		{"no model", []string{"--advisor"}, "the advisor is enabled but no model is assigned"},
 		{"unknown model", []string{"--advisor", "--advisor-model", "fake/nope"}, `advisor model fake/nope: provider fake has no model "nope"`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 	"github.com/vigil-dev/vigil/config"
 	"github.com/vigil-dev/vigil/contextfiles"
 	"github.com/vigil-dev/vigil/internal/models"
+	"github.com/vigil-dev/vigil/llm"
 	"github.com/vigil-dev/vigil/session"
 	"github.com/vigil-dev/vigil/tools"
 )
@@ -41,10 +42,18 @@ type app struct {
 	model *models.Resolved
 	subs  []func(agent.Event)
 	unsub func()
-	// advisorRes is the advisor's model; nil when the advisor is off.
+	// advOn is the session's advisor flag (--advisor, advisor.enabled,
+	// /advisor on|off); advFlagRef the --advisor-model reference.
+	advOn      bool
+	advFlagRef string
+	// advisorRes is the advisor's model; nil when none resolved.
 	advisorRes *models.Resolved
 	// adv is the advisor of the current agent; nil when off.
 	adv *advisorRun
+	// fwd is the current agent's advisor hook.
+	fwd *forwardHook
+	// advSpent is what advisors stopped so far spent.
+	advSpent llm.Usage
 }
 
 // appOptions say which session and model to start with.
@@ -148,11 +157,10 @@ func (a *app) build(sess *session.Session, ref string) error {
 	if err != nil {
 		return err
 	}
-	var hooks []agent.Hook
+	// The advisor's hook is always there, so /advisor on can attach one
+	// to a running agent.
 	fwd := &forwardHook{}
-	if a.advisorRes != nil {
-		hooks = append(hooks, fwd)
-	}
+	hooks := []agent.Hook{fwd}
 	ag, err := agent.New(agent.Options{
 		Model:      model,
 		Info:       res.Info,
@@ -167,7 +175,7 @@ func (a *app) build(sess *session.Session, ref string) error {
 	if err != nil {
 		return err
 	}
-	adv, err := a.startAdvisor(ag, sess, fwd)
+	adv, err := a.startAdvisor(ag, sess, fwd, startPoint(sess))
 	if err != nil {
 		return err
 	}
@@ -177,7 +185,7 @@ func (a *app) build(sess *session.Session, ref string) error {
 	a.mu.Unlock()
 	// Stopped outside a.mu: a run the old advisor resumed publishes
 	// through it.
-	old.stop()
+	a.addSpent(old.stop())
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.unsub != nil {
@@ -186,7 +194,7 @@ func (a *app) build(sess *session.Session, ref string) error {
 	if a.sess != nil && a.sess != sess {
 		a.sess.Close()
 	}
-	a.ag, a.sess, a.model, a.adv = ag, sess, res, adv
+	a.ag, a.sess, a.model, a.adv, a.fwd = ag, sess, res, adv, fwd
 	a.unsub = ag.Subscribe(a.publish)
 	return nil
 }

@@ -29,7 +29,7 @@ func slashCommands() []slashCommand {
 		{"fork", "[ENTRY_ID]", "copy this branch (up to an entry) into a new session and switch to it", true, cmdFork},
 		{"model", "[REF]", "show or switch the model (provider/model[:thinking])", false, cmdModel},
 		{"session", "", "show the session file and id", false, cmdSession},
-		{"advisor", "[status]", "show the advisor's reviews, failures and tokens", false, cmdAdvisor},
+		{"advisor", "[on|off|status|dump [raw]]", "toggle the advisor (saved in your settings), or show its status or transcript", false, cmdAdvisor},
 	}
 }
 
