@@ -288,4 +288,3 @@ func TestStatusContextTokens(t *testing.T) {
 		}
 	})
 }
-
