@@ -1,0 +1,174 @@
+package transcript
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// jsonDoc walks one JSON document with encoding/json's token API, so that a
+// reader of a document format (SWE-agent, mini-swe-agent, an OpenHands
+// event list) holds one element of an array at a time, never the whole
+// array.
+type jsonDoc struct {
+	dec *json.Decoder
+}
+
+func newJSONDoc(r io.Reader) *jsonDoc {
+	return &jsonDoc{dec: json.NewDecoder(r)}
+}
+
+// open reads the token that starts the next value and returns it when it
+// is '{' or '['; any other value is skipped and reported as 0.
+func (j *jsonDoc) open() (json.Delim, error) {
+	tok, err := j.dec.Token()
+	if err != nil {
+		return 0, err
+	}
+	if d, ok := tok.(json.Delim); ok && (d == '{' || d == '[') {
+		return d, nil
+	}
+	return 0, nil
+}
+
+// more reports whether the current object or array has another member.
+func (j *jsonDoc) more() bool { return j.dec.More() }
+
+// key reads the next key of the current object.
+func (j *jsonDoc) key() (string, error) {
+	tok, err := j.dec.Token()
+	if err != nil {
+		return "", err
+	}
+	k, ok := tok.(string)
+	if !ok {
+		return "", fmt.Errorf("%w: %v where an object key belongs", errBadToken, tok)
+	}
+	return k, nil
+}
+
+// close reads the '}' or ']' that ends the current object or array.
+func (j *jsonDoc) close() error {
+	_, err := j.dec.Token()
+	return err
+}
+
+// decode reads the next value into v. A value of the wrong shape for v is
+// not fatal: the decoder has read past it, v holds what fitted, and the
+// error is a *json.UnmarshalTypeError the caller may note.
+func (j *jsonDoc) decode(v any) error { return j.dec.Decode(v) }
+
+// skip reads past the next value token by token, so that skipping a huge
+// array holds no more than one string of it at a time.
+func (j *jsonDoc) skip() error {
+	tok, err := j.dec.Token()
+	if err != nil {
+		return err
+	}
+	if d, ok := tok.(json.Delim); ok {
+		return j.skipRest(d)
+	}
+	return nil
+}
+
+// skipRest reads past the members of the object or array whose opening
+// delimiter d has just been read, and past its end.
+func (j *jsonDoc) skipRest(d json.Delim) error {
+	for j.dec.More() {
+		if d == '{' {
+			if _, err := j.key(); err != nil {
+				return err
+			}
+		}
+		if err := j.skip(); err != nil {
+			return err
+		}
+	}
+	return j.close()
+}
+
+// enterArray reads the '[' that starts the next value and reports whether
+// it was one; any other value is skipped whole.
+func (j *jsonDoc) enterArray() (bool, error) {
+	tok, err := j.dec.Token()
+	if err != nil {
+		return false, err
+	}
+	d, ok := tok.(json.Delim)
+	switch {
+	case !ok:
+		return false, nil
+	case d == '[':
+		return true, nil
+	default:
+		return false, j.skipRest(d)
+	}
+}
+
+// str reads the next value as a string; another kind of value is skipped
+// and gives "".
+func (j *jsonDoc) str() (string, error) {
+	var s string
+	err := j.decode(&s)
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return "", nil
+	}
+	return s, err
+}
+
+// errBadToken says the token stream is not what valid JSON allows where it
+// is; the document is malformed from there on.
+var errBadToken = errors.New("unexpected JSON token")
+
+// docCut reports whether err says the document ends early or stops being
+// JSON (it was cut off, or is malformed from there on), rather than that
+// reading failed. A reader keeps what it read before such a point and
+// notes the rest as lost.
+func docCut(err error) bool {
+	var syn *json.SyntaxError
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, errBadToken) || errors.As(err, &syn)
+}
+
+// wrongShape reports whether err only says a value did not fit the Go type
+// it was decoded into; the decoder has read past the value.
+func wrongShape(err error) bool {
+	var te *json.UnmarshalTypeError
+	return errors.As(err, &te)
+}
+
+// flexText is message content that a format writes either as a string or
+// as a list of content blocks ({"type": "text", "text": ...}); it keeps the
+// text and drops other blocks, such as images.
+type flexText string
+
+// UnmarshalJSON accepts a string, a list of blocks or null.
+func (t *flexText) UnmarshalJSON(b []byte) error {
+	var s string
+	if json.Unmarshal(b, &s) == nil {
+		*t = flexText(s)
+		return nil
+	}
+	var blocks []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	if err := json.Unmarshal(b, &blocks); err != nil {
+		*t = ""
+		return nil
+	}
+	out := ""
+	for _, bl := range blocks {
+		if bl.Text == "" || (bl.Type != "" && bl.Type != "text") {
+			continue
+		}
+		if out != "" {
+			out += "\n"
+		}
+		out += bl.Text
+	}
+	*t = flexText(out)
+	return nil
+}
