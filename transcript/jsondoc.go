@@ -118,9 +118,51 @@ func (j *jsonDoc) str() (string, error) {
 	return s, err
 }
 
+// errDocStop is what an element function returns to end a walk early,
+// when the consumer of Items stopped.
+var errDocStop = errors.New("stopped")
+
+// elements calls fn for each element of the array whose '[' has just been
+// read, with its position from 1, and reads the closing ']'. fn must read
+// the element whole.
+func (j *jsonDoc) elements(fn func(n int) error) error {
+	for n := 1; j.dec.More(); n++ {
+		if err := fn(n); err != nil {
+			return err
+		}
+	}
+	return j.close()
+}
+
+// array calls fn for each element of the array that is the next value,
+// as elements does; isArray is false, and the value skipped, when it is
+// not an array.
+func (j *jsonDoc) array(fn func(n int) error) (isArray bool, err error) {
+	if isArray, err = j.enterArray(); err != nil || !isArray {
+		return isArray, err
+	}
+	return true, j.elements(fn)
+}
+
 // errBadToken says the token stream is not what valid JSON allows where it
 // is; the document is malformed from there on.
 var errBadToken = errors.New("unexpected JSON token")
+
+// docResult finishes a document reader's work: a document cut off or
+// malformed at element at (from 1; 0 outside the elements) is noted and
+// read as far as it goes; another error is returned with the element.
+func docResult(d *decodeState, at int, err error) error {
+	switch {
+	case err == nil, errors.Is(err, errDocStop):
+		return nil
+	case docCut(err):
+		d.note(at, "document cut off or malformed")
+		return nil
+	case at > 0:
+		return fmt.Errorf("element %d: %w", at, err)
+	}
+	return err
+}
 
 // docCut reports whether err says the document ends early or stops being
 // JSON (it was cut off, or is malformed from there on), rather than that

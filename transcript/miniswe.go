@@ -104,8 +104,8 @@ type miniMessage struct {
 type openAICall struct {
 	ID       string `json:"id"`
 	Function struct {
-		Name      string `json:"name"`
-		Arguments string `json:"arguments"`
+		Name      string   `json:"name"`
+		Arguments callArgs `json:"arguments"`
 	} `json:"function"`
 }
 
@@ -164,16 +164,7 @@ type miniState struct {
 func readMiniSWEAgent(d *decodeState) error {
 	st := &miniState{b: runBuilder{d: d}}
 	err := st.read(newJSONDoc(d.in))
-	switch {
-	case err == nil:
-		return nil
-	case docCut(err):
-		d.note(st.at, "document cut off or malformed")
-		return nil
-	case st.at > 0:
-		return fmt.Errorf("message %d: %w", st.at, err)
-	}
-	return err
+	return docResult(d, st.at, err)
 }
 
 // read walks the document. Its errors are the decoder's: the caller tells
@@ -252,7 +243,7 @@ func (st *miniState) messages(doc *jsonDoc, entered bool) error {
 	if !st.start() {
 		return nil
 	}
-	for n := 1; doc.more(); n++ {
+	err := doc.elements(func(n int) error {
 		st.at = n
 		var m miniMessage
 		if err := doc.decode(&m); wrongShape(err) {
@@ -262,11 +253,14 @@ func (st *miniState) messages(doc *jsonDoc, entered bool) error {
 		}
 		st.message(n, &m)
 		if st.b.stopped {
-			return nil
+			return errDocStop
 		}
+		return nil
+	})
+	if err == nil {
+		st.at = 0
 	}
-	st.at = 0
-	return doc.close()
+	return err
 }
 
 // start begins the run with what info, read before the messages, says.
@@ -343,7 +337,7 @@ func (st *miniState) reply(m *miniMessage) *session.Message {
 			if id == "" {
 				id = callID(r, k, len(m.ToolCalls))
 			}
-			calls = append(calls, llm.ToolCall(id, c.Function.Name, callArguments(c.Function.Arguments)))
+			calls = append(calls, llm.ToolCall(id, c.Function.Name, c.Function.Arguments.object()))
 		}
 	case len(m.Extra.Actions) > 0:
 		for k, a := range m.Extra.Actions {

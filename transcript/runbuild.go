@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -128,16 +129,33 @@ func (b *runBuilder) end(id string, details map[string]any) bool {
 	})
 }
 
-// callArguments turns arguments a format records as a JSON string into a
-// call's arguments object; text that is not a JSON object is kept under
-// "raw".
-func callArguments(s string) json.RawMessage {
-	var obj map[string]json.RawMessage
-	if json.Unmarshal([]byte(s), &obj) == nil && obj != nil {
-		return json.RawMessage(s)
+// callArgs is a tool call's arguments as a format records them: a JSON
+// string holding an object (OpenAI's way), or the object itself.
+type callArgs json.RawMessage
+
+// UnmarshalJSON keeps the value as it is.
+func (a *callArgs) UnmarshalJSON(b []byte) error {
+	*a = append((*a)[:0], b...)
+	return nil
+}
+
+// object returns the arguments as a JSON object. Text that is not one is
+// kept under "raw"; no arguments give {}.
+func (a callArgs) object() json.RawMessage {
+	raw := bytes.TrimSpace(a)
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		raw = bytes.TrimSpace([]byte(s))
 	}
-	raw, _ := json.Marshal(map[string]string{"raw": s})
-	return raw
+	if len(raw) == 0 || string(raw) == "null" {
+		return json.RawMessage("{}")
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(raw, &obj) == nil && obj != nil {
+		return json.RawMessage(raw)
+	}
+	out, _ := json.Marshal(map[string]string{"raw": string(raw)})
+	return out
 }
 
 // commandArguments returns {"command": cmd}, the arguments of the bash
