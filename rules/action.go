@@ -1,0 +1,366 @@
+package rules
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/vigil-dev/vigil/llm"
+	"github.com/vigil-dev/vigil/transcript"
+)
+
+// Kind says what an action does, coarsely.
+type Kind uint8
+
+// The kinds of action. A shell command gets the kind of what it does: cat
+// is a read, grep a search, sed -i an edit; anything that runs a program
+// is a shell action.
+const (
+	KindOther Kind = iota
+	KindRead
+	KindSearch
+	KindEdit
+	KindShell
+)
+
+var kindNames = [...]string{"other", "read", "search", "edit", "shell"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "other"
+}
+
+// EditOp says how an edit changes a file.
+type EditOp uint8
+
+// The edit operations.
+const (
+	// EditWrite replaces the whole file with New.
+	EditWrite EditOp = iota
+	// EditAppend adds New to the file.
+	EditAppend
+	// EditReplace replaces the text Old with New (str_replace tools,
+	// sed s/Old/New/, one file of a patch).
+	EditReplace
+	// EditLines replaces the lines Old ("10:12") with New (SWE-agent's
+	// edit command).
+	EditLines
+	// EditScript changes the file in a way the action does not show (a
+	// sed script, a patch file, a program that writes it); New identifies
+	// the change.
+	EditScript
+	// EditCopy gives the file the content of From (cp, mv).
+	EditCopy
+	// EditRestore discards the file's changes (git checkout, git
+	// restore); an empty Path means every file (git stash, reset --hard).
+	EditRestore
+	// EditUndo undoes the file's last edit (str_replace_editor undo_edit).
+	EditUndo
+	// EditDelete removes the file.
+	EditDelete
+)
+
+// Edit is one change an action makes to one file.
+type Edit struct {
+	Path string
+	Op   EditOp
+	// Old and New are the text replaced and its replacement; for a write,
+	// New is the content.
+	Old, New string
+	// From is the source of a copy.
+	From string
+}
+
+// Action is one tool call with its result, reduced to what detectors
+// need, whatever the agent's tool shapes.
+type Action struct {
+	// Tool is the call's tool name as recorded.
+	Tool string
+	// Kind is what the action does.
+	Kind Kind
+	// Command is the shell command, or for other tools a one-line
+	// rendering of the call such as "read path/to/file".
+	Command string
+	// Path is the first file the action reads or edits, when known.
+	Path string
+	// Edits are the files the action changes, in order.
+	Edits []Edit
+	// Test is set when the action runs tests; Run when it runs a program,
+	// a script or inline code (every test run is also a run).
+	Test, Run bool
+	// Failed is set when the result is an error: the tool result says so,
+	// or its text shows a non-zero exit code, or (for runs whose exit code
+	// is hidden behind a pipe) it ends in a traceback or failing tests.
+	Failed bool
+	// ExitCode is the exit code the result shows; -1 when it shows none.
+	ExitCode int
+	// Output is the text of the result.
+	Output string
+	// Answered is set when the call has a result.
+	Answered bool
+
+	// facts about shell commands that detectors share
+	canonical string
+	install   bool
+	polls     bool
+	scripts   []string
+	code      string
+	paths     []string
+}
+
+// Actions returns the actions of a step: one per tool call of its reply,
+// in order, each with the result that answers it.
+func Actions(st *transcript.Step) []Action {
+	calls := st.Calls()
+	if len(calls) == 0 {
+		return nil
+	}
+	out := make([]Action, 0, len(calls))
+	for _, c := range calls {
+		res, ok := st.Result(c.ID)
+		out = append(out, newAction(c, res, ok))
+	}
+	return out
+}
+
+// callArgs holds the argument names that the tool shapes vigil knows use.
+// encoding/json matches names case-insensitively, so `path` also reads
+// `Path`.
+type callArgs struct {
+	Command    json.RawMessage `json:"command"`
+	Cmd        json.RawMessage `json:"cmd"`
+	Raw        string          `json:"raw"`
+	Path       string          `json:"path"`
+	FilePath   string          `json:"file_path"`
+	Filename   string          `json:"filename"`
+	TargetFile string          `json:"target_file"`
+	OldString  string          `json:"old_string"`
+	OldStr     string          `json:"old_str"`
+	OldText    string          `json:"old_text"`
+	OldText2   string          `json:"oldText"`
+	NewString  string          `json:"new_string"`
+	NewStr     string          `json:"new_str"`
+	NewText    string          `json:"new_text"`
+	NewText2   string          `json:"newText"`
+	FileText   string          `json:"file_text"`
+	Content    string          `json:"content"`
+	Input      string          `json:"input"`
+	Patch      string          `json:"patch"`
+	Pattern    string          `json:"pattern"`
+	Query      string          `json:"query"`
+	Edits      []struct {
+		Old  string `json:"old_string"`
+		New  string `json:"new_string"`
+		Old2 string `json:"oldText"`
+		New2 string `json:"newText"`
+	} `json:"edits"`
+}
+
+func firstOf(s ...string) string {
+	for _, v := range s {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// commandText reads a command given as a string or as an argv list; an
+// argv of a shell with -c or -lc is the script it runs.
+func commandText(raw json.RawMessage) string {
+	if len(raw) == 0 {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var argv []string
+	if json.Unmarshal(raw, &argv) == nil && len(argv) > 0 {
+		if len(argv) >= 3 && interpreters[baseName(argv[0])] && strings.HasPrefix(argv[len(argv)-2], "-") && strings.HasSuffix(argv[len(argv)-2], "c") {
+			return argv[len(argv)-1]
+		}
+		return strings.Join(argv, " ")
+	}
+	return ""
+}
+
+func newAction(call, res llm.Block, answered bool) Action {
+	a := Action{Tool: call.Name, ExitCode: -1, Answered: answered}
+	if answered {
+		a.Output = resultText(res)
+	}
+	var args callArgs
+	_ = json.Unmarshal(call.Arguments, &args)
+	p := firstOf(args.Path, args.FilePath, args.Filename, args.TargetFile)
+	name := strings.ToLower(call.Name)
+	cmd := firstOf(commandText(args.Command), commandText(args.Cmd))
+
+	switch {
+	case isEditorTool(name) && cmd != "" && !strings.ContainsAny(cmd, " \n"):
+		// str_replace_editor {command: view|create|str_replace|insert|undo_edit, path, …}
+		a.editorCall(cmd, p, args)
+	case isShellTool(name) || cmd != "" && !isEditTool(name) && !isWriteTool(name):
+		if cmd == "" {
+			cmd = args.Raw
+		}
+		a.shell(cmd)
+	case name == "apply_patch" || strings.HasSuffix(name, "apply_patch"):
+		body := firstOf(args.Input, args.Patch, cmd, args.Raw)
+		a.Kind, a.Command = KindEdit, "apply_patch"
+		a.Edits = parseApplyPatch(body)
+	case isEditTool(name):
+		a.Kind, a.Path = KindEdit, p
+		a.Command = "edit " + p
+		if len(args.Edits) > 0 {
+			for _, e := range args.Edits {
+				a.Edits = append(a.Edits, Edit{Path: p, Op: EditReplace, Old: firstOf(e.Old, e.Old2), New: firstOf(e.New, e.New2)})
+			}
+		} else {
+			a.Edits = []Edit{{Path: p, Op: EditReplace,
+				Old: firstOf(args.OldString, args.OldStr, args.OldText, args.OldText2),
+				New: firstOf(args.NewString, args.NewStr, args.NewText, args.NewText2)}}
+		}
+	case isWriteTool(name):
+		a.Kind, a.Path = KindEdit, p
+		a.Command = "write " + p
+		a.Edits = []Edit{{Path: p, Op: EditWrite, New: firstOf(args.Content, args.FileText)}}
+	case isReadTool(name):
+		a.Kind, a.Path = KindRead, p
+		a.Command = "read " + p + " " + compactJSON(call.Arguments)
+		a.paths = []string{p}
+	case isSearchTool(name):
+		a.Kind, a.Path = KindSearch, p
+		a.Command = name + " " + compactJSON(call.Arguments)
+	default:
+		a.Kind, a.Path = KindOther, p
+		a.Command = call.Name + " " + compactJSON(call.Arguments)
+	}
+	if a.Path == "" && len(a.Edits) > 0 {
+		a.Path = a.Edits[0].Path
+	}
+	if a.canonical == "" {
+		a.canonical = a.Command
+	}
+	a.Failed = answered && res.IsError
+	if answered {
+		a.judge()
+	}
+	return a
+}
+
+func (a *Action) shell(cmd string) {
+	f := analyseShell(cmd)
+	a.Kind, a.Command = f.kind, cmd
+	a.Test, a.Run = f.test, f.run
+	a.Edits = f.edits
+	a.canonical, a.install, a.polls = f.canonical, f.install, f.polls
+	a.scripts, a.code, a.paths = f.scripts, f.code, f.paths
+	switch {
+	case len(f.edits) > 0:
+		a.Path = f.edits[0].Path
+	case len(f.paths) > 0:
+		a.Path = f.paths[0]
+	}
+}
+
+func (a *Action) editorCall(sub, p string, args callArgs) {
+	a.Path = p
+	a.Command = sub + " " + p
+	switch sub {
+	case "view":
+		a.Kind = KindRead
+		a.paths = []string{p}
+		a.Command = "view " + p
+	case "create":
+		a.Kind = KindEdit
+		a.Edits = []Edit{{Path: p, Op: EditWrite, New: firstOf(args.FileText, args.Content)}}
+	case "str_replace":
+		a.Kind = KindEdit
+		a.Edits = []Edit{{Path: p, Op: EditReplace, Old: firstOf(args.OldStr, args.OldString), New: firstOf(args.NewStr, args.NewString)}}
+	case "insert":
+		a.Kind = KindEdit
+		a.Edits = []Edit{{Path: p, Op: EditAppend, New: firstOf(args.NewStr, args.NewString)}}
+	case "undo_edit":
+		a.Kind = KindEdit
+		a.Edits = []Edit{{Path: p, Op: EditUndo}}
+	default:
+		a.Kind = KindOther
+	}
+}
+
+func isShellTool(n string) bool {
+	switch n {
+	case "bash", "shell", "exec_command", "execute_bash", "execute_command", "run_command", "run_shell_command",
+		"terminal", "cmd", "local_shell", "run_terminal_cmd", "container.exec", "sh", "zsh", "powershell":
+		return true
+	}
+	return false
+}
+
+func isEditorTool(n string) bool {
+	return n == "str_replace_editor" || n == "str_replace_based_edit_tool" || n == "text_editor" || n == "editor"
+}
+
+func isEditTool(n string) bool {
+	switch n {
+	case "edit", "str_replace", "replace", "edit_file", "search_replace", "multiedit", "multi_edit", "replace_in_file":
+		return true
+	}
+	return isEditorTool(n)
+}
+
+func isWriteTool(n string) bool {
+	switch n {
+	case "write", "write_file", "create_file", "create", "write_to_file", "notebookedit":
+		return true
+	}
+	return false
+}
+
+func isReadTool(n string) bool {
+	switch n {
+	case "read", "read_file", "view", "view_file", "cat", "open_file", "notebookread", "read_many_files", "fetch", "webfetch":
+		return true
+	}
+	return false
+}
+
+func isSearchTool(n string) bool {
+	switch n {
+	case "grep", "glob", "find", "ls", "list", "list_dir", "list_directory", "search", "codebase_search",
+		"file_search", "rg", "ripgrep", "search_files", "find_files", "websearch", "web_search":
+		return true
+	}
+	return false
+}
+
+// compactJSON renders arguments on one line, bounded.
+func compactJSON(raw json.RawMessage) string {
+	s := strings.Join(strings.Fields(string(raw)), " ")
+	if len(s) > 400 {
+		s = s[:400]
+	}
+	return s
+}
+
+// resultText joins the text blocks of a tool result.
+func resultText(b llm.Block) string {
+	if len(b.Content) == 1 {
+		return b.Content[0].Text
+	}
+	var sb strings.Builder
+	for _, c := range b.Content {
+		if c.Type == llm.BlockText {
+			if sb.Len() > 0 {
+				sb.WriteByte('\n')
+			}
+			sb.WriteString(c.Text)
+		}
+	}
+	if sb.Len() == 0 {
+		return b.Text
+	}
+	return sb.String()
+}

@@ -1,0 +1,81 @@
+// Package rules holds vigil's zero-token detectors: small rules that
+// watch a coding agent's steps and report when it goes off course, without
+// asking a model. `vigil review` runs them over recorded sessions; the
+// advisor can use them as cheap triggers.
+//
+// # What they look for
+//
+// "Off course" follows the advisor's review instructions: repeating a
+// failing step, polling work that has finished, working around a blocker
+// it could fix, drifting beyond the request, and claiming results the
+// tool output does not support. Each detector is one small rule with a
+// name, a severity, a paragraph of documentation ([Detectors]) and
+// thresholds in [Settings] whose defaults are principled counts (three
+// identical failures, edit–revert–re-edit) rather than values fitted to
+// particular transcripts:
+//
+//   - repeated-failure: the same command failing the same way again;
+//   - sidestep: an environment blocker (a missing module, an unconfigured
+//     framework) hit again and avoided with code that no longer exercises
+//     the real thing;
+//   - workaround: a failure hidden instead of fixed (|| true, skip
+//     markers, a commented-out assertion);
+//   - forbidden-edit: editing tests or configuration the instructions put
+//     out of bounds;
+//   - unsupported-claim: "tests pass" when nothing ran or the last run
+//     failed;
+//   - scope-creep: more changes "for consistency" after the requested fix
+//     was verified;
+//   - edit-thrash: a file going back and forth between versions, or
+//     rewritten again and again unused;
+//   - test-rerun: the same tests run again with nothing changed;
+//   - polling-finished: the same read-only command returning the same
+//     output again;
+//   - format-errors: the harness rejecting reply after reply;
+//   - no-progress-loop: a stretch of steps that repeat earlier calls with
+//     the same results.
+//
+// # Input
+//
+// Detectors see [transcript.Step] values: one assistant reply with the
+// results of its tool calls. Tool calls come in many shapes (vigil's bash,
+// Claude Code's Bash, Codex's exec_command, SWE-agent and mini-swe-agent
+// actions read as bash; edit, Edit, str_replace_editor, apply_patch,
+// write tools); [Actions] reduces each call and its result to an [Action]:
+// its kind (shell, read, search, edit, other), command text, path, the
+// edits it makes, whether it runs tests, and whether it failed. Failure
+// comes from the tool result's error flag or, when that is not set, from
+// the exit code the output shows (<returncode>, "[exit code N]", "Exit
+// code N"), and for runs whose exit code hides behind a pipe, from a
+// trailing traceback or failing test summary.
+//
+// Shell commands are parsed, not matched: quotes, here-documents,
+// pipelines and redirections are understood, so `cat > f.py <<'EOF'` is a
+// write of f.py with its content, `sed -i 's/a/b/' f` a replacement in f,
+// `cp f.bak f` and `git checkout f` restores, and `cd /repo && python
+// x.py 2>&1 | tail -20` the same command as `python x.py`.
+//
+// # Streaming and memory
+//
+// An [Engine] takes the steps of one run in order through
+// [Engine.Observe] and returns the findings that become reportable at
+// each step. Memory is bounded: detectors keep signatures (64-bit hashes
+// of normalised commands and outputs) for a window of recent steps
+// (Settings.Window, default 40), and file versions for at most a few
+// hundred files, never the outputs themselves. Regular expressions are
+// compiled once, when the package loads; long outputs are hashed by their
+// first and last 4 KiB, so a step costs about the same whatever its size.
+//
+// Each episode is reported once, at the step where it first qualifies
+// (its third identical failure, say), with the steps it spans; later
+// steps of the same episode stay quiet, and when two detectors see the
+// same episode (a test that fails the same way each time it is rerun),
+// the first one to report it wins. [Engine.Reset] starts a new run; the
+// engine also resets by itself when step numbers start again or the
+// agent's context was compacted.
+//
+// # Concurrency
+//
+// An Engine is not safe for concurrent use; use one per run. The package
+// functions are safe to call from any goroutine.
+package rules

@@ -1,0 +1,150 @@
+package rules
+
+import (
+	"fmt"
+	"path"
+	"strings"
+)
+
+var editThrashInfo = Info{
+	Name:     "edit-thrash",
+	Severity: Concern,
+	Doc: "Edits that go in circles. Either a file keeps returning to a version it had before " +
+		"(edit, revert, re-edit; a restore from a backup, git checkout, an undo, or the reverse " +
+		"replacement) with nothing run in between to learn from, EditFlips times (default 2) " +
+		"within the window; or a file is rewritten whole Rewrites times (default 3) without " +
+		"anything reading, running or applying it in between, so each draft replaces the last " +
+		"unseen. Works with edit tools (old/new strings, whole writes, apply_patch) and with shell " +
+		"edits (sed -i, cat > file, cp and mv, git checkout, scripts that rewrite files).",
+}
+
+// editThrash reads the file tracker's flips and whole rewrites.
+type editThrash struct {
+	flips, rewrites int
+	// reported remembers the files reported, for the flip and the rewrite
+	// episodes, until the episode ends.
+	flipped, rewritten map[*fileState]bool
+}
+
+func (d *editThrash) reset() { d.flipped, d.rewritten = nil, nil }
+
+func (d *editThrash) observe(v *view, emit func(candidate)) {
+	for i := range v.acts {
+		a := &v.acts[i]
+		d.uses(a, v)
+		for _, ef := range a.effects {
+			fs := ef.file
+			if ef.flip {
+				fs.prune(v.oldest())
+				if len(fs.flips) >= d.flips && !d.flipped[fs] {
+					if d.flipped == nil {
+						d.flipped = map[*fileState]bool{}
+					}
+					d.flipped[fs] = true
+					start := fs.firstEditSince(v.oldest())
+					if start == 0 || start > fs.flips[0] {
+						start = fs.flips[0]
+					}
+					emit(candidate{subject: textSig(fs.key), Finding: Finding{
+						Detector:  editThrashInfo.Name,
+						Severity:  editThrashInfo.Severity,
+						StartStep: start,
+						EndStep:   v.n,
+						Message: fmt.Sprintf("%s has gone back to an earlier version %d times without a run in between; settle on one version and test it.",
+							fs.key, len(fs.flips)),
+						Evidence: clip(a.Command, 120),
+					}})
+				}
+			} else if ef.changed && d.flipped[fs] {
+				fs.prune(v.oldest())
+				if len(fs.flips) < d.flips {
+					delete(d.flipped, fs)
+				}
+			}
+			if ef.edit.Op == EditWrite {
+				if fs.unusedWrites == 0 {
+					fs.firstUnused = v.n
+				}
+				fs.unusedWrites++
+				if fs.unusedWrites >= d.rewrites && !d.rewritten[fs] {
+					if d.rewritten == nil {
+						d.rewritten = map[*fileState]bool{}
+					}
+					d.rewritten[fs] = true
+					emit(candidate{subject: textSig(fs.key), Finding: Finding{
+						Detector:  editThrashInfo.Name,
+						Severity:  editThrashInfo.Severity,
+						StartStep: fs.firstUnused,
+						EndStep:   v.n,
+						Message: fmt.Sprintf("%s has been rewritten %d times without being run, read or applied in between; use one draft before writing the next.",
+							fs.key, fs.unusedWrites),
+					}})
+				}
+			}
+		}
+		if len(d.flipped) > 64 {
+			d.flipped = nil
+		}
+		if len(d.rewritten) > 64 {
+			d.rewritten = nil
+		}
+	}
+}
+
+// uses marks the files an action uses (reads, runs, applies, or any run
+// at all, which may exercise them) as used since their last rewrite.
+func (d *editThrash) uses(a *act, v *view) {
+	if a.Run || a.Test {
+		for fs := range d.pending(v) {
+			fs.unusedWrites = 0
+			delete(d.rewritten, fs)
+		}
+		return
+	}
+	for _, p := range a.paths {
+		d.use(v, p)
+	}
+	for _, p := range a.scripts {
+		d.use(v, p)
+	}
+	if a.Kind == KindRead || a.Kind == KindSearch {
+		// A read tool or a cat names its file in the command.
+		for _, w := range strings.Fields(a.Command) {
+			if strings.ContainsAny(w, "./") {
+				d.use(v, strings.Trim(w, `'"`))
+			}
+		}
+	}
+}
+
+func (d *editThrash) use(v *view, p string) {
+	if p == "" {
+		return
+	}
+	if fs, ok := v.files.files[fileKey(p)]; ok {
+		fs.unusedWrites = 0
+		delete(d.rewritten, fs)
+		return
+	}
+	// The command may name the file differently (a bare name, another
+	// folder prefix): match on the base name among files with pending
+	// rewrites.
+	base := path.Base(p)
+	for fs := range d.pending(v) {
+		if path.Base(fs.key) == base {
+			fs.unusedWrites = 0
+			delete(d.rewritten, fs)
+		}
+	}
+}
+
+// pending yields the files rewritten since their last use.
+func (d *editThrash) pending(v *view) func(func(*fileState) bool) {
+	return func(yield func(*fileState) bool) {
+		for _, fs := range v.files.files {
+			if fs.unusedWrites > 0 && !yield(fs) {
+				return
+			}
+		}
+	}
+}

@@ -1,0 +1,333 @@
+package rules
+
+import (
+	"strings"
+
+	"github.com/vigil-dev/vigil/llm"
+	"github.com/vigil-dev/vigil/session"
+	"github.com/vigil-dev/vigil/transcript"
+)
+
+// detector is one detector's state. observe is called once per step with
+// the step's view; it reports through emit. reset forgets everything.
+type detector interface {
+	observe(v *view, emit func(candidate))
+	reset()
+}
+
+// candidate is a finding with the subject it is about (a command, a file),
+// which the engine uses to keep two detectors from reporting the same
+// episode twice. A zero subject is about no one thing.
+type candidate struct {
+	Finding
+	subject sig
+	// anySubject marks a finding about the run as a whole, which yields to
+	// any other finding that already covers its steps.
+	anySubject bool
+}
+
+// registry lists the detectors in the order the engine runs them.
+var registry = []struct {
+	info Info
+	make func(Settings) detector
+}{
+	{repeatedFailureInfo, func(s Settings) detector { return &repeatedFailure{min: s.FailureRepeats} }},
+	{sidestepInfo, func(s Settings) detector { return &sidestep{within: s.FollowUp} }},
+	{workaroundInfo, func(s Settings) detector { return &workaround{within: s.FollowUp} }},
+	{forbiddenEditInfo, func(s Settings) detector { return &forbiddenEdit{} }},
+	{unsupportedClaimInfo, func(s Settings) detector { return &unsupportedClaim{} }},
+	{scopeCreepInfo, func(s Settings) detector { return &scopeCreep{within: s.FollowUp} }},
+	{editThrashInfo, func(s Settings) detector { return &editThrash{flips: s.EditFlips, rewrites: s.Rewrites} }},
+	{testRerunInfo, func(s Settings) detector { return &testRerun{min: s.TestReruns} }},
+	{pollingInfo, func(s Settings) detector { return &polling{min: s.IdenticalReads} }},
+	{formatErrorsInfo, func(s Settings) detector { return &formatErrors{min: s.FormatErrors} }},
+	{loopInfo, func(s Settings) detector { return &loop{min: s.LoopSteps} }},
+}
+
+// Engine runs the detectors over the steps of one run as they complete.
+// It remembers a bounded window of recent steps, so its memory does not
+// grow with the run. An Engine is not safe for concurrent use.
+type Engine struct {
+	s      Settings
+	dets   []detector
+	files  fileTracker
+	checks checkTracker
+	last   int // the number of the last step observed
+	// reported are the findings of the last Window steps.
+	reported []candidate
+	// openFile is the file SWE-agent's editor has open, for its edit N:M.
+	openFile string
+	v        view
+}
+
+// New returns an engine with the given settings; zero fields take their
+// defaults.
+func New(s Settings) *Engine {
+	s = s.withDefaults()
+	e := &Engine{s: s, files: newFileTracker()}
+	for _, r := range registry {
+		if !s.disabled(r.info.Name) {
+			e.dets = append(e.dets, r.make(s))
+		}
+	}
+	return e
+}
+
+// Reset forgets the run: call it when a new run starts or the agent's
+// context is compacted (what came before is no longer in front of it).
+// Observe also resets by itself when step numbers start again or a step
+// follows a compaction.
+func (e *Engine) Reset() {
+	for _, d := range e.dets {
+		d.reset()
+	}
+	e.files = newFileTracker()
+	e.checks = checkTracker{}
+	e.last = 0
+	e.reported = e.reported[:0]
+	e.openFile = ""
+}
+
+// Observe takes the next step of the run and returns the findings that
+// become reportable at it, usually none. Each episode is reported once,
+// at the step where it first qualifies; later steps of the same episode
+// stay quiet.
+func (e *Engine) Observe(st transcript.Step) []Finding {
+	if st.N <= e.last || compacted(st.Context) {
+		e.Reset()
+	}
+	e.last = st.N
+	v := e.build(&st)
+	var found []Finding
+	emit := func(c candidate) {
+		if e.duplicate(c) {
+			return
+		}
+		e.reported = append(e.reported, c)
+		found = append(found, c.Finding)
+	}
+	for _, d := range e.dets {
+		d.observe(v, emit)
+	}
+	e.checks.update(v)
+	e.prune(v.oldest())
+	return found
+}
+
+// compacted reports whether the entries before a step include a
+// compaction.
+func compacted(ctx []session.Entry) bool {
+	for _, c := range ctx {
+		if _, ok := c.Body.(*session.Compaction); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// duplicate reports whether another detector already reported the
+// episode c is about.
+func (e *Engine) duplicate(c candidate) bool {
+	for _, r := range e.reported {
+		if r.Detector == c.Detector || r.EndStep < c.StartStep {
+			continue
+		}
+		if c.anySubject || c.subject != 0 && r.subject == c.subject {
+			return true
+		}
+	}
+	return false
+}
+
+func (e *Engine) prune(oldest int) {
+	i := 0
+	for i < len(e.reported) && e.reported[i].EndStep < oldest {
+		i++
+	}
+	if i > 0 {
+		e.reported = append(e.reported[:0], e.reported[i:]...)
+	}
+}
+
+// view is one step as detectors see it.
+type view struct {
+	n      int
+	window int
+	// text is the reply's text; final is set when it makes no calls.
+	text  string
+	final bool
+	acts  []act
+	// notes are the texts of the messages that came before this step:
+	// user prompts, harness replies, notices.
+	notes []string
+	files *fileTracker
+	// checks is the state of runs before this step.
+	checks *checkTracker
+}
+
+// act is one action with what the engine worked out about it.
+type act struct {
+	Action
+	// cmd identifies the command; out its result (output and outcome);
+	// err how it failed, when it failed.
+	cmd, out, err sig
+	// effects are what its edits did, including edits made by scripts it
+	// ran.
+	effects []editEffect
+	// code describes the code the action runs, when known: inline code,
+	// or a script the run wrote earlier.
+	code    *codeFacts
+	hasCode bool
+	// writesCode is set when the action writes a script (a code file).
+	writesCode bool
+	written    codeFacts
+}
+
+// oldest is the first step inside the window.
+func (v *view) oldest() int { return v.n - v.window + 1 }
+
+// build turns a step into a view and updates the file tracker.
+func (e *Engine) build(st *transcript.Step) *view {
+	v := &e.v
+	acts := v.acts[:0]
+	*v = view{n: st.N, window: e.s.Window, files: &e.files, checks: &e.checks}
+	v.text = st.Text()
+	v.final = len(st.Calls()) == 0
+	for _, c := range st.Context {
+		if t := noteText(c); t != "" {
+			v.notes = append(v.notes, t)
+		}
+	}
+	for _, a := range Actions(st) {
+		acts = append(acts, e.enrich(a, st.N))
+	}
+	v.acts = acts
+	return v
+}
+
+// noteText returns the text of a user or custom message entry.
+func noteText(e session.Entry) string {
+	switch b := e.Body.(type) {
+	case *session.Message:
+		if b.Message.Role == llm.RoleUser {
+			return b.Message.Text()
+		}
+	case *session.Custom:
+		var sb strings.Builder
+		for _, c := range b.Content {
+			sb.WriteString(c.Text)
+		}
+		return sb.String()
+	}
+	return ""
+}
+
+func (e *Engine) enrich(a Action, n int) act {
+	x := act{Action: a}
+	x.cmd = commandSig(a.Kind.String() + "\x00" + a.canonical)
+	failed := sig(0)
+	if a.Failed {
+		failed = 1
+		x.err = errorSig(a.Output)
+	}
+	x.out = mix(outputSig(a.Output), failed)
+
+	// SWE-agent's editor works on the file it has open.
+	if strings.HasPrefix(a.canonical, "open ") || strings.HasPrefix(a.canonical, "create ") {
+		if f := strings.Fields(a.canonical); len(f) > 1 {
+			e.openFile = f[1]
+		}
+	}
+	if len(a.paths) > 0 && a.Kind == KindRead && strings.HasPrefix(a.canonical, "open") {
+		e.openFile = a.paths[0]
+	}
+
+	if a.code != "" {
+		c := scanSource(a.code, "")
+		x.code, x.hasCode = &c, true
+	}
+	for _, s := range a.scripts {
+		if fs, ok := e.files.files[fileKey(s)]; ok && (len(fs.code.imports) > 0 || fs.code.writes) {
+			c := fs.code
+			x.code, x.hasCode = &c, true
+		}
+	}
+	writer := x.hasCode && x.code.writes
+
+	if !a.Failed || a.Kind != KindEdit {
+		for _, ed := range a.Edits {
+			if ed.Op == EditLines && ed.Path == "" {
+				ed.Path = e.openFile
+			}
+			x.effects = append(x.effects, e.files.apply(ed, n)...)
+			if ed.Op == EditWrite && isCodePath(ed.Path) {
+				x.writesCode = true
+				x.written = scanCode(ed.Path, ed.New)
+			}
+		}
+	}
+	if writer && !a.Failed {
+		// A script that rewrites files is an edit of the files it names.
+		for _, t := range x.code.targets {
+			x.effects = append(x.effects, e.files.apply(Edit{Path: t, Op: EditScript, New: a.canonical}, n)...)
+		}
+	} else if a.Run {
+		e.files.ran()
+	}
+	return x
+}
+
+// isCodePath reports whether a path names a script or source file.
+func isCodePath(p string) bool {
+	i := strings.LastIndexByte(p, '.')
+	if i < 0 {
+		return false
+	}
+	switch p[i:] {
+	case ".py", ".js", ".mjs", ".ts", ".rb", ".sh", ".go", ".pl", ".php":
+		return true
+	}
+	return false
+}
+
+// checkTracker remembers the last run, for detectors that judge claims.
+type checkTracker struct {
+	// runs counts the runs so far.
+	runs int
+	// last is the last run; lastStep its step.
+	last     act
+	lastStep int
+	// editedSince is set when a file changed after the last run.
+	editedSince bool
+	// projectEdits counts changes to files the run did not create.
+	projectEdits int
+}
+
+func (t *checkTracker) update(v *view) {
+	for i := range v.acts {
+		a := &v.acts[i]
+		if a.Run && !(a.hasCode && a.code.writes) {
+			t.runs++
+			t.last = act{Action: Action{Command: a.Command, Failed: a.Failed, Test: a.Test, Output: lastLine(a.Output)}}
+			t.lastStep = v.n
+			t.editedSince = false
+		}
+		for _, ef := range a.effects {
+			if ef.changed {
+				t.editedSince = true
+				if !ef.file.created {
+					t.projectEdits++
+				}
+			}
+		}
+	}
+}
+
+// lastLine returns the last meaningful line of an output.
+func lastLine(out string) string {
+	l := lastLines(out, 1)
+	if len(l) == 0 {
+		return ""
+	}
+	return l[0]
+}

@@ -1,0 +1,79 @@
+package rules
+
+import (
+	"fmt"
+	"regexp"
+)
+
+var formatErrorsInfo = Info{
+	Name:     "format-errors",
+	Severity: Concern,
+	Doc: "The harness rejecting the agent's replies again and again: a reply with no tool call " +
+		"or more than one action, unparsable arguments, an unknown tool. Seen as a harness message " +
+		"after the reply (\"Please always provide EXACTLY ONE action…\", \"format error\", \"no " +
+		"tool calls\") or as a tool result that rejects the call. Reported when FormatErrors " +
+		"replies in a row (default 3) were rejected.",
+}
+
+// rejection matches what harnesses say when they reject a reply.
+var rejection = regexp.MustCompile(`(?i)(format ?error|did not (include|contain|use|provide) (a |any |the |exactly one )?(tool call|command|action|bash|code block)|no tool calls?\b|exactly one (bash |shell )?(action|command|code block|tool call)|please (always )?provide (exactly )?one|could not parse|failed to parse (the )?(tool|arguments|action|response)|invalid (json|tool call|tool arguments|function arguments)|unknown tool|no such tool|tool .{1,40} (is not available|does not exist|not found)|your (last )?(output|response|reply) (did not|was not|is not|has no|contained no))`)
+
+// formatErrors counts consecutive rejected replies.
+type formatErrors struct {
+	min          int
+	streak       int
+	start        int
+	fired        bool
+	lastRejected int
+}
+
+func (d *formatErrors) reset() { *d = formatErrors{min: d.min} }
+
+func (d *formatErrors) observe(v *view, emit func(candidate)) {
+	// A harness message before this step rejects the previous reply.
+	prevRejected := false
+	for _, t := range v.notes {
+		if len(t) < 2000 && rejection.MatchString(t) {
+			prevRejected = true
+		}
+	}
+	if prevRejected {
+		d.count(v.n-1, v.n, emit)
+	} else if v.n > 1 && d.lastRejected != v.n-1 {
+		d.streak, d.fired = 0, false
+	}
+	// A tool result that rejects the call rejects this reply.
+	for i := range v.acts {
+		a := &v.acts[i]
+		if a.Failed && len(a.Output) < 2000 && rejection.MatchString(a.Output) {
+			d.count(v.n, v.n, emit)
+			break
+		}
+	}
+}
+
+// count records that reply n was rejected, as seen at step at.
+func (d *formatErrors) count(n, at int, emit func(candidate)) {
+	if n == d.lastRejected {
+		return
+	}
+	if d.lastRejected != n-1 {
+		d.streak, d.fired = 0, false
+	}
+	if d.streak == 0 {
+		d.start = n
+	}
+	d.streak++
+	d.lastRejected = n
+	if d.streak >= d.min && !d.fired {
+		d.fired = true
+		emit(candidate{subject: textSig("format-errors"), Finding: Finding{
+			Detector:  formatErrorsInfo.Name,
+			Severity:  formatErrorsInfo.Severity,
+			StartStep: d.start,
+			EndStep:   at,
+			Message: fmt.Sprintf("The harness has rejected %d replies in a row; reread its format rules and answer with exactly one well-formed action.",
+				d.streak),
+		}})
+	}
+}

@@ -1,0 +1,99 @@
+package rules
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// judge settles whether an answered action failed, from its result: the
+// tool result's error flag (already in Failed), else the exit code its
+// text shows, else, for runs, the text itself.
+func (a *Action) judge() {
+	if code, ok := exitCode(a.Output); ok {
+		a.ExitCode = code
+		if code != 0 {
+			a.Failed = true
+		}
+		if code == 1 && a.Kind == KindSearch && len(lastLines(a.Output, 1)) == 0 {
+			// grep and friends exit 1 when they find nothing: an answer,
+			// not a failure.
+			a.Failed = false
+		}
+	}
+	if a.Failed || !a.Run {
+		return
+	}
+	// A run whose exit code is unknown, or hidden behind a pipe
+	// (python x.py | tail), failed when its output ends in a traceback or
+	// in a test summary that counts failures.
+	if a.ExitCode < 0 || strings.Contains(a.canonical, "|") || strings.Contains(a.Command, "|") {
+		a.Failed = endsInError(a.Output) || a.Test && testsFailed(a.Output)
+	}
+}
+
+// exitCode finds the exit code that a harness writes around a command's
+// output: mini-swe-agent's <returncode>, vigil's "[exit code N]", Claude
+// Code's "Exit code N", Codex's "Process exited with code N". It looks
+// only at the first and last few hundred bytes.
+func exitCode(out string) (int, bool) {
+	head, tail := out, out
+	if len(out) > 512 {
+		head, tail = out[:256], out[len(out)-256:]
+	}
+	for _, m := range exitMarkers {
+		for _, part := range [2]string{head, tail} {
+			i := strings.Index(part, m.prefix)
+			if i < 0 {
+				continue
+			}
+			rest := part[i+len(m.prefix):]
+			j := 0
+			for j < len(rest) && (rest[j] == '-' && j == 0 || rest[j] >= '0' && rest[j] <= '9') {
+				j++
+			}
+			if n, err := strconv.Atoi(rest[:j]); err == nil {
+				return n, true
+			}
+		}
+	}
+	return 0, false
+}
+
+var exitMarkers = []struct{ prefix string }{
+	{"<returncode>"},
+	{"[exit code "},
+	{"Process exited with code "},
+	{"Exit code: "},
+	{"Exit code "},
+	{"exit status "},
+	{"exit_code: "},
+}
+
+// errorLine matches the last line of a Python traceback or a shell error.
+var errorLine = regexp.MustCompile(`^(?:[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)(?::|$)|Traceback \(most recent call last\)|.*: command not found$|.*[Ss]egmentation fault|FAILED\b|FAIL\b|panic: |fatal error: |error(?:\[E\d+\])?: )`)
+
+// endsInError reports whether output ends in an error: one of its last
+// three lines is an exception, a failure summary or a shell error.
+func endsInError(out string) bool {
+	for _, l := range lastLines(out, 3) {
+		if errorLine.MatchString(l) {
+			return true
+		}
+	}
+	return false
+}
+
+// testFailure matches the summary lines with which test runners report
+// failures: pytest's "2 failed", unittest's "FAILED (failures=1)", go's
+// "FAIL", jest's "Tests: 1 failed", cargo's "test result: FAILED".
+var testFailure = regexp.MustCompile(`(?m)(?:\b[1-9]\d* (?:failed|errors?)\b|^FAILED \((?:failures|errors)=|^FAIL\b|^--- FAIL|Tests:\s+[1-9]\d* failed|test result: FAILED|^ERROR: )`)
+
+// testsFailed reports whether the tail of a test run's output reports
+// failing tests.
+func testsFailed(out string) bool {
+	if len(out) > sigChunk {
+		out = out[len(out)-sigChunk:]
+	}
+	return testFailure.MatchString(out)
+}

@@ -1,0 +1,23 @@
+package rules
+
+import "testing"
+
+func TestPolling(t *testing.T) {
+	read := func(cmd, out string) st { return do(sh(cmd, out, false)) }
+	runCases(t, "polling-finished", []detectorCase{
+		{"the same read three times", []st{read("git status", "clean"), read("git status", "clean"), read("git status", "clean")}, []int{3}},
+		{"output that changes is news", []st{read("git status", "M a.go"), read("git status", "M a.go b.go"), read("git status", "clean")}, nil},
+		{"twice is fine", []st{read("cat a.txt", "x"), read("cat a.txt", "x")}, nil},
+		{"polling after sleep", []st{
+			read("sleep 30 && gh run view 42", "status: completed\nconclusion: success"),
+			read("sleep 30; gh run view 42", "status: completed\nconclusion: success"),
+			read("sleep 60 && gh run view 42", "status: completed\nconclusion: success"),
+		}, []int{3}},
+		{"read tools", []st{
+			do(tool("read", map[string]any{"path": "a.go"}, "package a", false)),
+			do(tool("read", map[string]any{"path": "a.go"}, "package a", false)),
+			do(tool("Read", map[string]any{"file_path": "a.go"}, "package a", false)),
+		}, nil}, // read and Read are different tools: their calls differ
+		{"a failing read is not polling", []st{do(sh("cat nope", "No such file", true)), do(sh("cat nope", "No such file", true)), do(sh("cat nope", "No such file", true))}, nil},
+	})
+}

@@ -1,0 +1,60 @@
+package rules
+
+import "fmt"
+
+var testRerunInfo = Info{
+	Name:     "test-rerun",
+	Severity: Nit,
+	Doc: "Running the same tests or the same script again with nothing in between that could " +
+		"change the outcome: only reads and searches. Any other action (an edit, an install, " +
+		"another program) starts the count over, since it may have changed something. Reported " +
+		"at the TestReruns-th run (default 3).",
+}
+
+// testRerun counts runs of one check with only reads in between.
+type testRerun struct {
+	min      int
+	cmd      sig
+	count    int
+	first    int
+	last     int
+	reported bool
+}
+
+func (d *testRerun) reset() { *d = testRerun{min: d.min} }
+
+func (d *testRerun) observe(v *view, emit func(candidate)) {
+	for i := range v.acts {
+		a := &v.acts[i]
+		switch {
+		case a.Kind == KindRead || a.Kind == KindSearch:
+			continue
+		case !a.Run || !a.Answered || a.hasCode && a.code.writes || a.cmd != d.cmd || d.last < v.oldest():
+			d.cmd, d.count, d.reported = 0, 0, false
+			if !a.Run || !a.Answered || a.hasCode && a.code.writes {
+				continue
+			}
+			d.cmd, d.first = a.cmd, v.n
+		}
+		if d.last == v.n && d.count > 0 {
+			continue
+		}
+		d.count++
+		d.last = v.n
+		if d.count >= d.min && !d.reported {
+			d.reported = true
+			what := "tests"
+			if !a.Test {
+				what = "script"
+			}
+			emit(candidate{subject: a.cmd, Finding: Finding{
+				Detector:  testRerunInfo.Name,
+				Severity:  testRerunInfo.Severity,
+				StartStep: d.first,
+				EndStep:   v.n,
+				Message: fmt.Sprintf("`%s` has run %d times with nothing changed in between; the %s will say the same until something changes.",
+					clip(a.Command, 80), d.count, what),
+			}})
+		}
+	}
+}
