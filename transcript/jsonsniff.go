@@ -35,6 +35,15 @@ func (o shapeObj) hasAny(keys ...string) bool {
 	return false
 }
 
+// top returns the top-level object's members as a shapeObj.
+func (s jsonShape) top() shapeObj {
+	o := make(shapeObj, len(s.keys))
+	for _, k := range s.keys {
+		o[k] = s.strs[k]
+	}
+	return o
+}
+
 // sniffJSONShape reads the shape of the JSON value head starts with (the
 // first line of a JSON Lines file, or the start of a document), as far as
 // its first maxKeys top-level keys. Values it does not look into are

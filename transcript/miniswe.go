@@ -139,11 +139,15 @@ type openAIUsage struct {
 	PromptTokensDetails struct {
 		CachedTokens int64 `json:"cached_tokens"`
 	} `json:"prompt_tokens_details"`
+	// CacheCreationInputTokens is what LiteLLM adds for Anthropic models:
+	// prompt tokens written to the cache, counted in PromptTokens.
+	CacheCreationInputTokens int64 `json:"cache_creation_input_tokens"`
 }
 
 func (u openAIUsage) usage() llm.Usage {
 	cached := min(u.PromptTokensDetails.CachedTokens, u.PromptTokens)
-	return llm.Usage{Input: u.PromptTokens - cached, CacheRead: cached, Output: u.CompletionTokens}
+	written := min(u.CacheCreationInputTokens, u.PromptTokens-cached)
+	return llm.Usage{Input: u.PromptTokens - cached - written, CacheRead: cached, CacheWrite: written, Output: u.CompletionTokens}
 }
 
 // bashBlock is the action mini-swe-agent 1 parses out of a reply.

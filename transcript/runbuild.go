@@ -32,6 +32,9 @@ type runBuilder struct {
 
 // start begins a run: it emits info and forgets the previous run.
 func (b *runBuilder) start(info RunInfo) bool {
+	if b.stopped {
+		return false
+	}
 	b.prev, b.replies, b.open = "", 0, nil
 	if !b.d.emit(Item{Run: &info}) {
 		b.stopped = true
