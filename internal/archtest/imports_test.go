@@ -67,6 +67,7 @@ var rules = []struct {
 	{"config", []string{"llm", "internal/yamlfile"}, "settings validate model refs and nothing else"},
 	{"transcript", []string{"llm", "session"}, "readers turn foreign formats into session entries and nothing else"},
 	{"rules", []string{"llm", "session", "transcript"}, "detectors read steps and nothing else"},
+	{"internal/eval", []string{"rules", "transcript", "session", "llm"}, "eval scores reviewers of transcripts and nothing else"},
 	{"agent", []string{"llm", "session", "tools", "config"}, "the agent knows nothing of the advisor or the CLI; the advisor attaches through hooks and events"},
 	{"advisor", []string{"llm", "history", "session", "tools", "contextfiles", "rules", "config", "internal/yamlfile"}, "the advisor never imports the agent, integrations or the CLI"},
 	{"internal/advisorhost", []string{"agent", "advisor", "session", "llm"}, "the glue between the agent and the advisor imports both and nothing else"},
