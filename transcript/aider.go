@@ -1,8 +1,233 @@
 package transcript
 
-import "errors"
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
 
-// sniffAider and readAider are placeholders until the reader lands.
-func sniffAider(head []byte, name string) bool { return false }
+	"github.com/vigil-dev/vigil/llm"
+	"github.com/vigil-dev/vigil/session"
+)
 
-func readAider(d *decodeState) error { return errors.New("aider: reader not written yet") }
+// Aider appends every session to .aider.chat.history.md as loose Markdown:
+//
+//	# aider chat started at 2024-08-05 19:33:32
+//
+//	> /path/to/aider aider/utils.py
+//	> Models: claude-3-5-sonnet-20240620 with diff edit format, …
+//
+//	#### Use the Spinner instead of the inlined custom spinner
+//
+//	Certainly! … (the reply, edits as SEARCH/REPLACE blocks)
+//
+//	> Applied edit to aider/utils.py
+//
+// Each "# aider chat started at" header starts a run, its time the run's
+// Started (a local time without a zone, read as UTC) and the model named in
+// the launch output its Model. Lines starting "#### " are what the user
+// typed, one user message per input (a blank line ends it); lines starting
+// "> " are aider's own output (command output, edits applied, costs,
+// confirmations), kept as custom "aider_output" entries that are shown but
+// not sent to a model, because aider sends the model only some of it; all
+// other text is the assistant's reply, a message without calls, as aider
+// records none. Output that aider wrote over several lines carries the "> "
+// only on its first, so the rest reads as reply text: the format cannot
+// tell them apart. Text before the first header (a file cut at the front)
+// is a run of its own, noted. Entries have no times; their ids are the
+// line their text starts on.
+
+// aiderHeader starts a session.
+const aiderHeader = "# aider chat started at "
+
+// sniffAider recognises the history by a session header at the start of a
+// line, by its name, or by both kinds of prefixed line aider writes, each
+// ending in the two spaces of a Markdown line break.
+func sniffAider(head []byte, name string) bool {
+	lead := bytes.TrimLeft(head, " \t\r\n\ufeff")
+	if len(lead) > 0 && (lead[0] == '{' || lead[0] == '[') {
+		return false
+	}
+	if bytes.HasPrefix(head, []byte(aiderHeader)) || bytes.Contains(head, []byte("\n"+aiderHeader)) {
+		return true
+	}
+	if strings.HasSuffix(name, ".aider.chat.history.md") {
+		return true
+	}
+	return aiderLines.Match(head) && aiderOutput.Match(head)
+}
+
+var (
+	aiderLines  = regexp.MustCompile(`(?m)^#### .*  \r?$`)
+	aiderOutput = regexp.MustCompile(`(?m)^> .*  \r?$`)
+	// aiderModel finds the model in aider's launch output: "Model: X with
+	// …", "Models: X with …, weak model Y", "Main model: X with …".
+	aiderModel = regexp.MustCompile(`^(?:Main model|Models?): (\S+)`)
+)
+
+// aiderState reads one history file.
+type aiderState struct {
+	d    *decodeState
+	b    runBuilder
+	runs int
+	// The open run.
+	inRun, started bool
+	info           RunInfo
+	// The block being gathered: its kind ('u' user, 'o' output, 'a'
+	// assistant), lines, and the line it starts on.
+	kind  byte
+	lines []string
+	first int
+}
+
+func readAider(d *decodeState) error {
+	st := &aiderState{d: d, b: runBuilder{d: d}}
+	var buf []byte
+	for n := 1; ; n++ {
+		raw, err := nextTextLine(d.in, buf[:0])
+		buf = raw
+		if cap(buf) > 1<<20 {
+			buf = nil
+		}
+		if err != nil && err != io.EOF {
+			return fmt.Errorf("line %d: %w", n, err)
+		}
+		last := err == io.EOF
+		if last && len(raw) > 0 {
+			d.note(n, "truncated last line")
+		}
+		if len(raw) > 0 {
+			st.line(n, strings.TrimRight(string(raw), "\r\n"))
+		}
+		if st.b.stopped {
+			return nil
+		}
+		if last {
+			break
+		}
+	}
+	st.flush()
+	st.endRun()
+	return nil
+}
+
+// line takes line n of the file.
+func (st *aiderState) line(n int, line string) {
+	switch {
+	case strings.HasPrefix(line, aiderHeader):
+		st.flush()
+		st.endRun()
+		st.openRun(strings.TrimSpace(strings.TrimPrefix(line, aiderHeader)))
+	case strings.HasPrefix(line, "#### ") || line == "####":
+		st.add(n, 'u', aiderUnmark(line, "####"))
+	case strings.HasPrefix(line, "> ") || line == ">":
+		st.add(n, 'o', aiderUnmark(line, ">"))
+	case strings.TrimSpace(line) == "":
+		if st.kind == 'a' {
+			st.lines = append(st.lines, "")
+		} else {
+			st.flush()
+		}
+	default:
+		st.add(n, 'a', line)
+	}
+}
+
+// aiderUnmark returns a user or output line without its marker and the
+// two spaces aider ends it with; a line with nothing else is "".
+func aiderUnmark(line, marker string) string {
+	rest := strings.TrimSuffix(strings.TrimPrefix(line, marker+" "), "  ")
+	if strings.TrimSpace(rest) == "" || rest == marker {
+		return ""
+	}
+	return rest
+}
+
+// add puts a line in the block of its kind, ending a block of another.
+func (st *aiderState) add(n int, kind byte, text string) {
+	if st.kind != kind {
+		st.flush()
+		st.kind, st.first = kind, n
+	}
+	st.lines = append(st.lines, text)
+}
+
+// flush emits the block being gathered.
+func (st *aiderState) flush() {
+	kind, lines := st.kind, st.lines
+	st.kind, st.lines = 0, st.lines[:0]
+	if kind == 0 {
+		return
+	}
+	text := strings.Trim(strings.Join(lines, "\n"), "\n")
+	if strings.TrimSpace(text) == "" {
+		return
+	}
+	if !st.inRun {
+		st.d.note(st.first, "text before the first session header")
+		st.openRun("")
+	}
+	if !st.started && kind == 'o' && st.info.Model == "" {
+		for _, l := range lines {
+			if m := aiderModel.FindStringSubmatch(l); m != nil {
+				st.info.Model = strings.TrimSuffix(m[1], ",")
+				break
+			}
+		}
+	}
+	if !st.begin() {
+		return
+	}
+	id := strconv.Itoa(st.first)
+	switch kind {
+	case 'u':
+		st.b.user(id, time.Time{}, text)
+	case 'o':
+		st.b.add(id, time.Time{}, &session.Custom{
+			CustomType: "aider_output",
+			Content:    []llm.Block{llm.Text(text)},
+			Display:    true,
+		})
+	case 'a':
+		st.b.nextReply()
+		st.b.reply(id, time.Time{}, &session.Message{
+			Message: llm.Message{Role: llm.RoleAssistant, Content: []llm.Block{llm.Text(text)}},
+			Model:   llm.Ref{Model: st.info.Model},
+		})
+	}
+}
+
+// openRun opens a run whose header gave started ("" before any header).
+func (st *aiderState) openRun(started string) {
+	st.inRun, st.started = true, false
+	st.info = RunInfo{Format: FormatAider, Index: st.runs}
+	st.runs++
+	if started == "" {
+		return
+	}
+	if t, err := time.Parse("2006-01-02 15:04:05", started); err == nil {
+		st.info.Started = t
+	} else {
+		st.d.note(0, "session header with a time of an unknown form")
+	}
+}
+
+// begin emits the open run's RunInfo before its first entry.
+func (st *aiderState) begin() bool {
+	if !st.started {
+		st.started = true
+		return st.b.start(st.info)
+	}
+	return !st.b.stopped
+}
+
+// endRun closes the open run; a run with no entries is still emitted.
+func (st *aiderState) endRun() {
+	if st.inRun {
+		st.begin()
+	}
+	st.inRun = false
+}

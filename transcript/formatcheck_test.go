@@ -222,6 +222,9 @@ func checkCuts(t *testing.T, name string, data []byte, n int) {
 		if len(r.notes) == len(whole.notes) && r.entryCount() == whole.entryCount() {
 			continue // cut in trailing data the reader does not use
 		}
+		if data[cut-1] == '\n' {
+			continue // a line format cut between lines looks whole
+		}
 		if !r.noted("cut") && !r.noted("truncated") {
 			t.Fatalf("cut at %d: no note of the cut; notes %v", cut, r.notes)
 		}

@@ -1,7 +1,6 @@
 package transcript
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -163,7 +162,7 @@ func (st *ohState) readValues() error {
 func (st *ohState) readLines() error {
 	var buf []byte
 	for n := 1; ; n++ {
-		line, err := ohNextLine(st.d.in, buf[:0])
+		line, err := nextTextLine(st.d.in, buf[:0])
 		buf = line
 		if cap(buf) > 1<<20 {
 			buf = nil // do not pin one huge line's memory
@@ -192,18 +191,6 @@ func (st *ohState) readLines() error {
 		}
 		if last {
 			return nil
-		}
-	}
-}
-
-// ohNextLine appends the next line of in, newline included, to buf; it
-// returns io.EOF with the last line when the file ends.
-func ohNextLine(in *bufio.Reader, buf []byte) ([]byte, error) {
-	for {
-		chunk, err := in.ReadSlice('\n')
-		buf = append(buf, chunk...)
-		if err != bufio.ErrBufferFull {
-			return buf, err
 		}
 	}
 }
