@@ -68,7 +68,9 @@ func (r *Runtime) converse(ctx context.Context) error {
 			Tools:     r.defs,
 			MaxTokens: r.opts.MaxTokens,
 		}
-		resp, err := llm.Accumulate(model.Stream(ctx, req))
+		cctx, cancel := context.WithTimeout(ctx, r.opts.CallTimeout)
+		resp, err := llm.Accumulate(model.Stream(cctx, req))
+		cancel()
 		if err != nil {
 			cut := mark
 			if keep > mark {

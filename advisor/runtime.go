@@ -16,6 +16,9 @@ import (
 // DefaultMaxToolRounds is the default of [Options.MaxToolRounds].
 const DefaultMaxToolRounds = 8
 
+// DefaultCallTimeout is the default of [Options.CallTimeout].
+const DefaultCallTimeout = 2 * time.Minute
+
 // RetryDelay is how long the runtime waits before retrying a failed review.
 const RetryDelay = time.Second
 
@@ -55,6 +58,11 @@ type Options struct {
 	// Start says where in the transcript the runtime starts reading; the
 	// zero value is [StartAtBeginning].
 	Start StartPoint
+	// CallTimeout bounds each advisor model call, so that a stalled
+	// provider becomes a failed review (retried, and after
+	// [MaxConsecutiveFailures] dropped) instead of silencing the advisor;
+	// 0 means [DefaultCallTimeout].
+	CallTimeout time.Duration
 	// PrimeTokens bounds, in estimated tokens, the tail of the primary's
 	// view replayed to the advisor after a history rewrite and at a
 	// [StartPrimed] start; 0 means [DefaultPrimeTokens].
@@ -165,6 +173,9 @@ func New(opts Options) (*Runtime, error) {
 	r := &Runtime{opts: opts, system: opts.System, model: opts.Model, wake: make(chan struct{}, 1), changed: make(chan struct{})}
 	r.needPrime = opts.Start != StartAtBeginning
 	r.seedOnly = opts.Start == StartAtEnd
+	if r.opts.CallTimeout <= 0 {
+		r.opts.CallTimeout = DefaultCallTimeout
+	}
 	if r.opts.PrimeTokens <= 0 {
 		r.opts.PrimeTokens = DefaultPrimeTokens
 	}
@@ -201,6 +212,17 @@ func (r *Runtime) Start(ctx context.Context) {
 		return
 	}
 	r.started = true
+	if r.needPrime {
+		// The start point is the transcript as it is now, not when the
+		// drain goroutine first runs: entries appended after Start
+		// returns are new. On failure the goroutine tries again.
+		r.mu.Unlock()
+		err := r.prime(ctx)
+		r.mu.Lock()
+		if err != nil {
+			r.logf("advisor: reading the primary's view: %v", err)
+		}
+	}
 	ctx, r.cancel = context.WithCancel(ctx)
 	r.done = make(chan struct{})
 	go func() {

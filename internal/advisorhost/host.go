@@ -2,6 +2,7 @@ package advisorhost
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"sync"
 	"time"
@@ -102,7 +103,7 @@ func (h *Host) Steer(ctx context.Context, note advisor.Advice) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	h.ag.SteerCustom(custom([]advisor.Advice{note}, true), true)
+	h.ag.SteerCustom(custom([]advisor.Advice{note}, DeliverySteer), true)
 	return nil
 }
 
@@ -111,7 +112,9 @@ func (h *Host) Card(ctx context.Context, note advisor.Advice) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	_, err := h.ag.AppendCustom(custom([]advisor.Advice{note}, false))
+	// The card is in the model's context: the run is stopped, so the
+	// model next reads it when the user resumes, which is when it should.
+	_, err := h.ag.AppendCustom(custom([]advisor.Advice{note}, DeliveryCard))
 	if errors.Is(err, agent.ErrDeferred) {
 		return nil
 	}
@@ -182,7 +185,7 @@ func (h *Host) Hook() agent.Hook {
 		if len(notes) == 0 {
 			return nil
 		}
-		c := custom(notes, true)
+		c := custom(notes, DeliveryAside)
 		return []agent.Injection{{Custom: &c}}
 	})
 }
@@ -237,12 +240,22 @@ func (h *Host) Close() {
 	h.wg.Wait()
 }
 
-// custom is the entry notes become.
-func custom(notes []advisor.Advice, inContext bool) session.Custom {
+// How a note reached the primary, as an advisor entry's details record
+// it: {"delivery": "aside"}.
+const (
+	DeliveryAside = "aside"
+	DeliverySteer = "steer"
+	DeliveryCard  = "card"
+)
+
+// custom is the entry notes become: displayed, in the model's context,
+// with the delivery in its details.
+func custom(notes []advisor.Advice, delivery string) session.Custom {
 	return session.Custom{
 		CustomType: CustomType,
 		Content:    []llm.Block{llm.Text(advisor.FormatAdvisories(notes))},
 		Display:    true,
-		InContext:  inContext,
+		InContext:  true,
+		Details:    json.RawMessage(`{"delivery":"` + delivery + `"}`),
 	}
 }

@@ -151,8 +151,8 @@ rules:
 		t.Fatal(err)
 	}
 	cs := advisorEntries(w.sess)
-	if len(cs) != 1 || cs[0].InContext || !cs[0].Display || !strings.Contains(cs[0].Content[0].Text, "CARD-note") {
-		t.Fatalf("after Card: advisor entries = %+v, want one displayed card not in context", cs)
+	if len(cs) != 1 || !cs[0].InContext || !cs[0].Display || !strings.Contains(cs[0].Content[0].Text, "CARD-note") {
+		t.Fatalf("after Card: advisor entries = %+v, want one displayed card, in context for the next resume", cs)
 	}
 	if err := w.host.Steer(ctx, advisor.Advice{Note: "STEER-note", Severity: advisor.SeverityConcern}); err != nil {
 		t.Fatal(err)
@@ -175,8 +175,8 @@ rules:
 		t.Fatalf("%d requests, want 1 (the resumed run)", len(reqs))
 	}
 	body := string(reqs[0].Body)
-	if !strings.Contains(body, "STEER-note") || strings.Contains(body, "CARD-note") {
-		t.Errorf("resumed request: want the steer and not the card; body %s", body)
+	if !strings.Contains(body, "STEER-note") || !strings.Contains(body, "CARD-note") {
+		t.Errorf("resumed request: want the steer and the card; body %s", body)
 	}
 	if !strings.Contains(body, "weigh it and continue") {
 		t.Error("resumed request lacks the resume message")
