@@ -1,8 +1,461 @@
 package transcript
 
-import "errors"
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
 
-// sniffClaudeCode and readClaudeCode are placeholders until the reader lands.
-func sniffClaudeCode(head []byte, name string) bool { return false }
+	"github.com/vigil-dev/vigil/llm"
+	"github.com/vigil-dev/vigil/session"
+)
 
-func readClaudeCode(d *decodeState) error { return errors.New("claudecode: reader not written yet") }
+// Claude Code session files (~/.claude/projects/<slug>/<session>.jsonl):
+// one JSON object per line with a "type". Conversation lines (user,
+// assistant, attachment, system) carry uuid and parentUuid; the rest is
+// metadata. One API response is written as several assistant lines, one
+// per content block, sharing message.id: the reader merges them into one
+// assistant message. See the integrations spec, §1.1.
+
+// ccLine is one line, as far as the reader uses it.
+type ccLine struct {
+	Type                      string          `json:"type"`
+	Subtype                   string          `json:"subtype"`
+	UUID                      string          `json:"uuid"`
+	ParentUUID                string          `json:"parentUuid"`
+	LogicalParentUUID         string          `json:"logicalParentUuid"`
+	Timestamp                 string          `json:"timestamp"`
+	SessionID                 string          `json:"sessionId"`
+	CWD                       string          `json:"cwd"`
+	IsMeta                    bool            `json:"isMeta"`
+	IsCompactSummary          bool            `json:"isCompactSummary"`
+	IsVisibleInTranscriptOnly bool            `json:"isVisibleInTranscriptOnly"`
+	IsAPIErrorMessage         bool            `json:"isApiErrorMessage"`
+	Message                   *ccMessage      `json:"message"`
+	Content                   json.RawMessage `json:"content"`
+	Attachment                *struct {
+		Type string `json:"type"`
+	} `json:"attachment"`
+	Rendered        []ccRendered `json:"rendered"`
+	RenderedRole    string       `json:"renderedRole"`
+	CompactMetadata *struct {
+		PreTokens        int64 `json:"preTokens"`
+		PreservedSegment *struct {
+			HeadUUID string `json:"headUuid"`
+		} `json:"preservedSegment"`
+	} `json:"compactMetadata"`
+	Summary  string `json:"summary"`
+	LeafUUID string `json:"leafUuid"`
+}
+
+// ccMessage is the Anthropic Messages API object a user or assistant line
+// carries.
+type ccMessage struct {
+	ID         string          `json:"id"`
+	Role       string          `json:"role"`
+	Model      string          `json:"model"`
+	Content    json.RawMessage `json:"content"`
+	StopReason string          `json:"stop_reason"`
+	Usage      *struct {
+		InputTokens              int64 `json:"input_tokens"`
+		OutputTokens             int64 `json:"output_tokens"`
+		CacheCreationInputTokens int64 `json:"cache_creation_input_tokens"`
+		CacheReadInputTokens     int64 `json:"cache_read_input_tokens"`
+	} `json:"usage"`
+}
+
+// ccBlock is one content block of a message or of a tool result.
+type ccBlock struct {
+	Type      string          `json:"type"`
+	Text      string          `json:"text"`
+	Thinking  string          `json:"thinking"`
+	Signature string          `json:"signature"`
+	Data      string          `json:"data"`
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Input     json.RawMessage `json:"input"`
+	ToolUseID string          `json:"tool_use_id"`
+	Content   json.RawMessage `json:"content"`
+	IsError   bool            `json:"is_error"`
+	Source    *struct {
+		MediaType string `json:"media_type"`
+		Data      string `json:"data"`
+	} `json:"source"`
+}
+
+// ccRendered is the text an attachment put into the model's context.
+type ccRendered struct {
+	Content json.RawMessage `json:"content"`
+}
+
+// ccMetadataTypes are line types that hold no conversation: titles, undo
+// snapshots, queued prompts, request bookkeeping, subagent progress.
+var ccMetadataTypes = map[string]bool{
+	"queue-operation": true, "last-prompt": true, "cost-state": true,
+	"file-history-snapshot": true, "file-history-delta": true, "summary": true,
+	"custom-title": true, "ai-title": true, "tag": true, "agent-name": true,
+	"permission-mode": true, "pr-link": true, "worktree-state": true,
+	"saved_hook_context": true, "fork-context-ref": true, "progress": true,
+	"api-request": true, "api-request-shape": true, "api-request-blob": true,
+}
+
+// ccConversationTypes are the line types that take part in the tree.
+var ccConversationTypes = map[string]bool{"user": true, "assistant": true, "attachment": true, "system": true}
+
+// ccProbe is what sniffing and the run's header read of the first lines.
+type ccProbe struct {
+	Type       string          `json:"type"`
+	SessionID  string          `json:"sessionId"`
+	UUID       string          `json:"uuid"`
+	ParentUUID json.RawMessage `json:"parentUuid"`
+	LeafUUID   string          `json:"leafUuid"`
+	MessageID  string          `json:"messageId"`
+	Payload    json.RawMessage `json:"payload"`
+	CWD        string          `json:"cwd"`
+	Timestamp  string          `json:"timestamp"`
+	Message    *struct {
+		Model string `json:"model"`
+	} `json:"message"`
+}
+
+// sniffClaudeCode looks at the first lines for Claude Code's envelope: a
+// type with a sessionId (every conversation line and most metadata has
+// one), or a title summary with its leafUuid, or an undo snapshot.
+func sniffClaudeCode(head []byte, name string) bool {
+	for _, line := range headLines(head, 3) {
+		var p ccProbe
+		if json.Unmarshal(line, &p) != nil || p.Type == "" || p.Payload != nil {
+			return false
+		}
+		switch {
+		case p.SessionID != "" && (ccConversationTypes[p.Type] || ccMetadataTypes[p.Type] || p.UUID != "" || p.ParentUUID != nil):
+			return true
+		case p.Type == "summary" && p.LeafUUID != "":
+			return true
+		case p.Type == "file-history-snapshot" && p.MessageID != "":
+			return true
+		}
+	}
+	return false
+}
+
+// ccReader holds a run's bookkeeping: an assistant message still being
+// merged, the entries that arrived while it was (tool results, hook
+// context), and a compaction waiting for its summary line.
+type ccReader struct {
+	d       *decodeState
+	links   lineage
+	pending *ccPending
+	queue   []session.Entry
+	compact *session.Entry
+}
+
+// ccPending is an assistant message whose blocks may continue on later
+// lines.
+type ccPending struct {
+	msgID string
+	entry session.Entry
+	msg   *session.Message
+}
+
+// ccQueueMax bounds the entries held back behind a pending message.
+const ccQueueMax = 64
+
+func readClaudeCode(d *decodeState) error {
+	run := RunInfo{Format: FormatClaudeCode}
+	for _, line := range headLines(peekHead(d), 200) {
+		var p ccProbe
+		if json.Unmarshal(line, &p) != nil {
+			continue
+		}
+		if run.ID == "" {
+			run.ID = p.SessionID
+		}
+		if run.CWD == "" {
+			run.CWD = p.CWD
+		}
+		if run.Started.IsZero() && ccConversationTypes[p.Type] {
+			run.Started = parseStamp(p.Timestamp)
+		}
+		if run.Model == "" && p.Type == "assistant" && p.Message != nil && p.Message.Model != "<synthetic>" {
+			run.Model = p.Message.Model
+		}
+	}
+	if !d.emit(Item{Run: &run}) {
+		return nil
+	}
+	r := &ccReader{d: d}
+	err := eachLine(d, r.line)
+	if err == nil && !r.flush() {
+		return nil
+	}
+	return err
+}
+
+// line reads one line.
+func (r *ccReader) line(n int, raw []byte) error {
+	var l ccLine
+	if err := json.Unmarshal(raw, &l); err != nil {
+		return malformed(err)
+	}
+	if l.Type == "" {
+		return malformed(fmt.Errorf("line has no type"))
+	}
+	switch {
+	case l.Type == "assistant":
+		return r.assistant(n, &l)
+	case l.Type == "user":
+		return r.user(n, &l)
+	case l.Type == "attachment":
+		return r.attachment(&l)
+	case l.Type == "system" && l.Subtype == "compact_boundary":
+		if !r.flush() {
+			return errStopped
+		}
+		c := &session.Compaction{}
+		if m := l.CompactMetadata; m != nil {
+			c.TokensBefore = m.PreTokens
+			if m.PreservedSegment != nil {
+				c.FirstKeptID = r.links.parent(m.PreservedSegment.HeadUUID)
+			}
+		}
+		parent := l.LogicalParentUUID
+		if parent == "" {
+			parent = l.ParentUUID
+		}
+		r.compact = &session.Entry{ID: l.UUID, ParentID: r.links.parent(parent), Time: parseStamp(l.Timestamp), Body: c}
+		return nil
+	case l.Type == "system":
+		text, _ := stringContent(l.Content)
+		return r.put(r.entry(&l, &session.Custom{
+			CustomType: "system:" + l.Subtype,
+			Content:    textBlocks(text),
+		}), false)
+	case ccMetadataTypes[l.Type]:
+		r.links.drop(l.UUID, l.ParentUUID)
+		return nil
+	default:
+		r.d.note(n, fmt.Sprintf("unknown line type %q", l.Type))
+		r.links.drop(l.UUID, l.ParentUUID)
+		return nil
+	}
+}
+
+// entry returns an entry for line l with the given body, its parent
+// resolved past dropped and merged lines.
+func (r *ccReader) entry(l *ccLine, body session.Body) session.Entry {
+	return session.Entry{ID: l.UUID, ParentID: r.links.parent(l.ParentUUID), Time: parseStamp(l.Timestamp), Body: body}
+}
+
+func (r *ccReader) assistant(n int, l *ccLine) error {
+	if l.Message == nil {
+		return malformed(fmt.Errorf("assistant line has no message"))
+	}
+	blocks, err := r.blocks(n, l.Message.Content)
+	if err != nil {
+		return malformed(err)
+	}
+	if l.IsAPIErrorMessage {
+		return r.put(r.entry(l, &session.Custom{CustomType: "api_error", Content: textOnly(blocks), Display: true}), false)
+	}
+	m := l.Message
+	if p := r.pending; p != nil && m.ID != "" && m.ID == p.msgID {
+		p.msg.Message.Content = append(p.msg.Message.Content, blocks...)
+		ccReply(p.msg, m)
+		r.links.drop(l.UUID, p.entry.ID)
+		return nil
+	}
+	if !r.flush() {
+		return errStopped
+	}
+	msg := &session.Message{Message: llm.Message{Role: llm.RoleAssistant, Content: blocks}}
+	ccReply(msg, m)
+	r.pending = &ccPending{msgID: m.ID, entry: r.entry(l, msg), msg: msg}
+	return nil
+}
+
+// ccReply copies model, usage and stop reason onto msg; later lines of a
+// merged response carry the final values.
+func ccReply(msg *session.Message, m *ccMessage) {
+	if m.Model != "" {
+		msg.Model = llm.Ref{Provider: "anthropic", Model: m.Model}
+		if m.Model == "<synthetic>" {
+			msg.Model.Provider = ""
+		}
+	}
+	if m.StopReason != "" {
+		msg.StopReason = llm.StopReason(m.StopReason)
+	}
+	if u := m.Usage; u != nil {
+		msg.Usage = llm.Usage{Input: u.InputTokens, Output: u.OutputTokens, CacheRead: u.CacheReadInputTokens, CacheWrite: u.CacheCreationInputTokens}
+	}
+}
+
+func (r *ccReader) user(n int, l *ccLine) error {
+	if l.Message == nil {
+		return malformed(fmt.Errorf("user line has no message"))
+	}
+	blocks, err := r.blocks(n, l.Message.Content)
+	if err != nil {
+		return malformed(err)
+	}
+	if l.IsCompactSummary && r.compact != nil {
+		c := r.compact.Body.(*session.Compaction)
+		c.Summary = llm.Message{Content: blocks}.Text()
+		r.links.drop(l.UUID, r.compact.ID)
+		if !r.flush() {
+			return errStopped
+		}
+		return nil
+	}
+	results := false
+	for _, b := range blocks {
+		results = results || b.Type == llm.BlockToolResult
+	}
+	if results {
+		return r.put(r.entry(l, &session.Message{Message: llm.Message{Role: llm.RoleUser, Content: blocks}}), true)
+	}
+	text := llm.Message{Content: blocks}.Text()
+	custom := func(typ string, inContext, display bool) error {
+		return r.put(r.entry(l, &session.Custom{CustomType: typ, Content: blocks, InContext: inContext, Display: display}), false)
+	}
+	switch {
+	case l.IsCompactSummary:
+		return r.put(r.entry(l, &session.Compaction{Summary: text}), false)
+	case l.IsVisibleInTranscriptOnly:
+		return custom("transcript_only", false, true)
+	case l.IsMeta:
+		return custom("meta", true, false)
+	case strings.HasPrefix(text, "<command-name>") || strings.HasPrefix(text, "<local-command-"):
+		return custom("local_command", true, true)
+	case strings.HasPrefix(strings.TrimPrefix(text, "<system-reminder>\n"), "Stop hook feedback:"):
+		return custom("hook:Stop", true, false)
+	}
+	return r.put(r.entry(l, &session.Message{Message: llm.Message{Role: llm.RoleUser, Content: blocks}}), false)
+}
+
+// attachment maps context the harness or a hook attached. Only rendered
+// text reaches the model; an attachment without it is state and dropped.
+func (r *ccReader) attachment(l *ccLine) error {
+	var blocks []llm.Block
+	for _, rd := range l.Rendered {
+		if s, ok := stringContent(rd.Content); ok {
+			blocks = append(blocks, textBlocks(s)...)
+			continue
+		}
+		var bs []ccBlock
+		if json.Unmarshal(rd.Content, &bs) == nil {
+			for _, b := range bs {
+				if b.Type == "text" {
+					blocks = append(blocks, textBlocks(b.Text)...)
+				}
+			}
+		}
+	}
+	if len(blocks) == 0 {
+		r.links.drop(l.UUID, l.ParentUUID)
+		return nil
+	}
+	typ := "attachment"
+	if l.Attachment != nil && l.Attachment.Type != "" {
+		typ += ":" + l.Attachment.Type
+	}
+	var details json.RawMessage
+	if l.RenderedRole != "" {
+		details, _ = json.Marshal(map[string]string{"renderedRole": l.RenderedRole})
+	}
+	return r.put(r.entry(l, &session.Custom{CustomType: typ, Content: blocks, InContext: true, Details: details}), true)
+}
+
+// blocks decodes message content: a string, or a list of blocks.
+func (r *ccReader) blocks(n int, raw json.RawMessage) ([]llm.Block, error) {
+	if s, ok := stringContent(raw); ok {
+		return textBlocks(s), nil
+	}
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	var bs []ccBlock
+	if err := json.Unmarshal(raw, &bs); err != nil {
+		return nil, fmt.Errorf("content: %w", err)
+	}
+	var out []llm.Block
+	for _, b := range bs {
+		switch b.Type {
+		case "text":
+			out = append(out, llm.Text(b.Text))
+		case "thinking":
+			out = append(out, llm.Thinking(b.Thinking, b.Signature))
+		case "redacted_thinking":
+			out = append(out, llm.RedactedThinking(b.Data))
+		case "tool_use", "server_tool_use":
+			out = append(out, llm.ToolCall(b.ID, b.Name, objectArguments(b.Input)))
+		case "tool_result":
+			inner, err := r.blocks(n, b.Content)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, llm.ToolResult(b.ToolUseID, b.IsError, inner...))
+		case "image":
+			if b.Source != nil && b.Source.Data != "" {
+				out = append(out, llm.Image(b.Source.MediaType, b.Source.Data))
+			}
+		case "document", "tool_reference", "web_search_tool_result", "web_fetch_tool_result", "advisor_tool_result":
+			// Server-side results and attachments that carry no text the
+			// detectors read.
+		default:
+			r.d.note(n, fmt.Sprintf("unknown content block type %q", b.Type))
+		}
+	}
+	return out, nil
+}
+
+// textOnly keeps the text blocks.
+func textOnly(blocks []llm.Block) []llm.Block {
+	var out []llm.Block
+	for _, b := range blocks {
+		if b.Type == llm.BlockText {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// put emits e, or holds it behind a pending assistant message when it may
+// arrive between that message's lines (tool results, hook context).
+func (r *ccReader) put(e session.Entry, mayInterleave bool) error {
+	if r.pending != nil && mayInterleave && len(r.queue) < ccQueueMax {
+		r.queue = append(r.queue, e)
+		return nil
+	}
+	if !r.flush() || !r.d.emit(Item{Entry: e}) {
+		return errStopped
+	}
+	return nil
+}
+
+// flush emits the pending assistant message and what was held behind it,
+// or the compaction waiting for its summary; it reports false when the
+// consumer stopped. At most one of the two is waiting: each flushes the
+// other before it starts.
+func (r *ccReader) flush() bool {
+	if c := r.compact; c != nil {
+		r.compact = nil
+		return r.d.emit(Item{Entry: *c})
+	}
+	if r.pending == nil {
+		return true
+	}
+	p := r.pending
+	r.pending = nil
+	if !r.d.emit(Item{Entry: p.entry}) {
+		return false
+	}
+	q := r.queue
+	r.queue = r.queue[:0]
+	for _, e := range q {
+		if !r.d.emit(Item{Entry: e}) {
+			return false
+		}
+	}
+	return true
+}
