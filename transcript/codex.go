@@ -1,8 +1,496 @@
 package transcript
 
-import "errors"
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
 
-// sniffCodex and readCodex are placeholders until the reader lands.
-func sniffCodex(head []byte, name string) bool { return false }
+	"github.com/vigil-dev/vigil/llm"
+	"github.com/vigil-dev/vigil/session"
+)
 
-func readCodex(d *decodeState) error { return errors.New("codex: reader not written yet") }
+// Codex rollout files ($CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl):
+// every line is {timestamp, type, payload}. response_item lines hold the
+// model-visible history as Responses API items (one item per line: a
+// reply's reasoning, text and function calls are separate lines, merged
+// here into one assistant message); event_msg lines repeat much of it for
+// the UI and add runtime events. Lines carry no parent: entries are
+// chained in file order. See the integrations spec, §2.1.
+
+// cxLine is one line.
+type cxLine struct {
+	Timestamp string          `json:"timestamp"`
+	Type      string          `json:"type"`
+	Payload   json.RawMessage `json:"payload"`
+	Metadata  *struct {
+		// CompactionOutput marks the reply to a compaction request.
+		CompactionOutput bool `json:"compaction_output"`
+	} `json:"metadata"`
+}
+
+// cxItem is a response_item payload, as far as the reader uses it.
+type cxItem struct {
+	Type      string          `json:"type"`
+	Role      string          `json:"role"`
+	Content   json.RawMessage `json:"content"`
+	Summary   []cxText        `json:"summary"`
+	Encrypted string          `json:"encrypted_content"`
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+	Input     json.RawMessage `json:"input"`
+	Action    json.RawMessage `json:"action"`
+	CallID    string          `json:"call_id"`
+	ID        string          `json:"id"`
+	Output    json.RawMessage `json:"output"`
+	Internal  *struct {
+		ContentItemMetadata []struct {
+			Provenance struct {
+				Type string `json:"type"`
+			} `json:"provenance"`
+		} `json:"content_item_metadata"`
+	} `json:"internal_chat_message_metadata_passthrough"`
+}
+
+// cxText is a content item of a message or a reasoning summary.
+type cxText struct {
+	Type     string `json:"type"`
+	Text     string `json:"text"`
+	ImageURL string `json:"image_url"`
+}
+
+// cxUsage is a token count as Codex records it: input includes cached
+// tokens, output includes reasoning.
+type cxUsage struct {
+	InputTokens     int64 `json:"input_tokens"`
+	CachedInput     int64 `json:"cached_input_tokens"`
+	CacheWriteInput int64 `json:"cache_write_input_tokens"`
+	OutputTokens    int64 `json:"output_tokens"`
+}
+
+func (u cxUsage) usage() llm.Usage {
+	in := u.InputTokens - u.CachedInput - u.CacheWriteInput
+	if in < 0 {
+		in = 0
+	}
+	return llm.Usage{Input: in, Output: u.OutputTokens, CacheRead: u.CachedInput, CacheWrite: u.CacheWriteInput}
+}
+
+// cxEvent is an event_msg payload, as far as the reader uses it.
+type cxEvent struct {
+	Type     string `json:"type"`
+	CallID   string `json:"call_id"`
+	ExitCode *int   `json:"exit_code"`
+	Info     *struct {
+		Last *cxUsage `json:"last_token_usage"`
+	} `json:"info"`
+	Item *struct {
+		Type     string `json:"type"`
+		ID       string `json:"id"`
+		Status   string `json:"status"`
+		ExitCode *int   `json:"exit_code"`
+	} `json:"item"`
+}
+
+// cxEventTypes are the event_msg types the reader knows; most repeat
+// response items for the UI or report runtime state.
+var cxEventTypes = map[string]bool{
+	"user_message": true, "agent_message": true, "agent_reasoning": true,
+	"agent_reasoning_raw_content": true, "agent_reasoning_section_break": true,
+	"token_count": true, "exec_command_begin": true, "exec_command_end": true,
+	"patch_apply_begin": true, "patch_apply_end": true, "mcp_tool_call_begin": true,
+	"mcp_tool_call_end": true, "web_search_begin": true, "web_search_end": true,
+	"task_started": true, "task_complete": true, "turn_started": true,
+	"turn_complete": true, "turn_aborted": true, "context_compacted": true,
+	"thread_rolled_back": true, "thread_name_updated": true, "item_started": true,
+	"item_completed": true, "entered_review_mode": true, "exited_review_mode": true,
+	"image_generation_end": true, "error": true, "stream_error": true,
+	"thread_settings_applied": true, "plan_update": true, "background_event": true,
+	"view_image_tool_call": true, "collab_agent_spawn_end": true,
+}
+
+// cxProbe is what sniffing and the run's header read of the first lines.
+type cxProbe struct {
+	Type    string `json:"type"`
+	Payload *struct {
+		ID            string `json:"id"`
+		CWD           string `json:"cwd"`
+		Timestamp     string `json:"timestamp"`
+		ModelProvider string `json:"model_provider"`
+		Model         string `json:"model"`
+	} `json:"payload"`
+}
+
+// cxLineTypes are the top-level line types of a rollout.
+var cxLineTypes = map[string]bool{"session_meta": true, "response_item": true, "event_msg": true, "turn_context": true, "compacted": true}
+
+// sniffCodex looks for rollout lines: a known type with a payload object.
+// The first line, session_meta, can be longer than the head when the base
+// instructions are long, so its opening is accepted as well.
+func sniffCodex(head []byte, name string) bool {
+	lines := headLines(head, 2)
+	if len(lines) == 0 {
+		start := head[:min(len(head), 200)]
+		return strings.Contains(string(start), `"type":"session_meta","payload":{`)
+	}
+	for _, line := range lines {
+		var p cxProbe
+		if json.Unmarshal(line, &p) != nil || !cxLineTypes[p.Type] || p.Payload == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// cxReader holds a run's bookkeeping: the assistant message being built
+// from a reply's items, the model the turn runs, and the exit status of
+// commands whose output has not been read yet.
+type cxReader struct {
+	d       *decodeState
+	last    string // id of the last entry emitted
+	model   llm.Ref
+	pending *session.Entry
+	failed  map[string]bool // call id → the command failed
+}
+
+// cxFailedMax bounds the call ids remembered between a command's end
+// event and its output item.
+const cxFailedMax = 1024
+
+func readCodex(d *decodeState) error {
+	run := RunInfo{Format: FormatCodex}
+	r := &cxReader{d: d, failed: map[string]bool{}}
+	provider := ""
+	for _, line := range headLines(peekHead(d), 100) {
+		var p cxProbe
+		if json.Unmarshal(line, &p) != nil || p.Payload == nil {
+			continue
+		}
+		switch p.Type {
+		case "session_meta":
+			if run.ID == "" {
+				run.ID, run.CWD, run.Started = p.Payload.ID, p.Payload.CWD, parseStamp(p.Payload.Timestamp)
+				provider = p.Payload.ModelProvider
+			}
+		case "turn_context":
+			if run.Model == "" {
+				run.Model = p.Payload.Model
+			}
+		}
+	}
+	r.model = llm.Ref{Provider: provider, Model: run.Model}
+	if !d.emit(Item{Run: &run}) {
+		return nil
+	}
+	err := eachLine(d, func(n int, raw []byte) error {
+		var l cxLine
+		if err := json.Unmarshal(raw, &l); err != nil {
+			return malformed(err)
+		}
+		if l.Type == "" {
+			return malformed(fmt.Errorf("line has no type"))
+		}
+		return r.line(n, &l)
+	})
+	if err == nil && !r.flush() {
+		return nil
+	}
+	return err
+}
+
+func (r *cxReader) line(n int, l *cxLine) error {
+	switch l.Type {
+	case "response_item":
+		var it cxItem
+		if err := json.Unmarshal(l.Payload, &it); err != nil {
+			return malformed(err)
+		}
+		return r.item(n, l, &it)
+	case "event_msg":
+		var ev cxEvent
+		if err := json.Unmarshal(l.Payload, &ev); err != nil {
+			return malformed(err)
+		}
+		r.event(n, &ev)
+		return nil
+	case "token_usage_record":
+		var rec struct {
+			Usage *cxUsage `json:"usage"`
+		}
+		if json.Unmarshal(l.Payload, &rec) == nil && rec.Usage != nil && r.pending != nil {
+			r.pending.Body.(*session.Message).Usage = rec.Usage.usage()
+		}
+		return nil
+	case "turn_context":
+		var tc struct {
+			Model string `json:"model"`
+		}
+		if json.Unmarshal(l.Payload, &tc) == nil && tc.Model != "" {
+			r.model.Model = tc.Model
+		}
+		return nil
+	case "compacted":
+		var c struct {
+			Message string `json:"message"`
+		}
+		if err := json.Unmarshal(l.Payload, &c); err != nil {
+			return malformed(err)
+		}
+		return r.put(n, l, &session.Compaction{Summary: c.Message})
+	case "session_meta":
+		return nil
+	default:
+		r.d.note(n, fmt.Sprintf("unknown line type %q", l.Type))
+		return nil
+	}
+}
+
+// item maps one response item.
+func (r *cxReader) item(n int, l *cxLine, it *cxItem) error {
+	switch it.Type {
+	case "message":
+		return r.message(n, l, it)
+	case "reasoning":
+		var text []string
+		for _, s := range it.Summary {
+			text = append(text, s.Text)
+		}
+		if len(text) == 0 {
+			for _, c := range cxTexts(it.Content) {
+				text = append(text, c.Text)
+			}
+		}
+		if len(text) == 0 && it.Encrypted != "" {
+			return r.reply(n, l, llm.RedactedThinking(it.Encrypted))
+		}
+		return r.reply(n, l, llm.Thinking(strings.Join(text, "\n\n"), it.Encrypted))
+	case "function_call":
+		var args string
+		if s, ok := stringContent(it.Arguments); ok {
+			args = s
+		} else {
+			args = string(it.Arguments)
+		}
+		return r.reply(n, l, llm.ToolCall(it.CallID, it.Name, stringArguments(args)))
+	case "custom_tool_call":
+		input, _ := stringContent(it.Input)
+		args, _ := json.Marshal(map[string]string{"input": input})
+		return r.reply(n, l, llm.ToolCall(it.CallID, it.Name, args))
+	case "local_shell_call":
+		id := it.CallID
+		if id == "" {
+			id = it.ID
+		}
+		return r.reply(n, l, llm.ToolCall(id, "local_shell", objectArguments(it.Action)))
+	case "web_search_call":
+		return r.reply(n, l, llm.ToolCall(it.ID, "web_search", objectArguments(it.Action)))
+	case "function_call_output", "custom_tool_call_output", "local_shell_call_output":
+		text, isErr := cxOutput(it.Output)
+		if r.failed[it.CallID] {
+			isErr = true
+		}
+		delete(r.failed, it.CallID)
+		block := llm.ToolResult(it.CallID, isErr, textBlocks(text)...)
+		return r.put(n, l, &session.Message{Message: llm.Message{Role: llm.RoleUser, Content: []llm.Block{block}}})
+	case "compaction", "compaction_summary":
+		// Remote compaction: the summary is encrypted for the provider.
+		return r.put(n, l, &session.Compaction{})
+	case "ghost_snapshot":
+		return nil
+	default:
+		r.d.note(n, fmt.Sprintf("unknown response_item type %q", it.Type))
+		return nil
+	}
+}
+
+// cxHarnessTags open the user messages the harness writes, not the user.
+var cxHarnessTags = []string{"environment_context", "user_instructions", "hook_prompt", "turn_aborted", "user_shell_command", "subagent_notification"}
+
+func (r *cxReader) message(n int, l *cxLine, it *cxItem) error {
+	var blocks []llm.Block
+	for _, c := range cxTexts(it.Content) {
+		switch {
+		case c.Type == "input_image" && c.ImageURL != "":
+			blocks = append(blocks, llm.Text("[image: "+cxShortURL(c.ImageURL)+"]"))
+		case c.Text != "":
+			blocks = append(blocks, llm.Text(c.Text))
+		}
+	}
+	switch it.Role {
+	case "assistant":
+		if l.Metadata != nil && l.Metadata.CompactionOutput {
+			// The reply to a compaction request; its text comes back in
+			// the compacted line.
+			return nil
+		}
+		return r.reply(n, l, blocks...)
+	case "developer", "system":
+		return r.put(n, l, &session.Custom{CustomType: it.Role, Content: blocks, InContext: true})
+	case "user":
+		if typ := cxHarnessType(it, blocks); typ != "" {
+			return r.put(n, l, &session.Custom{CustomType: typ, Content: blocks, InContext: true})
+		}
+		return r.put(n, l, &session.Message{Message: llm.Message{Role: llm.RoleUser, Content: blocks}})
+	default:
+		r.d.note(n, fmt.Sprintf("unknown message role %q", it.Role))
+		return nil
+	}
+}
+
+// cxHarnessType names the origin of a user message the harness wrote
+// (environment context, AGENTS.md, hook prompts), or returns "" for the
+// user's own.
+func cxHarnessType(it *cxItem, blocks []llm.Block) string {
+	text := strings.TrimSpace(llm.Message{Content: blocks}.Text())
+	for _, tag := range cxHarnessTags {
+		if strings.HasPrefix(text, "<"+tag+">") || strings.HasPrefix(text, "<"+tag+" ") {
+			return tag
+		}
+	}
+	if strings.HasPrefix(text, "# AGENTS.md instructions") {
+		return "agents_md"
+	}
+	if it.Internal != nil && len(it.Internal.ContentItemMetadata) > 0 {
+		for _, m := range it.Internal.ContentItemMetadata {
+			if m.Provenance.Type == "user" || m.Provenance.Type == "" {
+				return ""
+			}
+		}
+		return "harness"
+	}
+	return ""
+}
+
+// event reads the events that add to the history: usage, and the exit
+// status of commands.
+func (r *cxReader) event(n int, ev *cxEvent) {
+	switch {
+	case ev.Type == "token_count":
+		if ev.Info != nil && ev.Info.Last != nil && r.pending != nil {
+			m := r.pending.Body.(*session.Message)
+			if m.Usage == (llm.Usage{}) {
+				m.Usage = ev.Info.Last.usage()
+			}
+		}
+	case ev.Type == "exec_command_end" && ev.ExitCode != nil && *ev.ExitCode != 0:
+		r.fail(ev.CallID)
+	case ev.Type == "item_completed" && ev.Item != nil && ev.Item.Type == "CommandExecution":
+		if ev.Item.Status == "failed" || (ev.Item.ExitCode != nil && *ev.Item.ExitCode != 0) {
+			r.fail(ev.Item.ID)
+		}
+	case !cxEventTypes[ev.Type]:
+		r.d.note(n, fmt.Sprintf("unknown event_msg type %q", ev.Type))
+	}
+}
+
+func (r *cxReader) fail(callID string) {
+	if len(r.failed) >= cxFailedMax {
+		clear(r.failed)
+	}
+	r.failed[callID] = true
+}
+
+// reply adds blocks to the assistant message being built, starting one if
+// none is.
+func (r *cxReader) reply(n int, l *cxLine, blocks ...llm.Block) error {
+	if r.pending == nil {
+		msg := &session.Message{Message: llm.Message{Role: llm.RoleAssistant}, Model: r.model}
+		r.pending = &session.Entry{ID: "L" + strconv.Itoa(n), ParentID: r.last, Time: parseStamp(l.Timestamp), Body: msg}
+		r.last = r.pending.ID
+	}
+	m := r.pending.Body.(*session.Message)
+	m.Message.Content = append(m.Message.Content, blocks...)
+	if len(m.Message.ToolCalls()) > 0 {
+		m.StopReason = llm.StopToolUse
+	} else {
+		m.StopReason = llm.StopEndTurn
+	}
+	return nil
+}
+
+// put emits an entry for line n after the assistant message being built.
+func (r *cxReader) put(n int, l *cxLine, body session.Body) error {
+	if !r.flush() {
+		return errStopped
+	}
+	e := session.Entry{ID: "L" + strconv.Itoa(n), ParentID: r.last, Time: parseStamp(l.Timestamp), Body: body}
+	r.last = e.ID
+	if !r.d.emit(Item{Entry: e}) {
+		return errStopped
+	}
+	return nil
+}
+
+// flush emits the assistant message being built; false means the consumer
+// stopped.
+func (r *cxReader) flush() bool {
+	if r.pending == nil {
+		return true
+	}
+	e := *r.pending
+	r.pending = nil
+	return r.d.emit(Item{Entry: e})
+}
+
+// cxTexts decodes message content: a list of content items, or a string.
+func cxTexts(raw json.RawMessage) []cxText {
+	if s, ok := stringContent(raw); ok {
+		return []cxText{{Type: "input_text", Text: s}}
+	}
+	var items []cxText
+	_ = json.Unmarshal(raw, &items)
+	return items
+}
+
+// cxExitRE finds the exit status in a command's output, as the shell
+// tools of different versions print it.
+var cxExitRE = regexp.MustCompile(`(?m)^(?:Process exited with code|Exit code:?) (-?\d+)`)
+
+// cxOutput returns a tool output's text and whether it reports a failure.
+// The output is a string (plain, or JSON holding output and exit status),
+// a list of content items, or an object {content, success}.
+func cxOutput(raw json.RawMessage) (string, bool) {
+	text, ok := stringContent(raw)
+	if !ok {
+		var obj struct {
+			Content json.RawMessage `json:"content"`
+			Success *bool           `json:"success"`
+		}
+		if json.Unmarshal(raw, &obj) == nil && obj.Content != nil {
+			t, failed := cxOutput(obj.Content)
+			return t, failed || (obj.Success != nil && !*obj.Success)
+		}
+		var parts []string
+		for _, c := range cxTexts(raw) {
+			if c.Text != "" {
+				parts = append(parts, c.Text)
+			}
+		}
+		text = strings.Join(parts, "\n")
+	}
+	var shell struct {
+		Output   *string `json:"output"`
+		Metadata *struct {
+			ExitCode *int `json:"exit_code"`
+		} `json:"metadata"`
+	}
+	if strings.HasPrefix(text, "{") && json.Unmarshal([]byte(text), &shell) == nil && shell.Output != nil {
+		failed := shell.Metadata != nil && shell.Metadata.ExitCode != nil && *shell.Metadata.ExitCode != 0
+		return *shell.Output, failed
+	}
+	if m := cxExitRE.FindStringSubmatch(text); m != nil {
+		return text, m[1] != "0"
+	}
+	return text, false
+}
+
+// cxShortURL keeps data: URLs from filling a text block with base64.
+func cxShortURL(u string) string {
+	if strings.HasPrefix(u, "data:") {
+		if i := strings.IndexByte(u, ','); i >= 0 {
+			return u[:i]
+		}
+	}
+	return u
+}
