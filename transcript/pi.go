@@ -1,8 +1,346 @@
 package transcript
 
-import "errors"
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
 
-// sniffPi and readPi are placeholders until the reader lands.
-func sniffPi(head []byte, name string) bool { return false }
+	"github.com/vigil-dev/vigil/llm"
+	"github.com/vigil-dev/vigil/session"
+)
 
-func readPi(d *decodeState) error { return errors.New("pi: reader not written yet") }
+// pi and omp session files (~/.pi/agent/sessions/…, ~/.omp/agent/sessions/…):
+// a header line {type:"session", version, id, timestamp, cwd}, then one
+// entry per line forming a tree through id and parentId. omp writes the
+// same format with a fixed-width title slot before the header, a few more
+// entry types and roles, and model_change as "provider/id". See the
+// integrations spec, §3.1–3.2.
+
+// piVersion is the newest pi session version the reader has seen.
+const piVersion = 3
+
+// piLine is one line, as far as the reader uses it.
+type piLine struct {
+	Type      string          `json:"type"`
+	ID        string          `json:"id"`
+	ParentID  string          `json:"parentId"`
+	Timestamp string          `json:"timestamp"`
+	Message   *piMessage      `json:"message"`
+	Version   *int            `json:"version"`
+	CWD       string          `json:"cwd"`
+	Title     string          `json:"title"`
+	Name      string          `json:"name"`
+	Provider  string          `json:"provider"`
+	ModelID   string          `json:"modelId"`
+	Model     string          `json:"model"`
+	Summary   string          `json:"summary"`
+	FirstKept string          `json:"firstKeptEntryId"`
+	Tokens    int64           `json:"tokensBefore"`
+	FromID    string          `json:"fromId"`
+	Details   json.RawMessage `json:"details"`
+	Custom    string          `json:"customType"`
+	Content   json.RawMessage `json:"content"`
+	Display   bool            `json:"display"`
+	// omp's header fields, and its extra entry types' marker fields.
+	TitleSource string `json:"titleSource"`
+	PromptKey   string `json:"providerPromptCacheKey"`
+}
+
+// piMessage is an AgentMessage: the roles share one struct.
+type piMessage struct {
+	Role       string          `json:"role"`
+	Content    json.RawMessage `json:"content"`
+	Provider   string          `json:"provider"`
+	Model      string          `json:"model"`
+	StopReason string          `json:"stopReason"`
+	Usage      *struct {
+		Input      int64 `json:"input"`
+		Output     int64 `json:"output"`
+		CacheRead  int64 `json:"cacheRead"`
+		CacheWrite int64 `json:"cacheWrite"`
+	} `json:"usage"`
+	ToolCallID         string          `json:"toolCallId"`
+	IsError            bool            `json:"isError"`
+	CustomType         string          `json:"customType"`
+	Display            bool            `json:"display"`
+	Details            json.RawMessage `json:"details"`
+	Command            string          `json:"command"`
+	Code               string          `json:"code"`
+	Output             string          `json:"output"`
+	ExitCode           *int            `json:"exitCode"`
+	ExcludeFromContext bool            `json:"excludeFromContext"`
+	Summary            string          `json:"summary"`
+	FromID             string          `json:"fromId"`
+	TokensBefore       int64           `json:"tokensBefore"`
+}
+
+// piBlock is a content block.
+type piBlock struct {
+	Type      string          `json:"type"`
+	Text      string          `json:"text"`
+	Thinking  string          `json:"thinking"`
+	Signature string          `json:"thinkingSignature"`
+	Data      string          `json:"data"`
+	MimeType  string          `json:"mimeType"`
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+}
+
+// piStopReasons maps pi's stop reasons to vigil's; others pass through.
+var piStopReasons = map[string]llm.StopReason{
+	"stop": llm.StopEndTurn, "toolUse": llm.StopToolUse, "length": llm.StopMaxTokens,
+}
+
+// piStateTypes are entry types that hold settings or extension state, not
+// anything the model is sent.
+var piStateTypes = map[string]bool{
+	"thinking_level_change": true, "custom": true, "label": true, "session_info": true,
+}
+
+// ompTypes are the entry types only omp writes; seeing one marks the file
+// as omp's.
+var ompTypes = map[string]bool{
+	"title": true, "service_tier_change": true, "reset_boundary": true, "title_change": true,
+	"ttsr_injection": true, "credential_pin": true, "session_init": true, "mode_change": true,
+}
+
+// sniffPi recognises pi's header (type "session" with a "timestamp"; vigil's
+// has "created"), or omp's title slot followed by that header.
+func sniffPi(head []byte, name string) bool {
+	lines := headLines(head, 2)
+	if len(lines) == 0 {
+		return false
+	}
+	var first piLine
+	if json.Unmarshal(lines[0], &first) != nil {
+		return false
+	}
+	if first.Type == "title" && len(lines) == 2 {
+		if json.Unmarshal(lines[1], &first) != nil {
+			return false
+		}
+	}
+	return first.Type == "session" && first.ID != "" && first.Timestamp != "" && !strings.Contains(string(lines[0]), `"created"`)
+}
+
+// piReader holds a run's bookkeeping.
+type piReader struct {
+	d       *decodeState
+	run     RunInfo
+	links   lineage
+	started bool
+}
+
+func readPi(d *decodeState) error {
+	r := &piReader{d: d, run: RunInfo{Format: FormatPi}}
+	for i, line := range headLines(peekHead(d), 100) {
+		var l piLine
+		if json.Unmarshal(line, &l) != nil {
+			continue
+		}
+		if ompTypes[l.Type] || (l.Type == "model_change" && l.Model != "") || (i <= 1 && l.Type == "session" && (l.TitleSource != "" || l.PromptKey != "")) {
+			r.run.Format = FormatOmp
+		}
+		switch {
+		case l.Type == "title" && r.run.Task == "":
+			r.run.Task = l.Title
+		case l.Type == "model_change" && r.run.Model == "":
+			r.run.Model = piModel(&l).String()
+		case l.Type == "message" && l.Message != nil && l.Message.Role == "assistant" && r.run.Model == "":
+			r.run.Model = llm.Ref{Provider: l.Message.Provider, Model: l.Message.Model}.String()
+		}
+	}
+	return eachLine(d, r.line)
+}
+
+// piModel returns the model a model_change entry switches to.
+func piModel(l *piLine) llm.Ref {
+	if l.Model != "" {
+		if ref, err := llm.ParseRef(l.Model); err == nil {
+			return ref
+		}
+		return llm.Ref{Model: l.Model}
+	}
+	return llm.Ref{Provider: l.Provider, Model: l.ModelID}
+}
+
+func (r *piReader) line(n int, raw []byte) error {
+	var l piLine
+	if err := json.Unmarshal(raw, &l); err != nil {
+		return malformed(err)
+	}
+	if l.Type == "" {
+		return malformed(fmt.Errorf("line has no type"))
+	}
+	if !r.started {
+		switch l.Type {
+		case "title":
+			return nil
+		case "session":
+			return r.header(n, &l)
+		}
+		return fmt.Errorf("not a pi session: first entry is %q, want the session header", l.Type)
+	}
+	var body session.Body
+	switch l.Type {
+	case "message":
+		if l.Message == nil {
+			return malformed(fmt.Errorf("message entry has no message"))
+		}
+		var err error
+		if body, err = r.message(n, l.Message); err != nil {
+			return malformed(err)
+		}
+	case "model_change":
+		body = &session.ModelChange{Model: piModel(&l)}
+	case "compaction":
+		body = &session.Compaction{Summary: l.Summary, FirstKeptID: r.links.parent(l.FirstKept), TokensBefore: l.Tokens, Details: piDetails(l.Details)}
+	case "reset_boundary":
+		// omp's /clear: the model sees nothing from before it.
+		body = &session.Compaction{}
+	case "branch_summary":
+		body = &session.BranchSummary{FromID: l.FromID, Summary: l.Summary, Details: piDetails(l.Details)}
+	case "custom_message":
+		blocks, err := r.blocks(n, l.Content)
+		if err != nil {
+			return malformed(err)
+		}
+		body = &session.Custom{CustomType: l.Custom, Content: blocks, Display: l.Display, InContext: true, Details: piDetails(l.Details)}
+	case "session", "title":
+		return nil
+	default:
+		if !piStateTypes[l.Type] && !ompTypes[l.Type] {
+			r.d.note(n, fmt.Sprintf("unknown line type %q", l.Type))
+		}
+	}
+	if body == nil {
+		r.links.drop(l.ID, l.ParentID)
+		return nil
+	}
+	e := session.Entry{ID: l.ID, ParentID: r.links.parent(l.ParentID), Time: parseStamp(l.Timestamp), Body: body}
+	if !r.d.emit(Item{Entry: e}) {
+		return errStopped
+	}
+	return nil
+}
+
+// header starts the run.
+func (r *piReader) header(n int, l *piLine) error {
+	r.started = true
+	if l.Version != nil && *l.Version > piVersion {
+		r.d.note(n, fmt.Sprintf("unknown version %d", *l.Version))
+	}
+	if l.TitleSource != "" || l.PromptKey != "" {
+		r.run.Format = FormatOmp
+	}
+	if l.Title != "" {
+		r.run.Task = l.Title
+	}
+	r.run.ID, r.run.CWD, r.run.Started = l.ID, l.CWD, parseStamp(l.Timestamp)
+	if !r.d.emit(Item{Run: &r.run}) {
+		return errStopped
+	}
+	return nil
+}
+
+// message maps an AgentMessage; a nil body drops the entry.
+func (r *piReader) message(n int, m *piMessage) (session.Body, error) {
+	blocks, err := r.blocks(n, m.Content)
+	if err != nil {
+		return nil, err
+	}
+	custom := func(typ string, inContext bool) session.Body {
+		return &session.Custom{CustomType: typ, Content: blocks, Display: true, InContext: inContext, Details: piDetails(m.Details)}
+	}
+	switch m.Role {
+	case "user":
+		return &session.Message{Message: llm.Message{Role: llm.RoleUser, Content: blocks}}, nil
+	case "assistant":
+		msg := &session.Message{Message: llm.Message{Role: llm.RoleAssistant, Content: blocks}}
+		if m.Model != "" {
+			msg.Model = llm.Ref{Provider: m.Provider, Model: m.Model}
+		}
+		if u := m.Usage; u != nil {
+			msg.Usage = llm.Usage{Input: u.Input, Output: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite}
+		}
+		msg.StopReason = llm.StopReason(m.StopReason)
+		if s, ok := piStopReasons[m.StopReason]; ok {
+			msg.StopReason = s
+		}
+		return msg, nil
+	case "toolResult":
+		result := llm.ToolResult(m.ToolCallID, m.IsError, blocks...)
+		return &session.Message{Message: llm.Message{Role: llm.RoleUser, Content: []llm.Block{result}}}, nil
+	case "bashExecution", "pythonExecution":
+		// A command the user ran (! in pi, $ in omp); its output goes to
+		// the model unless excluded.
+		code := m.Command
+		if code == "" {
+			code = m.Code
+		}
+		text := "$ " + code + "\n" + m.Output
+		if m.ExitCode != nil && *m.ExitCode != 0 {
+			text += fmt.Sprintf("\n(exit code %d)", *m.ExitCode)
+		}
+		blocks = textBlocks(text)
+		typ := "bash_execution"
+		if m.Role == "pythonExecution" {
+			typ = "python_execution"
+		}
+		return custom(typ, !m.ExcludeFromContext), nil
+	case "custom", "hookMessage":
+		c := custom(m.CustomType, true).(*session.Custom)
+		c.Display = m.Display
+		return c, nil
+	case "developer", "fileMention":
+		return custom(m.Role, true), nil
+	case "branchSummary":
+		return &session.BranchSummary{FromID: m.FromID, Summary: m.Summary}, nil
+	case "compactionSummary":
+		return &session.Compaction{Summary: m.Summary, TokensBefore: m.TokensBefore}, nil
+	default:
+		r.d.note(n, fmt.Sprintf("unknown message role %q", m.Role))
+		return nil, nil
+	}
+}
+
+// blocks decodes content: a string, or a list of blocks.
+func (r *piReader) blocks(n int, raw json.RawMessage) ([]llm.Block, error) {
+	if s, ok := stringContent(raw); ok {
+		return textBlocks(s), nil
+	}
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	var bs []piBlock
+	if err := json.Unmarshal(raw, &bs); err != nil {
+		return nil, fmt.Errorf("content: %w", err)
+	}
+	out := make([]llm.Block, 0, len(bs))
+	for _, b := range bs {
+		switch b.Type {
+		case "text":
+			out = append(out, llm.Text(b.Text))
+		case "thinking":
+			out = append(out, llm.Thinking(b.Thinking, b.Signature))
+		case "redactedThinking":
+			out = append(out, llm.RedactedThinking(b.Data))
+		case "toolCall":
+			out = append(out, llm.ToolCall(b.ID, b.Name, objectArguments(b.Arguments)))
+		case "image":
+			out = append(out, llm.Image(b.MimeType, b.Data))
+		default:
+			r.d.note(n, fmt.Sprintf("unknown content block type %q", b.Type))
+		}
+	}
+	return out, nil
+}
+
+// piDetails keeps details only when they are a JSON value worth keeping.
+func piDetails(raw json.RawMessage) json.RawMessage {
+	if len(raw) == 0 || string(raw) == "null" || !json.Valid(raw) {
+		return nil
+	}
+	return raw
+}
