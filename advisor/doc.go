@@ -4,8 +4,8 @@
 //
 // This package is built from its pure core outwards: the advise tool, the
 // emission guard, the delivery policy and the [Host] boundary, and on them
-// the [Runtime] (cursor, queue, drain loop, retries). Context maintenance
-// (compaction, re-priming) is not built yet.
+// the [Runtime] (cursor, queue, drain loop, retries, resets). Trimming the
+// advisor's own context near its model's window is not built yet.
 //
 // # The runtime
 //
@@ -16,6 +16,19 @@
 // context, with the advise tool and the read-only tools. A review whose
 // model call fails is rolled back and retried after [RetryDelay]; after
 // [MaxConsecutiveFailures] in a row the backlog is dropped with a warning.
+// A review that fails after it delivered a note is continued, not redone,
+// so a note is never delivered twice.
+//
+// # Start points and resets
+//
+// [Options.Start] says where reading begins: at the transcript's start, at
+// its current end (an advisor enabled mid-session replays nothing), or
+// primed with a bounded tail of what the primary's model sees
+// ([Host.View], [Options.PrimeTokens]) for a resumed session. An
+// [EventHistoryRewritten] (compaction, branch, switch, fork) empties the
+// advisor's context and primes it again the same way, so the advisor never
+// replays history the primary no longer sees. Primed entries wait for the
+// next step and are reviewed with it.
 //
 // # The advise tool
 //
