@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 
 	"github.com/vigil-dev/vigil/advisor"
 	"github.com/vigil-dev/vigil/agent"
 	"github.com/vigil-dev/vigil/config"
+	"github.com/vigil-dev/vigil/history"
 	"github.com/vigil-dev/vigil/internal/advisorhost"
 	"github.com/vigil-dev/vigil/internal/models"
 	"github.com/vigil-dev/vigil/llm"
@@ -122,7 +124,10 @@ func (a *app) startAdvisor(ag *agent.Agent, sess *session.Session, fwd *forwardH
 		Roots:       []string{a.project, a.cwd},
 		ImmuneTurns: immuneTurns(a.settings.Advisor.ImmuneTurns),
 		Start:       start,
-		OnWarning:   func(s string) { fmt.Fprintln(a.e.stderr, "vigil: advisor: "+s) },
+		// Secrets never reach the advisor: the environment's, and the
+		// API keys vigil itself holds.
+		Redactor:  history.NewRedactor(os.Environ(), a.registry.Secrets()),
+		OnWarning: func(s string) { fmt.Fprintln(a.e.stderr, "vigil: advisor: "+s) },
 	})
 	if err != nil {
 		host.Close()

@@ -19,7 +19,7 @@ rules:
     model: m
     repeat: true
     steps:
-      - tool_calls: [{name: bash, arguments: {command: "echo hi"}}]
+      - tool_calls: [{name: bash, arguments: {command: "echo hi $VIGIL_TEST_SERVICE_TOKEN"}}]
       - text: "done"
   - name: advisor
     model: adv
@@ -29,6 +29,10 @@ rules:
       - text: "One note sent."
 `)
 	addAdvisorModel(t, agentDir)
+	// A secret in the environment, which the primary prints: the advisor
+	// must never see it.
+	const secret = "tok-9f8e7d6c5b4a39281706f5e4d3c2b1a0"
+	t.Setenv("VIGIL_TEST_SERVICE_TOKEN", secret)
 	// A project setting makes the primary wait for each review, so the
 	// advisor is done when the run is.
 	if err := os.MkdirAll(filepath.Join(work, ".vigil"), 0o755); err != nil {
@@ -91,6 +95,14 @@ rules:
 	}
 	if len(adv) == 0 {
 		t.Fatal("the advisor was never called")
+	}
+	for _, body := range adv {
+		if strings.Contains(body, secret) {
+			t.Errorf("an environment secret reached the advisor")
+		}
+	}
+	if !strings.Contains(adv[0], "REDACTED") {
+		t.Errorf("the advisor's update shows no redaction marker: %.600s", adv[0])
 	}
 	if !strings.Contains(adv[0], "NEW-PROMPT") || strings.Contains(adv[0], "OLD-PROMPT") {
 		t.Errorf("the advisor enabled mid-session was shown history from before it: %.400s", adv[0])

@@ -358,3 +358,17 @@ func (r *Registry) suggest(id string) string {
 	}
 	return "; did you mean " + strings.Join(near, " or ") + "?"
 }
+
+// Secrets returns every credential the registry can use, named for
+// redaction markers: each provider's API key ("<provider> apiKey"),
+// whether written in models.yml or read from the environment. Providers
+// without a usable key are left out.
+func (r *Registry) Secrets() map[string]string {
+	out := map[string]string{}
+	for _, p := range r.providers {
+		if k, err := r.key(p); err == nil && k != "" {
+			out[p.name+" apiKey"] = k
+		}
+	}
+	return out
+}
