@@ -28,6 +28,7 @@ func (r *Runtime) review(ctx context.Context) (ran bool, err error) {
 	if text == "" {
 		return ran, nil // nothing the advisor is shown
 	}
+	text += r.hintText()
 	r.appendMessage(llm.UserText(text))
 	r.guard.NewUpdate()
 	if err := r.converse(ctx); err != nil {

@@ -28,9 +28,17 @@ const MaxConsecutiveFailures = 3
 
 // Options configure a [Runtime].
 type Options struct {
-	// Model is the advisor model. Required. Do not wrap it in
-	// [llm.WithRetry]: the runtime has its own retry rule.
+	// Model is the advisor model. Do not wrap it in [llm.WithRetry]: the
+	// runtime has its own retry rule. Nil makes the Detector the only
+	// reviewer; one of the two is required.
 	Model llm.Model
+	// Detector, if set, observes every update with zero-token detectors:
+	// with no Model its notes are the advice; with Gate they decide when
+	// the model reviews; otherwise they are hints added to each update.
+	Detector Detector
+	// Gate makes the model review only updates in which the Detector
+	// found something.
+	Gate bool
 	// Host is the agent watched. Required.
 	Host Host
 	// System is the advisor's system prompt; "" means [DefaultSystemPrompt].
@@ -156,6 +164,8 @@ type Runtime struct {
 	// the context length it covered; ContextTokens is derived from them.
 	reported   int64
 	reportedAt int
+	// hints are the Detector's notes not yet used by a review.
+	hints []Advice
 
 	// afterDrain, if set (by tests), is called by the drain goroutine each
 	// time it has nothing left to do.
@@ -164,8 +174,8 @@ type Runtime struct {
 
 // New returns a runtime; call Start to run it.
 func New(opts Options) (*Runtime, error) {
-	if opts.Model == nil {
-		return nil, errors.New("advisor: Options.Model is required")
+	if opts.Model == nil && opts.Detector == nil {
+		return nil, errors.New("advisor: Options.Model or Options.Detector is required")
 	}
 	if opts.Host == nil {
 		return nil, errors.New("advisor: Options.Host is required")
@@ -388,8 +398,24 @@ func (r *Runtime) drain(ctx context.Context) {
 			r.setPending(false)
 			return
 		}
+		if r.opts.Model == nil || r.gateClosed() {
+			r.due = false
+			r.mu.Lock()
+			if r.opts.Model == nil {
+				r.mu.Unlock()
+				r.detectorOnly(ctx)
+				r.pending = nil
+				r.mu.Lock()
+				r.status.Reviews++
+			}
+			r.status.Pending = len(r.queue) > 0
+			r.settleLocked()
+			r.mu.Unlock()
+			continue
+		}
 		ran, err := r.review(ctx)
 		if err == nil {
+			r.hints = nil
 			r.failures = 0
 			r.pending = nil
 			r.due = false
@@ -473,6 +499,10 @@ func (r *Runtime) collect(ctx context.Context) error {
 		case EventHistoryRewritten:
 			r.resetContext()
 			r.pending = nil
+			r.hints = nil
+			if r.opts.Detector != nil {
+				r.opts.Detector.Reset()
+			}
 			r.due = false
 			r.needPrime = true
 			read = false
@@ -494,11 +524,13 @@ func (r *Runtime) collect(ctx context.Context) error {
 		return err
 	}
 	r.cursor = next
+	from := len(r.pending)
 	for _, e := range entries {
 		if history.Visible(e) {
 			r.pending = append(r.pending, e)
 		}
 	}
+	r.observe(r.pending[from:])
 	return nil
 }
 
