@@ -37,8 +37,9 @@ import (
 // records none. Output that aider wrote over several lines carries the "> "
 // only on its first, so the rest reads as reply text: the format cannot
 // tell them apart. Text before the first header (a file cut at the front)
-// is a run of its own, noted. Entries have no times; their ids are the
-// line their text starts on.
+// is a run of its own, noted; a last line without its newline (a file cut
+// at the end) is noted and left out. Entries have no times; their ids are
+// the line their text starts on.
 
 // aiderHeader starts a session.
 const aiderHeader = "# aider chat started at "
@@ -96,10 +97,11 @@ func readAider(d *decodeState) error {
 			return fmt.Errorf("line %d: %w", n, err)
 		}
 		last := err == io.EOF
-		if last && len(raw) > 0 {
+		switch {
+		case last && len(raw) > 0:
+			// aider ends every line; one without its newline was cut off.
 			d.note(n, "truncated last line")
-		}
-		if len(raw) > 0 {
+		case len(raw) > 0:
 			st.line(n, strings.TrimRight(string(raw), "\r\n"))
 		}
 		if st.b.stopped {
