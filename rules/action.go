@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 
@@ -102,6 +103,7 @@ type Action struct {
 
 	// facts about shell commands that detectors share
 	canonical string
+	bare      string
 	install   bool
 	polls     bool
 	scripts   []string
@@ -155,6 +157,66 @@ type callArgs struct {
 		Old2 string `json:"oldText"`
 		New2 string `json:"newText"`
 	} `json:"edits"`
+	// command and cmd are Command and Cmd as text.
+	command, cmd string
+}
+
+// decodeArgs reads a call's arguments: by hand when they are a flat
+// object of strings, else through encoding/json.
+func decodeArgs(raw json.RawMessage) callArgs {
+	var a callArgs
+	ok := flatObject(raw, func(k, v string) {
+		switch k {
+		case "command":
+			a.command = v
+		case "cmd":
+			a.cmd = v
+		case "raw":
+			a.Raw = v
+		case "path":
+			a.Path = v
+		case "file_path":
+			a.FilePath = v
+		case "filename":
+			a.Filename = v
+		case "target_file":
+			a.TargetFile = v
+		case "old_string":
+			a.OldString = v
+		case "old_str":
+			a.OldStr = v
+		case "old_text":
+			a.OldText = v
+		case "oldText":
+			a.OldText2 = v
+		case "new_string":
+			a.NewString = v
+		case "new_str":
+			a.NewStr = v
+		case "new_text":
+			a.NewText = v
+		case "newText":
+			a.NewText2 = v
+		case "file_text":
+			a.FileText = v
+		case "content":
+			a.Content = v
+		case "input":
+			a.Input = v
+		case "patch":
+			a.Patch = v
+		case "pattern":
+			a.Pattern = v
+		case "query":
+			a.Query = v
+		}
+	})
+	if !ok {
+		a = callArgs{}
+		_ = json.Unmarshal(raw, &a)
+		a.command, a.cmd = commandText(a.Command), commandText(a.Cmd)
+	}
+	return a
 }
 
 func firstOf(s ...string) string {
@@ -171,6 +233,9 @@ func firstOf(s ...string) string {
 func commandText(raw json.RawMessage) string {
 	if len(raw) == 0 {
 		return ""
+	}
+	if n := len(raw); n >= 2 && raw[0] == '"' && raw[n-1] == '"' && bytes.IndexByte(raw, '\\') < 0 {
+		return string(raw[1 : n-1]) // a string without escapes
 	}
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
@@ -191,11 +256,10 @@ func newAction(call, res llm.Block, answered bool) Action {
 	if answered {
 		a.Output = resultText(res)
 	}
-	var args callArgs
-	_ = json.Unmarshal(call.Arguments, &args)
+	args := decodeArgs(call.Arguments)
 	p := firstOf(args.Path, args.FilePath, args.Filename, args.TargetFile)
 	name := strings.ToLower(call.Name)
-	cmd := firstOf(commandText(args.Command), commandText(args.Cmd))
+	cmd := firstOf(args.command, args.cmd)
 
 	switch {
 	case isEditorTool(name) && cmd != "" && !strings.ContainsAny(cmd, " \n"):
@@ -255,7 +319,7 @@ func (a *Action) shell(cmd string) {
 	a.Kind, a.Command = f.kind, cmd
 	a.Test, a.Run = f.test, f.run
 	a.Edits = f.edits
-	a.canonical, a.install, a.polls = f.canonical, f.install, f.polls
+	a.canonical, a.bare, a.install, a.polls = f.canonical, f.bare, f.install, f.polls
 	a.scripts, a.code, a.paths = f.scripts, f.code, f.paths
 	switch {
 	case len(f.edits) > 0:

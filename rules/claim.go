@@ -23,7 +23,7 @@ type unsupportedClaim struct {
 func (d *unsupportedClaim) reset() { *d = unsupportedClaim{} }
 
 func (d *unsupportedClaim) observe(v *view, emit func(candidate)) {
-	claim := claimIn(v.text)
+	claim := v.claim
 	if claim == "" {
 		return
 	}

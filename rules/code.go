@@ -62,8 +62,13 @@ func importsOf(code string) []string {
 		}
 		out = append(out, m)
 	}
+	requires := strings.Contains(code, "require(")
 	for line := range strings.Lines(code) {
-		l := strings.TrimSpace(line)
+		l := strings.TrimLeft(line, " \t")
+		if !requires && !strings.HasPrefix(l, "import ") && !strings.HasPrefix(l, "from ") {
+			continue
+		}
+		l = strings.TrimSpace(l)
 		switch {
 		case strings.HasPrefix(l, "import "):
 			for _, part := range strings.Split(l[len("import "):], ",") {
@@ -81,7 +86,7 @@ func importsOf(code string) []string {
 				add(m)
 			}
 		}
-		for rest := l; ; {
+		for rest := l; requires; {
 			i := strings.Index(rest, "require(")
 			if i < 0 {
 				break
@@ -97,6 +102,10 @@ func importsOf(code string) []string {
 
 // writesFiles reports whether code opens files for writing.
 func writesFiles(code string) bool {
+	if !strings.Contains(code, "open(") && !strings.Contains(code, "write") && !strings.Contains(code, "shutil") &&
+		!strings.Contains(code, "os.replace") && !strings.Contains(code, "fileinput") {
+		return false
+	}
 	for _, m := range writeMarkers {
 		if strings.Contains(code, m) {
 			return true

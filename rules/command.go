@@ -2,6 +2,7 @@ package rules
 
 import (
 	"path"
+	"strconv"
 	"strings"
 )
 
@@ -28,6 +29,8 @@ type shellFacts struct {
 	// canonical is the line with noise removed (cd prefixes, sleeps,
 	// display filters), for comparing repeated commands.
 	canonical string
+	// bare is the line without its here-document bodies, operators kept.
+	bare string
 	// polls is set when the line sleeps before looking again.
 	polls bool
 	// depth counts nested bash -c lines, to bound recursion.
@@ -108,6 +111,7 @@ func analyseShellDepth(line string, depth int) shellFacts {
 		f.kind = KindOther
 	}
 	f.canonical = canonicalShell(cmds)
+	f.bare = bareShell(cmds)
 	return f
 }
 
@@ -662,8 +666,31 @@ func canonicalShell(cmds []simpleCmd) string {
 			b.WriteString(o)
 		}
 		if c.heredoc != "" {
+			// The body by its hash: the content matters, not its noise,
+			// and hashing it whole is cheaper than normalising it.
 			b.WriteString(" <<")
-			b.WriteString(c.heredoc)
+			b.WriteString(strconv.FormatUint(uint64(textSig(c.heredoc)), 36))
+		}
+	}
+	return b.String()
+}
+
+// bareShell renders a parsed command line without here-document bodies,
+// keeping operators, so flags and `|| true` can be looked for without
+// reading the scripts a line carries.
+func bareShell(cmds []simpleCmd) string {
+	var b strings.Builder
+	for i := range cmds {
+		c := &cmds[i]
+		b.WriteString(strings.Join(c.args, " "))
+		for _, o := range c.out {
+			b.WriteString(" > ")
+			b.WriteString(o)
+		}
+		if c.op != "" && i < len(cmds)-1 || c.op == "||" || c.op == "&&" {
+			b.WriteByte(' ')
+			b.WriteString(c.op)
+			b.WriteByte(' ')
 		}
 	}
 	return b.String()

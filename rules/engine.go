@@ -153,9 +153,12 @@ func (e *Engine) prune(oldest int) {
 type view struct {
 	n      int
 	window int
-	// text is the reply's text; final is set when it makes no calls.
+	// text is the reply's text; final is set when it makes no calls;
+	// claim is the sentence of text that claims success, if any.
 	text  string
+	lower string // text lowered by lowerASCII
 	final bool
+	claim string
 	acts  []act
 	// notes are the texts of the messages that came before this step:
 	// user prompts, harness replies, notices.
@@ -168,9 +171,10 @@ type view struct {
 // act is one action with what the engine worked out about it.
 type act struct {
 	Action
-	// cmd identifies the command; out its result (output and outcome);
-	// err how it failed, when it failed.
-	cmd, out, err sig
+	// cmd identifies the command; out its result (output and outcome) as
+	// it is, and norm with volatile details normalised (reads only); err
+	// how it failed, when it failed.
+	cmd, out, norm, err sig
 	// effects are what its edits did, including edits made by scripts it
 	// ran.
 	effects []editEffect
@@ -192,6 +196,8 @@ func (e *Engine) build(st *transcript.Step) *view {
 	acts := v.acts[:0]
 	*v = view{n: st.N, window: e.s.Window, files: &e.files, checks: &e.checks}
 	v.text = st.Text()
+	v.lower = lowerASCII(v.text)
+	v.claim = claimIn(v.text, v.lower)
 	v.final = len(st.Calls()) == 0
 	for _, c := range st.Context {
 		if t := noteText(c); t != "" {
@@ -230,7 +236,10 @@ func (e *Engine) enrich(a Action, n int) act {
 		failed = 1
 		x.err = errorSig(a.Output)
 	}
-	x.out = mix(outputSig(a.Output), failed)
+	x.out = mix(rawSig(a.Output), failed)
+	if a.Kind == KindRead || a.Kind == KindSearch || a.polls {
+		x.norm = mix(outputSig(a.Output), failed)
+	}
 
 	// SWE-agent's editor works on the file it has open.
 	if strings.HasPrefix(a.canonical, "open ") || strings.HasPrefix(a.canonical, "create ") {
@@ -259,10 +268,11 @@ func (e *Engine) enrich(a Action, n int) act {
 			if ed.Op == EditLines && ed.Path == "" {
 				ed.Path = e.openFile
 			}
-			x.effects = append(x.effects, e.files.apply(ed, n)...)
-			if ed.Op == EditWrite && isCodePath(ed.Path) {
+			effs := e.files.apply(ed, n)
+			x.effects = append(x.effects, effs...)
+			if ed.Op == EditWrite && isCodePath(ed.Path) && len(effs) == 1 {
 				x.writesCode = true
-				x.written = scanCode(ed.Path, ed.New)
+				x.written = effs[0].file.code
 			}
 		}
 	}

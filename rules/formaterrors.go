@@ -16,7 +16,20 @@ var formatErrorsInfo = Info{
 }
 
 // rejection matches what harnesses say when they reject a reply.
-var rejection = regexp.MustCompile(`(?i)(format ?error|did not (include|contain|use|provide) (a |any |the |exactly one )?(tool call|command|action|bash|code block)|no tool calls?\b|exactly one (bash |shell )?(action|command|code block|tool call)|please (always )?provide (exactly )?one|could not parse|failed to parse (the )?(tool|arguments|action|response)|invalid (json|tool call|tool arguments|function arguments)|unknown tool|no such tool|tool .{1,40} (is not available|does not exist|not found)|your (last )?(output|response|reply) (did not|was not|is not|has no|contained no))`)
+var rejection = regexp.MustCompile(`(format ?error|did not (include|contain|use|provide) (a |any |the |exactly one )?(tool call|command|action|bash|code block)|no tool calls?\b|exactly one (bash |shell )?(action|command|code block|tool call)|please (always )?provide (exactly )?one|could not parse|failed to parse (the )?(tool|arguments|action|response)|invalid (json|tool call|tool arguments|function arguments)|unknown tool|no such tool|tool .{1,40} (is not available|does not exist|not found)|your (last )?(output|response|reply) (did not|was not|is not|has no|contained no))`)
+
+// rejectionWords are words every match of rejection contains.
+var rejectionWords = []string{"format", "tool", "exactly one", "provide", "parse", "invalid", "malformed", "your "}
+
+// isRejection reports whether a harness message or tool result rejects a
+// reply.
+func isRejection(s string, limit int) bool {
+	if len(s) >= limit {
+		return false
+	}
+	lower := lowerASCII(s)
+	return hasAny(lower, rejectionWords) && rejection.MatchString(lower)
+}
 
 // formatErrors counts consecutive rejected replies.
 type formatErrors struct {
@@ -33,7 +46,7 @@ func (d *formatErrors) observe(v *view, emit func(candidate)) {
 	// A harness message before this step rejects the previous reply.
 	prevRejected := false
 	for _, t := range v.notes {
-		if len(t) < 2000 && rejection.MatchString(t) {
+		if isRejection(t, 2000) {
 			prevRejected = true
 		}
 	}
@@ -45,7 +58,7 @@ func (d *formatErrors) observe(v *view, emit func(candidate)) {
 	// A tool result that rejects the call rejects this reply.
 	for i := range v.acts {
 		a := &v.acts[i]
-		if a.Failed && len(a.Output) < 2000 && rejection.MatchString(a.Output) {
+		if a.Failed && isRejection(a.Output, 600) {
 			d.count(v.n, v.n, emit)
 			break
 		}

@@ -1,6 +1,9 @@
 package rules
 
-import "strings"
+import (
+	"hash/maphash"
+	"strings"
+)
 
 // A sig is a 64-bit signature of normalised text: two texts that differ
 // only in volatile details have the same sig. Zero means "no text".
@@ -13,9 +16,14 @@ const (
 )
 
 // sigChunk bounds how much of a long output is hashed: its first and last
-// sigChunk bytes. Outputs that differ only in the middle of more than 8 KiB
-// are rare, and the bound keeps a step's cost independent of output size.
-const sigChunk = 4 << 10
+// sigChunk bytes. Outputs that differ only in the middle are rare (a
+// command's output starts with what it is about and ends with how it
+// went), and the bound keeps a step's cost independent of output size.
+const sigChunk = 1 << 9
+
+// tailSize bounds how much of an output's end is searched for its last
+// lines and its test summary.
+const tailSize = 1 << 10
 
 // outputSig returns the signature of a tool's output with volatile details
 // normalised (see normHash). Long outputs are hashed by head and tail.
@@ -28,6 +36,18 @@ func outputSig(s string) sig {
 	return sig(h)
 }
 
+// rawSig returns a cheap signature of an output: its length and its
+// first and last sigChunk bytes, as they are. Two results with the same
+// rawSig are the same result; volatile details are not normalised.
+func rawSig(s string) sig {
+	if len(s) <= 2*sigChunk {
+		return sig(maphash.String(hashSeed, s))
+	}
+	h := maphash.String(hashSeed, s[:sigChunk])
+	h = (h ^ maphash.String(hashSeed, s[len(s)-sigChunk:])) * fnvPrime
+	return sig((h ^ uint64(len(s))) * fnvPrime)
+}
+
 // commandSig returns the signature of a command: white space collapsed,
 // temporary paths and hex ids normalised, but numbers kept, because
 // `sed -n 10,20p` and `sed -n 30,40p` are different commands.
@@ -36,14 +56,7 @@ func commandSig(s string) sig {
 }
 
 // textSig hashes s exactly.
-func textSig(s string) sig {
-	h := fnvOffset
-	for i := 0; i < len(s); i++ {
-		h ^= uint64(s[i])
-		h *= fnvPrime
-	}
-	return sig(h)
-}
+func textSig(s string) sig { return sig(maphash.String(hashSeed, s)) }
 
 // mix combines two signatures, order-sensitively.
 func mix(a, b sig) sig {
@@ -63,64 +76,143 @@ func mix(a, b sig) sig {
 //     with at least one digit and one letter) becomes "#";
 //   - unless keepNumbers, every run of digits becomes "0", which also
 //     normalises timestamps, durations, line numbers, pids and ports.
+//
+// The normalised bytes are gathered in a small buffer and hashed a buffer
+// at a time, which is several times faster than hashing byte by byte.
 func normHash(h uint64, s string, keepNumbers bool) uint64 {
+	var n normBuf
+	n.h = h
 	space := false // a space is pending
-	started := false
-	put := func(c byte) {
-		if space && started {
-			h ^= ' '
-			h *= fnvPrime
-		}
-		space = false
-		started = true
-		h ^= uint64(c)
-		h *= fnvPrime
-	}
 	for i := 0; i < len(s); {
 		c := s[i]
-		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
+		if byteClass[c] == classSpace {
 			space = true
 			i++
-		case c == '/' && (strings.HasPrefix(s[i:], "/tmp/") || strings.HasPrefix(s[i:], "/var/folders/")):
-			// Keep the prefix, replace the next component.
-			j := i + 1 + strings.IndexByte(s[i+1:], '/') + 1
-			for k := i; k < j; k++ {
-				put(s[k])
-			}
-			put('*')
-			for j < len(s) && !isPathEnd(s[j]) {
-				j++
-			}
-			i = j
-		case isWordByte(c):
-			j := i
-			for j < len(s) && isWordByte(s[j]) {
+			continue
+		}
+		if space && n.started {
+			n.put(' ')
+		}
+		space, n.started = false, true
+		switch byteClass[c] {
+		case classWord:
+			j := i + 1
+			for j < len(s) && byteClass[s[j]] == classWord {
 				j++
 			}
 			w := s[i:j]
-			if isHexID(w) {
-				put('#')
+			if len(w) >= 3 && isHexID(w) {
+				n.put('#')
+			} else if keepNumbers || !hasDigit(w) {
+				n.write(w)
 			} else {
-				for k := 0; k < len(w); {
-					if !keepNumbers && w[k] >= '0' && w[k] <= '9' {
-						put('0')
-						for k < len(w) && w[k] >= '0' && w[k] <= '9' {
+				for k := 0; k < len(w); k++ {
+					d := w[k]
+					if !keepNumbers && d >= '0' && d <= '9' {
+						for k+1 < len(w) && w[k+1] >= '0' && w[k+1] <= '9' {
 							k++
 						}
-						continue
+						d = '0'
 					}
-					put(w[k])
-					k++
+					n.put(d)
 				}
 			}
 			i = j
+		case classSlash:
+			if strings.HasPrefix(s[i:], "/tmp/") || strings.HasPrefix(s[i:], "/var/folders/") {
+				// Keep the prefix, replace the next component.
+				j := i + 1 + strings.IndexByte(s[i+1:], '/') + 1
+				for k := i; k < j; k++ {
+					n.put(s[k])
+				}
+				n.put('*')
+				for j < len(s) && !isPathEnd(s[j]) {
+					j++
+				}
+				i = j
+				continue
+			}
+			n.put(c)
+			i++
 		default:
-			put(c)
+			n.put(c)
 			i++
 		}
 	}
-	return h
+	return n.sum()
+}
+
+// normBuf gathers normalised bytes and hashes them a buffer at a time.
+type normBuf struct {
+	h       uint64
+	buf     [256]byte
+	n       int
+	started bool
+}
+
+func (b *normBuf) put(c byte) {
+	if b.n == len(b.buf) {
+		b.flush()
+	}
+	b.buf[b.n] = c
+	b.n++
+}
+
+func (b *normBuf) write(s string) {
+	for len(s) > 0 {
+		if b.n == len(b.buf) {
+			b.flush()
+		}
+		k := copy(b.buf[b.n:], s)
+		b.n += k
+		s = s[k:]
+	}
+}
+
+func (b *normBuf) flush() {
+	b.h = (b.h ^ maphash.Bytes(hashSeed, b.buf[:b.n])) * fnvPrime
+	b.n = 0
+}
+
+func (b *normBuf) sum() uint64 {
+	if b.n > 0 {
+		b.flush()
+	}
+	return b.h
+}
+
+// hashSeed seeds the hash of normalised text. Signatures are compared only
+// within one process, so a per-process seed is fine.
+var hashSeed = maphash.MakeSeed()
+
+// The byte classes normHash tells apart.
+const (
+	classOther = iota
+	classSpace
+	classWord
+	classSlash
+)
+
+var byteClass = func() (t [256]uint8) {
+	for _, c := range " \t\n\r\f\v" {
+		t[c] = classSpace
+	}
+	for c := 0; c < 256; c++ {
+		if isWordByte(byte(c)) {
+			t[c] = classWord
+		}
+	}
+	t['/'] = classSlash
+	return t
+}()
+
+func hasDigit(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if w[i] >= '0' && w[i] <= '9' {
+			return true
+		}
+	}
+	return false
 }
 
 func isWordByte(c byte) bool {
@@ -170,8 +262,8 @@ func isHex(c byte) bool {
 // closing </output> tag, an "[exit code N]" note). It looks only at the
 // tail of s, so its cost does not grow with the output.
 func lastLines(s string, n int) []string {
-	if len(s) > sigChunk {
-		s = s[len(s)-sigChunk:]
+	if len(s) > tailSize {
+		s = s[len(s)-tailSize:]
 	}
 	var out []string
 	for len(s) > 0 && len(out) < n {

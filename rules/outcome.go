@@ -92,8 +92,11 @@ var testFailure = regexp.MustCompile(`(?m)(?:\b[1-9]\d* (?:failed|errors?)\b|^FA
 // testsFailed reports whether the tail of a test run's output reports
 // failing tests.
 func testsFailed(out string) bool {
-	if len(out) > sigChunk {
-		out = out[len(out)-sigChunk:]
+	if len(out) > tailSize {
+		out = out[len(out)-tailSize:]
+	}
+	if !strings.Contains(out, "fail") && !strings.Contains(out, "FAIL") && !strings.Contains(out, "error") && !strings.Contains(out, "ERROR") {
+		return false
 	}
 	return testFailure.MatchString(out)
 }

@@ -36,7 +36,7 @@ func (d *polling) observe(v *view, emit func(candidate)) {
 			d.reads = map[sig]*readRun{}
 		}
 		r := d.reads[a.cmd]
-		if r == nil || r.out != a.out || r.last < v.oldest() {
+		if r == nil || r.out != a.norm || r.last < v.oldest() {
 			if len(d.reads) >= 256 {
 				for k, o := range d.reads {
 					if o.last < v.oldest() {
@@ -44,7 +44,7 @@ func (d *polling) observe(v *view, emit func(candidate)) {
 					}
 				}
 			}
-			r = &readRun{out: a.out, first: v.n}
+			r = &readRun{out: a.norm, first: v.n}
 			d.reads[a.cmd] = r
 		}
 		if r.last == v.n && r.count > 0 {

@@ -17,6 +17,9 @@ type simpleCmd struct {
 	heredoc string
 	// piped is set when the command reads the previous one's output.
 	piped bool
+	// op is the operator that follows the command: "&&", "||", ";", "|",
+	// "&", or "" at the end.
+	op string
 }
 
 // parseShell splits a command line into its simple commands, in order. It
@@ -68,7 +71,7 @@ func (p *shellParser) run() {
 				p.i++
 			}
 		case c == ';' || c == '(' || c == ')' || c == '{' && p.standalone() || c == '}' && p.standalone():
-			p.end(false)
+			p.endOp(";")
 			p.i++
 		case c == '&':
 			if strings.HasPrefix(p.s[p.i:], "&>") {
@@ -76,18 +79,20 @@ func (p *shellParser) run() {
 				p.redirect = ">"
 				continue
 			}
+			op := "&"
 			if strings.HasPrefix(p.s[p.i:], "&&") {
 				p.i++
+				op = "&&"
 			}
-			p.end(false)
+			p.endOp(op)
 			p.i++
 		case c == '|':
 			if strings.HasPrefix(p.s[p.i:], "||") {
-				p.end(false)
+				p.endOp("||")
 				p.i += 2
 				continue
 			}
-			p.end(true)
+			p.endOp("|")
 			p.i++
 		case c == '>' || c == '<' || (c >= '0' && c <= '9' && p.isFDRedirect()):
 			p.readRedirect()
@@ -206,9 +211,18 @@ func isAssignment(w string) bool {
 	return true
 }
 
+// endOp closes the current simple command at an operator.
+func (p *shellParser) endOp(op string) {
+	p.cur.op = op
+	p.end(op == "|")
+}
+
 // end closes the current simple command; piped says the next one reads
 // its output.
 func (p *shellParser) end(piped bool) {
+	if p.cur.op == "" && !piped {
+		p.cur.op = ";"
+	}
 	if len(p.cur.args) > 0 || len(p.cur.out) > 0 || p.cur.heredoc != "" || p.hasDocFor(len(p.cmds)) {
 		p.cur.piped = p.piped
 		p.cmds = append(p.cmds, p.cur)

@@ -21,9 +21,21 @@ var sidestepInfo = Info{
 
 var (
 	missingModule = regexp.MustCompile(`(?:No module named|Cannot find module|cannot load such file --) '?"?([A-Za-z_][\w.\-/@]*)`)
-	unconfigured  = regexp.MustCompile(`ImproperlyConfigured|AppRegistryNotReady|settings are not configured`)
 	importLine    = regexp.MustCompile(`(?m)^\s*(?:from\s+([A-Za-z_][\w.]*)\s+import\b|import\s+([A-Za-z_][\w.]*))`)
+	// missingLiterals start every match of missingModule.
+	missingLiterals = []string{"No module named", "Cannot find module", "cannot load such file --"}
 )
+
+// unconfiguredIn returns the name of the framework-not-set-up error an
+// output shows, or "".
+func unconfiguredIn(s string) string {
+	for _, e := range []string{"ImproperlyConfigured", "AppRegistryNotReady", "settings are not configured"} {
+		if strings.Contains(s, e) {
+			return e
+		}
+	}
+	return ""
+}
 
 // testTools are modules whose absence only means another runner is
 // needed.
@@ -68,18 +80,25 @@ func (d *sidestep) observe(v *view, emit func(candidate)) {
 // hit records a run that failed on a blocker.
 func (d *sidestep) hit(a *act, v *view) {
 	tail := a.Output
-	if len(tail) > 2*sigChunk {
-		tail = tail[len(tail)-2*sigChunk:]
+	if len(tail) > 2*tailSize {
+		tail = tail[len(tail)-2*tailSize:]
 	}
 	key, what, missing := "", "", ""
-	if m := missingModule.FindStringSubmatch(tail); m != nil {
+	var m []string
+	for _, lit := range missingLiterals {
+		if i := strings.LastIndex(tail, lit); i >= 0 {
+			m = missingModule.FindStringSubmatch(tail[i:min(len(tail), i+len(lit)+200)])
+			break
+		}
+	}
+	if m != nil {
 		missing = strings.SplitN(strings.TrimLeft(m[1], "@"), ".", 2)[0]
 		missing = strings.SplitN(missing, "/", 2)[0]
 		if testTools[missing] {
 			return
 		}
 		key, what = "module:"+missing, fmt.Sprintf("No module named '%s'", m[1])
-	} else if m := unconfigured.FindString(tail); m != "" {
+	} else if m := unconfiguredIn(tail); m != "" {
 		key, what = "unconfigured", m
 	} else {
 		return
@@ -103,7 +122,12 @@ func (d *sidestep) hit(a *act, v *view) {
 	if missing != "" {
 		b.roots = append(b.roots, missing)
 	}
-	if m := importLine.FindStringSubmatch(tail); m != nil {
+	// The traceback, for the import that failed, may start further up.
+	trace := a.Output[max(0, len(a.Output)-16<<10):]
+	if i := strings.LastIndex(trace, "Traceback (most recent call last)"); i >= 0 {
+		trace = trace[i:]
+	}
+	if m := importLine.FindStringSubmatch(trace); m != nil {
 		r := m[1] + m[2]
 		b.roots = append(b.roots, strings.SplitN(r, ".", 2)[0])
 	}

@@ -19,11 +19,19 @@ var workaroundInfo = Info{
 
 var (
 	// suppressFlag matches a command line that silences or skips checks.
-	suppressFlag = regexp.MustCompile(`(\|\|\s*(?:true|:|exit 0)\b|--no-verify\b|--deselect\b|\s-k\s+['"]?not\s|--ignore(?:-glob)?[= ]|\bSKIP=|-DskipTests|--skip-(?:tests|checks|hooks)\b|--no-check\b|\bset \+e\b|--continue-on-collection-errors)`)
+	suppressFlag = regexp.MustCompile(`(\|\|\s*(?:true|:|exit 0)\b|--no-verify\b|--deselect\b|\s-k\s+['"]?not\s|--ignore(?:-glob)?[= ]|\bskip=|-dskiptests|--skip-(?:tests|checks|hooks)\b|--no-check\b|\bset \+e\b|--continue-on-collection-errors)`)
 	// suppressMarker matches skip and suppression markers added to code.
-	suppressMarker = regexp.MustCompile(`(@pytest\.mark\.(?:skip|xfail)|pytest\.skip\(|@unittest\.skip|\.skipTest\(|\bt\.Skip(?:Now|f)?\(|\bxit\(|\b(?:it|describe|test)\.skip\(|#\s*noqa\b|#\s*type:\s*ignore|//\s*nolint|eslint-disable|@ts-ignore|@ts-expect-error|#\[ignore\]|@Disabled\b|@Ignore\b)`)
+	suppressMarker = regexp.MustCompile(`(@pytest\.mark\.(?:skip|xfail)|pytest\.skip\(|@unittest\.skip|\.skiptest\(|\bt\.skip(?:now|f)?\(|\bxit\(|\b(?:it|describe|test)\.skip\(|#\s*noqa\b|#\s*type:\s*ignore|//\s*nolint|eslint-disable|@ts-ignore|@ts-expect-error|#\[ignore\]|@disabled\b|@ignore\b)`)
 	// assertion matches a line that checks something.
 	assertion = regexp.MustCompile(`^\s*(?:assert\b|self\.assert|expect\(|require\.|assert\.|t\.(?:Error|Fatal))`)
+)
+
+// flagWords and markerWords are fragments every match of suppressFlag and
+// suppressMarker contains (ignoring case); the expressions are only tried
+// around them.
+var (
+	flagWords   = []string{"||", "--no-verify", "--deselect", "not ", "--ignore", "skip=", "-dskiptests", "--skip-", "--no-check", "set +e", "--continue-on"}
+	markerWords = []string{"skip", "xfail", "xit(", "noqa", "ignore", "nolint", "eslint-disable", "ts-expect-error", "@disabled"}
 )
 
 // workaround remembers recent failures and looks at what follows.
@@ -77,7 +85,11 @@ func (d *workaround) observe(v *view, emit func(candidate)) {
 func (d *workaround) hides(a *act) (failure, string) {
 	last := d.fails[len(d.fails)-1]
 	if a.Kind == KindShell || a.Run {
-		if m := suppressFlag.FindString(a.Command); m != "" {
+		line := a.bare
+		if line == "" {
+			line = a.Command
+		}
+		if m := findNear(suppressFlag, lowerASCII(line), flagWords, 8, 24); m != "" {
 			key := programKey(a.canonical)
 			for _, f := range d.fails {
 				if f.program == key && !strings.Contains(f.command, strings.TrimSpace(m)) {
@@ -91,7 +103,8 @@ func (d *workaround) hides(a *act) (failure, string) {
 		if added == "" {
 			continue
 		}
-		if m := suppressMarker.FindString(added); m != "" {
+		if lo, hi := findNearIndex(suppressMarker, lowerASCII(added), markerWords, 24, 16); hi > 0 {
+			m := added[lo:hi]
 			return last, fmt.Sprintf("adds `%s` to %s", m, fileKey(e.Path))
 		}
 		if commentsOutAssertion(e.Old, e.New) {
