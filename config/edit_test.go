@@ -71,7 +71,7 @@ func TestYAMLString(t *testing.T) {
 func TestKeys(t *testing.T) {
 	want := []string{
 		"modelRoles",
-		"advisor.enabled", "advisor.subagents", "advisor.mode", "advisor.syncBacklog",
+		"advisor.enabled", "advisor.subagents", "advisor.reviewer", "advisor.gate", "advisor.mode", "advisor.syncBacklog",
 		"advisor.syncTimeoutSeconds", "advisor.immuneTurns",
 		"advisor.periodic.everyToolCalls", "advisor.periodic.everyMinutes",
 		"compaction.enabled", "compaction.thresholdTokens", "compaction.thresholdPercent",

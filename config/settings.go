@@ -59,6 +59,13 @@ type Advisor struct {
 	Enabled bool `yaml:"enabled"`
 	// Subagents gives subagent sessions their own advisor.
 	Subagents bool `yaml:"subagents"`
+	// Reviewer is what reviews the agent's steps: "model" (the default:
+	// modelRoles.advisor) or "rules" (vigil's zero-token detectors alone,
+	// no model and no cost).
+	Reviewer string `yaml:"reviewer"`
+	// Gate, when "rules", lets the model review only the steps in which a
+	// detector found something; "off" (the default) reviews every step.
+	Gate string `yaml:"gate"`
 	// Mode is how often the advisor reviews.
 	Mode Mode `yaml:"mode"`
 	// SyncBacklog makes the agent wait, at a step end, while this many
@@ -77,6 +84,14 @@ type Advisor struct {
 func (a Advisor) SyncTimeout() time.Duration {
 	return time.Duration(a.SyncTimeoutSeconds) * time.Second
 }
+
+// The values of advisor.reviewer and advisor.gate.
+const (
+	ReviewerModel = "model"
+	ReviewerRules = "rules"
+	GateOff       = "off"
+	GateRules     = "rules"
+)
 
 // Mode is how often the advisor reviews.
 type Mode string
@@ -185,6 +200,8 @@ func Default() *Settings {
 		ModelRoles: map[string]string{},
 		Advisor: Advisor{
 			Mode:               ModeContinuous,
+			Reviewer:           ReviewerModel,
+			Gate:               GateOff,
 			SyncBacklog:        SyncOff,
 			SyncTimeoutSeconds: 30,
 			ImmuneTurns:        3,

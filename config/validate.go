@@ -35,6 +35,12 @@ func (s *Settings) validate(name string, data []byte) error {
 	if a.Mode != ModeContinuous && a.Mode != ModePeriodic {
 		return at("$.advisor.mode", "mode is %q, want continuous or periodic", a.Mode)
 	}
+	if a.Reviewer != ReviewerModel && a.Reviewer != ReviewerRules {
+		return at("$.advisor.reviewer", "reviewer is %q, want model or rules", a.Reviewer)
+	}
+	if a.Gate != GateOff && a.Gate != GateRules {
+		return at("$.advisor.gate", "gate is %q, want off or rules", a.Gate)
+	}
 	if a.SyncBacklog != SyncOff && a.SyncBacklog.Threshold() == 0 {
 		return at("$.advisor.syncBacklog", "syncBacklog is %q, want off, 1, 3 or 5", a.SyncBacklog)
 	}

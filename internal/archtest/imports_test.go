@@ -70,6 +70,7 @@ var rules = []struct {
 	{"internal/eval", []string{"rules", "transcript", "session", "llm"}, "eval scores reviewers of transcripts and nothing else"},
 	{"agent", []string{"llm", "session", "tools", "config"}, "the agent knows nothing of the advisor or the CLI; the advisor attaches through hooks and events"},
 	{"advisor", []string{"llm", "history", "session", "tools", "contextfiles", "rules", "config", "internal/yamlfile"}, "the advisor never imports the agent, integrations or the CLI"},
+	{"internal/rulesadvisor", []string{"advisor", "rules", "session", "transcript"}, "the detectors as an advisor reviewer, and nothing else"},
 	{"internal/advisorhost", []string{"agent", "advisor", "session", "llm"}, "the glue between the agent and the advisor imports both and nothing else"},
 }
 

@@ -14,7 +14,9 @@ import (
 	"github.com/vigil-dev/vigil/history"
 	"github.com/vigil-dev/vigil/internal/advisorhost"
 	"github.com/vigil-dev/vigil/internal/models"
+	"github.com/vigil-dev/vigil/internal/rulesadvisor"
 	"github.com/vigil-dev/vigil/llm"
+	"github.com/vigil-dev/vigil/rules"
 	"github.com/vigil-dev/vigil/session"
 )
 
@@ -71,7 +73,7 @@ var errNoAdvisorModel = errors.New("no model is assigned to the 'advisor' role (
 func (a *app) setupAdvisor(flag bool, ref string) {
 	a.advOn = flag || a.settings.Advisor.Enabled
 	a.advFlagRef = ref
-	if !a.advOn {
+	if !a.advOn || a.rulesOnly() {
 		return
 	}
 	res, err := a.resolveAdvisor(a.settings)
@@ -80,6 +82,12 @@ func (a *app) setupAdvisor(flag bool, ref string) {
 		return
 	}
 	a.advisorRes = res
+}
+
+// rulesOnly reports whether the advisor is vigil's detectors alone, with
+// no model: advisor.reviewer rules, or --advisor-model rules.
+func (a *app) rulesOnly() bool {
+	return a.advFlagRef == config.ReviewerRules || (a.advFlagRef == "" && a.settings.Advisor.Reviewer == config.ReviewerRules)
 }
 
 // resolveAdvisor finds and opens the advisor model: the --advisor-model
@@ -110,16 +118,29 @@ func (a *app) startAdvisor(ag *agent.Agent, sess *session.Session, fwd *forwardH
 	a.mu.Lock()
 	res, on := a.advisorRes, a.advOn
 	a.mu.Unlock()
-	if res == nil || !on {
+	rulesOnly := a.rulesOnly()
+	if !on || (res == nil && !rulesOnly) {
 		return nil, nil
 	}
-	model, err := res.Open()
-	if err != nil {
-		return nil, fmt.Errorf("advisor model: %w", err)
+	var model llm.Model
+	var detector advisor.Detector
+	if rulesOnly {
+		detector = rulesadvisor.New(rules.DefaultSettings())
+	} else {
+		m, err := res.Open()
+		if err != nil {
+			return nil, fmt.Errorf("advisor model: %w", err)
+		}
+		model = m
+		if a.settings.Advisor.Gate == config.GateRules {
+			detector = rulesadvisor.New(rules.DefaultSettings())
+		}
 	}
 	host := advisorhost.New(ag, sess)
 	rt, err := advisor.New(advisor.Options{
 		Model:       model,
+		Detector:    detector,
+		Gate:        detector != nil && model != nil,
 		Host:        host,
 		Roots:       []string{a.project, a.cwd},
 		ImmuneTurns: immuneTurns(a.settings.Advisor.ImmuneTurns),
@@ -142,7 +163,7 @@ func (a *app) startAdvisor(ag *agent.Agent, sess *session.Session, fwd *forwardH
 	// A changed modelRoles.advisor takes effect at the next prompt,
 	// without a restart.
 	run.unsub = ag.Subscribe(func(ev agent.Event) {
-		if ev.Type == agent.EventTurnStart && ev.Cause == agent.CausePrompt {
+		if model != nil && ev.Type == agent.EventTurnStart && ev.Cause == agent.CausePrompt {
 			a.rebindAdvisor(run)
 		}
 	})
@@ -228,7 +249,11 @@ func cmdAdvisor(_ context.Context, a *app, args string) (string, error) {
 		}
 		t := run.rt.Transcript()
 		if strings.EqualFold(strings.TrimSpace(rest), "raw") {
-			return strings.TrimRight(t.Raw(res.Ref().String()), "\n"), nil
+			name := "rules (zero-token detectors)"
+			if res != nil && !a.rulesOnly() {
+				name = res.Ref().String()
+			}
+			return strings.TrimRight(t.Raw(name), "\n"), nil
 		}
 		return strings.TrimRight(t.Compact(), "\n"), nil
 	default:
@@ -263,16 +288,18 @@ func (a *app) setAdvisor(on bool) (string, error) {
 	if running {
 		return "Advisor enabled.", nil
 	}
-	res, err := a.resolveAdvisor(a.settings)
-	if err != nil {
-		if errors.Is(err, errNoAdvisorModel) {
-			return "Advisor setting enabled, but no model is assigned to the 'advisor' role.", nil
+	if !a.rulesOnly() {
+		res, err := a.resolveAdvisor(a.settings)
+		if err != nil {
+			if errors.Is(err, errNoAdvisorModel) {
+				return "Advisor setting enabled, but no model is assigned to the 'advisor' role.", nil
+			}
+			return "", fmt.Errorf("/advisor: %w", err)
 		}
-		return "", fmt.Errorf("/advisor: %w", err)
+		a.mu.Lock()
+		a.advisorRes = res
+		a.mu.Unlock()
 	}
-	a.mu.Lock()
-	a.advisorRes = res
-	a.mu.Unlock()
 	run, err := a.startAdvisor(ag, sess, fwd, advisor.StartAtEnd)
 	if err != nil {
 		return "", fmt.Errorf("/advisor: %w", err)
@@ -297,6 +324,9 @@ func (a *app) advisorStatus() string {
 	run, res, on, spent := a.adv, a.advisorRes, a.advOn, a.advSpent
 	a.mu.Unlock()
 	switch {
+	case on && run != nil && a.rulesOnly():
+		st := run.rt.Status()
+		return fmt.Sprintf("Advisor is enabled (rules: zero-token detectors, no model). Reviews: %d. Spend: $0.", st.Reviews)
 	case on && (run == nil || res == nil):
 		return "Advisor setting is enabled, but no model is assigned to the 'advisor' role."
 	case run == nil:
