@@ -95,24 +95,35 @@ func analyseShell(line string) shellFacts { return analyseShellDepth(line, 0) }
 
 func analyseShellDepth(line string, depth int) shellFacts {
 	f := shellFacts{depth: depth}
+	if e, ok := sweEdit(line); ok {
+		f.kind, f.edits, f.canonical, f.bare = KindEdit, []Edit{e}, line, line
+		return f
+	}
 	cmds := parseShell(line)
-	f.kind = KindRead
-	sawAny := false
 	for i := range cmds {
 		c := &cmds[i]
 		prog, args := c.program()
 		if prog == "" && len(c.out) == 0 {
 			continue
 		}
-		sawAny = true
 		f.classify(c, prog, args)
-	}
-	if !sawAny {
-		f.kind = KindOther
 	}
 	f.canonical = canonicalShell(cmds)
 	f.bare = bareShell(cmds)
 	return f
+}
+
+// sweEdit reads SWE-agent's multi-line edit command, "edit N:M", the new
+// lines, then "end_of_edit", which is not shell syntax.
+func sweEdit(line string) (Edit, bool) {
+	first, body, ok := strings.Cut(line, "\n")
+	f := strings.Fields(first)
+	if !ok || len(f) != 2 || f[0] != "edit" || !isLineRange(f[1]) {
+		return Edit{}, false
+	}
+	body = strings.TrimRight(body, " \n")
+	body = strings.TrimSuffix(body, "end_of_edit")
+	return Edit{Op: EditLines, Old: f[1], New: body}, true
 }
 
 // raise lifts the line's kind: edit > shell > search > read.
@@ -176,10 +187,6 @@ func (f *shellFacts) classify(c *simpleCmd, prog string, args []string) {
 		f.raise(KindShell)
 	case prog == "patch" || prog == "apply_patch":
 		f.patch(prog, c, args)
-	case prog == "edit" && len(args) > 0 && isLineRange(args[0]):
-		// SWE-agent's edit N:M with the new lines after it.
-		f.edits = append(f.edits, Edit{Op: EditLines, Old: args[0], New: strings.Join(args[1:], " ")})
-		f.raise(KindEdit)
 	case prog == "create":
 		for _, a := range args {
 			f.edits = append(f.edits, Edit{Path: a, Op: EditWrite})

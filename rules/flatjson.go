@@ -68,6 +68,9 @@ func jsonString(b []byte, i int) (string, int, bool) {
 	for j := start; j < len(b); j++ {
 		switch c := b[j]; {
 		case c == '"':
+			if !utf8.Valid(b[start:j]) {
+				return "", 0, false // encoding/json replaces bad bytes; let it
+			}
 			if !escaped {
 				return string(b[start:j]), j + 1, true
 			}

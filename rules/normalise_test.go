@@ -1,0 +1,97 @@
+package rules
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestOutputSig(t *testing.T) {
+	same := [][2]string{
+		{"took 0.53s at 2024-05-01T10:00:00Z", "took 1.07s at 2025-12-31T23:59:59Z"},
+		{"pid 4121 listening on :8080", "pid 77 listening on :9090"},
+		{"commit 3f2a9c1d0e", "commit 9b8e7f6a5d"},
+		{"object at 0x7f3a2b1c", "object at 0x55d0e1"},
+		{"wrote /tmp/tmpa8x_2k/out.txt", "wrote /tmp/tmpzz91qq/out.txt"},
+		{"  a \n\n b\t", "a b"},
+	}
+	for _, c := range same {
+		if outputSig(c[0]) != outputSig(c[1]) {
+			t.Errorf("outputSig(%q) != outputSig(%q)", c[0], c[1])
+		}
+	}
+	differ := [][2]string{
+		{"FAIL: test_add", "FAIL: test_sub"},
+		{"ok", "OK"},
+		{"a b", "ab"},
+	}
+	for _, c := range differ {
+		if outputSig(c[0]) == outputSig(c[1]) {
+			t.Errorf("outputSig(%q) == outputSig(%q)", c[0], c[1])
+		}
+	}
+	if commandSig("sed -n 1,10p a") == commandSig("sed -n 2,10p a") {
+		t.Error("commandSig ignores numbers")
+	}
+	long := strings.Repeat("x", 5000)
+	if outputSig(long+"A") == outputSig(long+"B") || outputSig("A"+long) == outputSig("B"+long) {
+		t.Error("outputSig misses the head or the tail of a long output")
+	}
+}
+
+func TestOutputSigNormalisesIdempotently(t *testing.T) {
+	// Property: normalising twice changes nothing, so a normalised form
+	// and its source have the same signature whatever the numbers.
+	for _, s := range []string{"a 1 b 22 c 333", "id 0xdeadbeef1 at 12:00", "/tmp/x/y 7"} {
+		for _, n := range []string{"9", "12345", "0"} {
+			if outputSig(s) != outputSig(strings.NewReplacer("1", n, "2", n, "3", n, "7", n).Replace(s)) {
+				t.Errorf("changing digits of %q to %s changed its signature", s, n)
+			}
+		}
+	}
+}
+
+func TestLastLines(t *testing.T) {
+	out := "<returncode>1</returncode>\n<output>\nline 1\n\n  line 2  \nValueError: x\n</output>\n"
+	got := lastLines(out, 2)
+	if len(got) != 2 || got[0] != "line 2" || got[1] != "ValueError: x" {
+		t.Errorf("lastLines = %q", got)
+	}
+	if got := lastLines("", 3); len(got) != 0 {
+		t.Errorf("lastLines of nothing = %q", got)
+	}
+}
+
+func TestExitCode(t *testing.T) {
+	for out, want := range map[string]int{
+		"<returncode>2</returncode>\n<output>x</output>": 2,
+		"boom\n[exit code 127]":                          127,
+		"Exit code 1\nerror":                             1,
+		"output\nProcess exited with code 0":             0,
+		"plain output":                                   -1,
+		strings.Repeat("x", 4000) + "\n[exit code 3]":    3,
+	} {
+		got, ok := exitCode(out)
+		if !ok {
+			got = -1
+		}
+		if got != want {
+			t.Errorf("exitCode(%.40q) = %d, want %d", out, got, want)
+		}
+	}
+}
+
+func TestFailureBehindAPipe(t *testing.T) {
+	for _, c := range []struct {
+		cmd, out string
+		want     bool
+	}{
+		{"python x.py 2>&1 | tail -5", "<returncode>0</returncode>\n<output>\nTraceback (most recent call last):\n  File \"x.py\", line 1\nNameError: name 'y' is not defined\n</output>", true},
+		{"python -m pytest | tail -3", "<returncode>0</returncode>\n<output>\n== 1 failed, 2 passed in 0.1s ==\n</output>", true},
+		{"python -m pytest | tail -3", "<returncode>0</returncode>\n<output>\n== 3 passed in 0.1s ==\n</output>", false},
+		{"cat log.txt | tail -3", "<returncode>0</returncode>\n<output>\nValueError: logged earlier\n</output>", false},
+	} {
+		if got := act1("bash", map[string]any{"command": c.cmd}, c.out, false).Failed; got != c.want {
+			t.Errorf("%q: failed = %v, want %v", c.cmd, got, c.want)
+		}
+	}
+}
