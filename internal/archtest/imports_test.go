@@ -68,6 +68,8 @@ var rules = []struct {
 	{"transcript", []string{"llm", "session"}, "readers turn foreign formats into session entries and nothing else"},
 	{"rules", []string{"llm", "session", "transcript"}, "detectors read steps and nothing else"},
 	{"internal/eval", []string{"rules", "transcript", "session", "llm"}, "eval scores reviewers of transcripts and nothing else"},
+	{"internal/review", []string{"rules", "transcript", "session", "llm"}, "a review streams transcripts through the detectors and nothing else"},
+	{"internal/report", []string{"internal/review", "rules", "transcript"}, "reports render reviews and nothing else"},
 	{"agent", []string{"llm", "session", "tools", "config"}, "the agent knows nothing of the advisor or the CLI; the advisor attaches through hooks and events"},
 	{"advisor", []string{"llm", "history", "session", "tools", "contextfiles", "rules", "config", "internal/yamlfile"}, "the advisor never imports the agent, integrations or the CLI"},
 	{"internal/rulesadvisor", []string{"advisor", "rules", "session", "transcript"}, "the detectors as an advisor reviewer, and nothing else"},

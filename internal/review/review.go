@@ -1,0 +1,231 @@
+package review
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/vigil-dev/vigil/rules"
+	"github.com/vigil-dev/vigil/transcript"
+)
+
+// Options tunes a review. The zero value reviews with the default
+// detector settings and limits.
+type Options struct {
+	// Settings tunes the detectors; zero fields take their defaults.
+	Settings rules.Settings
+	// DetailSteps is how many steps of a run keep their full summary in
+	// the timeline. A run with at most this many steps keeps them all; a
+	// longer one keeps the steps around its findings, up to this many.
+	// Default 1000.
+	DetailSteps int
+	// StripCells is how many cells the compact strip of a run may hold;
+	// when a run has more steps, each cell covers several. Default 600.
+	StripCells int
+	// Progress, when set, is called as the file is read with how many
+	// bytes of it (as stored, before decompression) have been read so
+	// far. It is called from the reviewing goroutine.
+	Progress func(read int64)
+}
+
+func (o Options) withDefaults() Options {
+	if o.DetailSteps <= 0 {
+		o.DetailSteps = 1000
+	}
+	if o.StripCells <= 0 {
+		o.StripCells = 600
+	}
+	if o.StripCells < 2 {
+		o.StripCells = 2
+	}
+	return o
+}
+
+// Result is the review of one file.
+type Result struct {
+	// File is the file's name as it was given.
+	File string
+	// Format is the transcript format the reader detected.
+	Format transcript.Format
+	// Size is the file's size in bytes as stored; 0 when not known.
+	Size int64
+	// Runs are the file's runs, in the order they appear.
+	Runs []Run
+	// Notes are what the reader skipped or tolerated.
+	Notes []transcript.Note
+	// Err is the error that ended reading early, if any; the runs hold
+	// what was reviewed up to there.
+	Err error
+}
+
+// Steps returns the number of steps over all runs.
+func (r *Result) Steps() int {
+	n := 0
+	for i := range r.Runs {
+		n += r.Runs[i].Steps
+	}
+	return n
+}
+
+// Findings returns the number of findings over all runs.
+func (r *Result) Findings() int {
+	n := 0
+	for i := range r.Runs {
+		n += len(r.Runs[i].Findings)
+	}
+	return n
+}
+
+// Run is the review of one run of a file.
+type Run struct {
+	// Info describes the run as its file records it.
+	Info transcript.RunInfo
+	// Steps is how many steps the run has.
+	Steps int
+	// Findings are the detectors' findings, ordered by the step where
+	// each starts (then by where it ends).
+	Findings []rules.Finding
+	// Timeline is a bounded summary of the run's steps.
+	Timeline Timeline
+}
+
+// File reviews the transcript at path. It returns an error, and no
+// result, when the file cannot be opened or is not a transcript format
+// vigil knows; a read error after the review started is in Result.Err.
+func File(ctx context.Context, path string, opt Options) (*Result, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("review: %w", err)
+	}
+	defer f.Close()
+	var size int64
+	if fi, err := f.Stat(); err == nil {
+		size = fi.Size()
+	}
+	res, err := Read(ctx, f, path, opt)
+	if res != nil {
+		res.Size = size
+	}
+	return res, err
+}
+
+// Read reviews the transcript r holds; name stands for it in the result
+// and in errors. See [File].
+func Read(ctx context.Context, r io.Reader, name string, opt Options) (*Result, error) {
+	opt = opt.withDefaults()
+	if opt.Progress != nil {
+		r = &countingReader{r: r, report: opt.Progress}
+	}
+	tr, err := transcript.NewReader(r, name)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{File: name, Format: tr.Format()}
+	var cur *runState
+	finish := func() {
+		if cur != nil {
+			res.Runs = append(res.Runs, cur.finish())
+			cur = nil
+		}
+	}
+	for it, err := range tr.Items() {
+		if err != nil {
+			res.Err = err
+			break
+		}
+		if err := ctx.Err(); err != nil {
+			res.Err = fmt.Errorf("review %s: %w", name, err)
+			break
+		}
+		if it.Run != nil {
+			finish()
+			cur = newRunState(*it.Run, opt)
+			continue
+		}
+		if cur == nil {
+			// Readers announce a run before its entries; be safe anyway.
+			cur = newRunState(transcript.RunInfo{Format: tr.Format()}, opt)
+		}
+		cur.add(it)
+	}
+	finish()
+	res.Notes = tr.Notes()
+	return res, nil
+}
+
+// runState is one run under review.
+type runState struct {
+	run     Run
+	stepper transcript.Stepper
+	engine  *rules.Engine
+	tl      timelineBuilder
+}
+
+func newRunState(info transcript.RunInfo, opt Options) *runState {
+	info.ID, info.Task, info.CWD, info.Model = strings.Clone(info.ID), strings.Clone(info.Task), strings.Clone(info.CWD), strings.Clone(info.Model)
+	return &runState{
+		run:    Run{Info: info},
+		engine: rules.New(opt.Settings),
+		tl:     newTimelineBuilder(opt.DetailSteps, opt.StripCells, windowOf(opt.Settings)),
+	}
+}
+
+// windowOf is how far back a finding may start: the engine's window.
+func windowOf(s rules.Settings) int {
+	if s.Window > 0 {
+		return s.Window
+	}
+	return rules.DefaultSettings().Window
+}
+
+func (s *runState) add(it transcript.Item) {
+	for _, st := range s.stepper.Add(it.Entry) {
+		s.observe(&st)
+	}
+}
+
+func (s *runState) observe(st *transcript.Step) {
+	s.run.Steps = st.N
+	found := s.engine.Observe(*st)
+	s.tl.add(summarise(st))
+	for _, f := range found {
+		f.Message, f.Evidence = strings.Clone(f.Message), strings.Clone(f.Evidence)
+		s.run.Findings = append(s.run.Findings, f)
+		s.tl.pin(f.StartStep, f.EndStep)
+	}
+}
+
+func (s *runState) finish() Run {
+	if st, ok := s.stepper.Flush(); ok {
+		s.observe(&st)
+	}
+	s.run.Timeline = s.tl.timeline()
+	sort.SliceStable(s.run.Findings, func(i, j int) bool {
+		a, b := s.run.Findings[i], s.run.Findings[j]
+		return a.StartStep < b.StartStep || a.StartStep == b.StartStep && a.EndStep < b.EndStep
+	})
+	return s.run
+}
+
+// countingReader reports how many bytes have been read through it, about
+// every progressEvery bytes.
+type countingReader struct {
+	r       io.Reader
+	n, next int64
+	report  func(int64)
+}
+
+const progressEvery = 1 << 20
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	if c.n >= c.next || err != nil {
+		c.report(c.n)
+		c.next = c.n + progressEvery
+	}
+	return n, err
+}
