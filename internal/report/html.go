@@ -1,0 +1,261 @@
+package report
+
+import (
+	_ "embed"
+	"fmt"
+	"html/template"
+	"io"
+	"strings"
+
+	"github.com/vigil-dev/vigil/internal/review"
+	"github.com/vigil-dev/vigil/rules"
+)
+
+//go:embed page.html.tmpl
+var pageSource string
+
+var pageTemplate = template.Must(template.New("page").Parse(pageSource))
+
+// WriteHTML writes one self-contained page (inline CSS and script, no
+// network) for the given files: a summary at the top, then per file and
+// run a strip of steps coloured by failure with each finding marked at
+// the step where it starts, the findings with their messages, and a
+// table of steps with the tools they called and the findings' banners at
+// their start steps. The page works without its script; the script only
+// highlights a finding's steps when it is clicked.
+func WriteHTML(w io.Writer, files []*File) error {
+	if err := pageTemplate.Execute(w, buildPage(files)); err != nil {
+		return fmt.Errorf("write HTML report: %w", err)
+	}
+	return nil
+}
+
+// The page's view of the review.
+type (
+	htmlPage struct {
+		Title  string
+		Files  []htmlFile
+		Runs   int
+		Steps  int
+		Counts Counts
+		Failed int
+	}
+	htmlFile struct {
+		Anchor string
+		Path   string
+		Format string
+		Steps  int
+		Counts Counts
+		Worst  string
+		Runs   []htmlRun
+		Notes  []string
+		Error  string
+	}
+	htmlRun struct {
+		Anchor   string
+		Multi    bool
+		Title    string
+		Meta     string
+		Steps    int
+		Width    int
+		Complete bool
+		Cells    []htmlCell
+		Findings []htmlFinding
+		Rows     []htmlRow
+	}
+	htmlCell struct {
+		First, Last int
+		Class       string
+		Title       string
+		Target      string
+		Marks       []htmlFinding
+		// In is the worst severity of the findings that cover the cell;
+		// "" when none does.
+		In string
+	}
+	htmlFinding struct {
+		Anchor     string
+		Severity   string
+		Detector   string
+		Message    string
+		Evidence   string
+		Steps      string
+		Start, End int
+		Target     string
+	}
+	htmlCall struct {
+		// Tool is shown before Command unless Command starts with it.
+		Tool     string
+		Command  string
+		Failed   bool
+		ExitCode int
+	}
+	htmlRow struct {
+		Anchor string
+		N      int
+		Text   string
+		Calls  []htmlCall
+		Failed bool
+		// Gap counts the steps left out before this one.
+		Gap int
+		// Starts are the findings that start at this step; In is set when
+		// the step is inside some finding.
+		Starts []htmlFinding
+		In     bool
+	}
+)
+
+func buildPage(files []*File) htmlPage {
+	p := htmlPage{Title: "vigil review"}
+	if len(files) == 1 {
+		p.Title = "vigil review: " + files[0].Path
+	}
+	for i, f := range files {
+		hf := htmlFile{Anchor: fmt.Sprintf("f%d", i+1), Path: f.Path, Counts: CountFindings(f), Worst: string(Worst(f))}
+		if err := f.Error(); err != nil {
+			hf.Error = err.Error()
+			p.Failed++
+		}
+		if r := f.Result; r != nil {
+			hf.Format, hf.Steps = string(r.Format), r.Steps()
+			for j := range r.Runs {
+				hf.Runs = append(hf.Runs, buildRun(fmt.Sprintf("%s-r%d", hf.Anchor, j+1), &r.Runs[j], len(r.Runs) > 1))
+			}
+			for _, n := range r.Notes {
+				hf.Notes = append(hf.Notes, noteText(n))
+			}
+			p.Runs += len(r.Runs)
+		}
+		p.Steps += hf.Steps
+		p.Counts.Blocker += hf.Counts.Blocker
+		p.Counts.Concern += hf.Counts.Concern
+		p.Counts.Nit += hf.Counts.Nit
+		p.Files = append(p.Files, hf)
+	}
+	return p
+}
+
+func buildRun(anchor string, run *review.Run, multi bool) htmlRun {
+	hr := htmlRun{Anchor: anchor, Steps: run.Steps, Width: run.Timeline.Width, Complete: run.Timeline.Complete, Multi: multi}
+	if multi {
+		hr.Title = runTitle(run)
+	}
+	var meta []string
+	for _, s := range []string{run.Info.Model, run.Info.CWD} {
+		if s != "" {
+			meta = append(meta, s)
+		}
+	}
+	if !run.Info.Started.IsZero() {
+		meta = append(meta, run.Info.Started.UTC().Format("2006-01-02 15:04 UTC"))
+	}
+	hr.Meta = strings.Join(meta, " · ")
+
+	detail := map[int]*review.StepInfo{}
+	for i := range run.Timeline.Detail {
+		detail[run.Timeline.Detail[i].N] = &run.Timeline.Detail[i]
+	}
+	stepAnchor := func(n int) string {
+		if _, ok := detail[n]; ok {
+			return fmt.Sprintf("%s-s%d", anchor, n)
+		}
+		return ""
+	}
+	for i, fd := range run.Findings {
+		hr.Findings = append(hr.Findings, htmlFinding{
+			Anchor: fmt.Sprintf("%s-f%d", anchor, i+1), Severity: string(fd.Severity), Detector: fd.Detector,
+			Message: fd.Message, Evidence: fd.Evidence, Steps: stepRange(fd), Start: fd.StartStep, End: fd.EndStep,
+			Target: stepAnchor(fd.StartStep),
+		})
+	}
+	for _, c := range run.Timeline.Cells {
+		hc := htmlCell{First: c.First, Last: c.Last, Class: "ok", Target: stepAnchor(c.First)}
+		switch {
+		case c.Failed > 0:
+			hc.Class = "fail"
+		case c.Calls == 0:
+			hc.Class = "talk"
+		}
+		hc.Title = cellTitle(c, detail[c.First])
+		var in rules.Severity
+		for _, f := range hr.Findings {
+			if f.Start >= c.First && f.Start <= c.Last {
+				hc.Marks = append(hc.Marks, f)
+			}
+			if sev := rules.Severity(f.Severity); f.Start <= c.Last && f.End >= c.First && sev.Rank() > in.Rank() {
+				in = sev
+			}
+		}
+		hc.In = string(in)
+		if len(hc.Marks) > 0 {
+			hc.Title += "\n" + plural(len(hc.Marks), "finding") + " start here: " + hc.Marks[0].Detector
+		}
+		hr.Cells = append(hr.Cells, hc)
+	}
+	prev := 0
+	for _, si := range run.Timeline.Detail {
+		row := htmlRow{Anchor: stepAnchor(si.N), N: si.N, Text: si.Text, Failed: si.Failed(), Gap: si.N - prev - 1}
+		for _, c := range si.Calls {
+			hc := htmlCall{Tool: c.Tool, Command: c.Command, Failed: c.Failed, ExitCode: c.ExitCode}
+			if strings.HasPrefix(c.Command, c.Tool+" ") {
+				hc.Tool = ""
+			}
+			row.Calls = append(row.Calls, hc)
+		}
+		prev = si.N
+		for _, f := range hr.Findings {
+			if f.Start == si.N {
+				row.Starts = append(row.Starts, f)
+			}
+			if si.N >= f.Start && si.N <= f.End {
+				row.In = true
+			}
+		}
+		hr.Rows = append(hr.Rows, row)
+	}
+	// A finding whose start step has no row still gets its banner, on the
+	// first row after it.
+	for _, f := range hr.Findings {
+		if f.Target != "" {
+			continue
+		}
+		for i := range hr.Rows {
+			if hr.Rows[i].N > f.Start {
+				hr.Rows[i].Starts = append(hr.Rows[i].Starts, f)
+				break
+			}
+		}
+	}
+	return hr
+}
+
+// cellTitle is a cell's tooltip: the step and its calls, or for a cell of
+// several steps, their counts.
+func cellTitle(c review.Cell, si *review.StepInfo) string {
+	if c.First != c.Last || si == nil {
+		s := fmt.Sprintf("steps %d-%d: %s", c.First, c.Last, plural(c.Calls, "call"))
+		if c.First == c.Last {
+			s = fmt.Sprintf("step %d: %s", c.First, plural(c.Calls, "call"))
+		}
+		if c.Failed > 0 {
+			s += fmt.Sprintf(", %d failed", c.Failed)
+		}
+		return s
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "step %d", si.N)
+	if len(si.Calls) == 0 && si.Text != "" {
+		b.WriteString(": " + si.Text)
+	}
+	for _, call := range si.Calls {
+		b.WriteString("\n" + call.Tool + ": " + call.Command)
+		if call.Failed {
+			b.WriteString("  [failed")
+			if call.ExitCode > 0 {
+				fmt.Fprintf(&b, ", exit %d", call.ExitCode)
+			}
+			b.WriteString("]")
+		}
+	}
+	return b.String()
+}

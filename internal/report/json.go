@@ -1,0 +1,107 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+)
+
+// JSONFile is the object `vigil review --json` prints for each input
+// file, on a line of its own (docs/review.md documents it).
+//
+// Steps and findings are at the top level whatever the number of runs:
+// Steps counts the steps of every run, and each finding names its run by
+// index, its steps counting within that run. For the common file of one
+// run, Steps is that run's steps and every finding has run 0.
+type JSONFile struct {
+	// File is the path as given or found.
+	File string `json:"file"`
+	// Format is the transcript format; "" when the file could not be read.
+	Format string `json:"format"`
+	// Steps counts the steps of all runs.
+	Steps int `json:"steps"`
+	// Findings are every run's findings, run by run, each ordered by
+	// start step. Never null.
+	Findings []JSONFinding `json:"findings"`
+	// Runs describes the file's runs. Never null.
+	Runs []JSONRun `json:"runs"`
+	// Notes are what the reader skipped or tolerated. Never null.
+	Notes []JSONNote `json:"notes"`
+	// Error is why the file could not be reviewed in full; absent when it
+	// was. With an error, the other fields hold what was reviewed.
+	Error string `json:"error,omitempty"`
+}
+
+// JSONFinding is one finding.
+type JSONFinding struct {
+	// Run is the index of the run in Runs, from 0.
+	Run       int    `json:"run"`
+	Detector  string `json:"detector"`
+	Severity  string `json:"severity"`
+	StartStep int    `json:"start_step"`
+	EndStep   int    `json:"end_step"`
+	Message   string `json:"message"`
+	Evidence  string `json:"evidence,omitempty"`
+}
+
+// JSONRun describes one run.
+type JSONRun struct {
+	// Index is the run's position in its file, from 0.
+	Index int `json:"index"`
+	// ID, Task, Model and CWD are what the file records of the run.
+	ID      string     `json:"id,omitempty"`
+	Task    string     `json:"task,omitempty"`
+	Model   string     `json:"model,omitempty"`
+	CWD     string     `json:"cwd,omitempty"`
+	Started *time.Time `json:"started,omitempty"`
+	// Steps counts the run's steps; Findings its findings.
+	Steps    int `json:"steps"`
+	Findings int `json:"findings"`
+}
+
+// JSONNote is something the reader skipped or tolerated.
+type JSONNote struct {
+	What      string `json:"what"`
+	Count     int    `json:"count"`
+	FirstLine int    `json:"first_line,omitempty"`
+}
+
+// ToJSON converts a file's outcome to its JSON object.
+func ToJSON(f *File) JSONFile {
+	out := JSONFile{File: f.Path, Findings: []JSONFinding{}, Runs: []JSONRun{}, Notes: []JSONNote{}}
+	if err := f.Error(); err != nil {
+		out.Error = err.Error()
+	}
+	r := f.Result
+	if r == nil {
+		return out
+	}
+	out.Format, out.Steps = string(r.Format), r.Steps()
+	for i, run := range r.Runs {
+		jr := JSONRun{Index: i, ID: run.Info.ID, Task: run.Info.Task, Model: run.Info.Model, CWD: run.Info.CWD, Steps: run.Steps, Findings: len(run.Findings)}
+		if !run.Info.Started.IsZero() {
+			t := run.Info.Started
+			jr.Started = &t
+		}
+		out.Runs = append(out.Runs, jr)
+		for _, fd := range run.Findings {
+			out.Findings = append(out.Findings, JSONFinding{Run: i, Detector: fd.Detector, Severity: string(fd.Severity),
+				StartStep: fd.StartStep, EndStep: fd.EndStep, Message: fd.Message, Evidence: fd.Evidence})
+		}
+	}
+	for _, n := range r.Notes {
+		out.Notes = append(out.Notes, JSONNote{What: n.What, Count: n.Count, FirstLine: n.FirstLine})
+	}
+	return out
+}
+
+// WriteJSON writes a file's JSON object on one line.
+func WriteJSON(w io.Writer, f *File) error {
+	data, err := json.Marshal(ToJSON(f))
+	if err != nil {
+		return fmt.Errorf("encode review of %s: %w", f.Path, err)
+	}
+	_, err = w.Write(append(data, '\n'))
+	return err
+}

@@ -1,0 +1,154 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/vigil-dev/vigil/internal/review"
+	"github.com/vigil-dev/vigil/rules"
+	"github.com/vigil-dev/vigil/transcript"
+)
+
+// WriteText writes one file's section of the text report: a heading with
+// its format, runs, steps and findings; each finding with its steps,
+// severity, detector and message (and evidence, indented below); the
+// notes of what the reader skipped; and the error that cut the review
+// short, if one did.
+func WriteText(w io.Writer, f *File, st Style) error {
+	tw := &errWriter{w: w}
+	if f.Result == nil {
+		tw.printf("%s: %s\n", st.bold(f.Path), st.severity(rules.Blocker, "error: ")+errText(f.Err))
+		return tw.err
+	}
+	r := f.Result
+	tw.printf("%s: %s\n", st.bold(f.Path), heading(r))
+	multi := len(r.Runs) > 1
+	for i := range r.Runs {
+		run := &r.Runs[i]
+		indent := "  "
+		if multi {
+			tw.printf("  %s\n", st.bold(runTitle(run))+" "+st.dim(fmt.Sprintf("(%s, %s)", plural(run.Steps, "step"), plural(len(run.Findings), "finding"))))
+			indent = "    "
+		}
+		writeFindings(tw, run.Findings, indent, st)
+	}
+	if len(r.Runs) == 0 {
+		tw.printf("  %s\n", st.dim("no runs"))
+	}
+	for _, n := range r.Notes {
+		tw.printf("  %s\n", st.dim("note: "+noteText(n)))
+	}
+	if r.Err != nil {
+		tw.printf("  %s\n", st.severity(rules.Blocker, "error: ")+errText(r.Err)+" (review stopped here)")
+	}
+	return tw.err
+}
+
+// heading is a file's one-line description.
+func heading(r *review.Result) string {
+	parts := []string{string(r.Format)}
+	if len(r.Runs) != 1 {
+		parts = append(parts, plural(len(r.Runs), "run"))
+	}
+	parts = append(parts, plural(r.Steps(), "step"), plural(r.Findings(), "finding"))
+	return strings.Join(parts, ", ")
+}
+
+// runTitle names a run: its number from 1 and what its file records of
+// it.
+func runTitle(run *review.Run) string {
+	t := fmt.Sprintf("run %d", run.Info.Index+1)
+	for _, s := range []string{run.Info.Task, run.Info.ID} {
+		if s != "" {
+			return t + " " + s
+		}
+	}
+	return t
+}
+
+func writeFindings(tw *errWriter, fs []rules.Finding, indent string, st Style) {
+	if len(fs) == 0 {
+		tw.printf("%s%s\n", indent, st.dim("no findings"))
+		return
+	}
+	stepsW, sevW, detW := 0, 0, 0
+	for _, f := range fs {
+		stepsW = max(stepsW, len(stepRange(f)))
+		sevW = max(sevW, len(f.Severity))
+		detW = max(detW, len(f.Detector))
+	}
+	for _, f := range fs {
+		sr := stepRange(f)
+		tw.printf("%s%s%s  %s%s  %s%s  %s\n", indent,
+			sr, pad(sr, stepsW),
+			st.severity(f.Severity, string(f.Severity)), pad(string(f.Severity), sevW),
+			st.bold(f.Detector), pad(f.Detector, detW),
+			f.Message)
+		if f.Evidence != "" {
+			tw.printf("%s%s  %s\n", indent, strings.Repeat(" ", stepsW+sevW+detW+4), st.dim("evidence: "+oneLine(f.Evidence)))
+		}
+	}
+}
+
+// stepRange writes a finding's steps: "step 4" or "steps 2-5".
+func stepRange(f rules.Finding) string {
+	if f.StartStep == f.EndStep {
+		return fmt.Sprintf("step %d", f.StartStep)
+	}
+	return fmt.Sprintf("steps %d-%d", f.StartStep, f.EndStep)
+}
+
+func noteText(n transcript.Note) string {
+	s := n.What
+	if n.Count > 1 {
+		s = fmt.Sprintf("%s (%d times", s, n.Count)
+		if n.FirstLine > 0 {
+			s += fmt.Sprintf(", first at line %d", n.FirstLine)
+		}
+		return s + ")"
+	}
+	if n.FirstLine > 0 {
+		s += fmt.Sprintf(" (line %d)", n.FirstLine)
+	}
+	return s
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+func pad(s string, w int) string {
+	if n := w - len(s); n > 0 {
+		return strings.Repeat(" ", n)
+	}
+	return ""
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// oneLine folds a text onto one line.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// errWriter remembers the first write error, so a report can be written
+// without checking each line.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) printf(format string, args ...any) {
+	if e.err == nil {
+		_, e.err = fmt.Fprintf(e.w, format, args...)
+	}
+}
