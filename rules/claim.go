@@ -6,8 +6,8 @@ var unsupportedClaimInfo = Info{
 	Name:     "unsupported-claim",
 	Severity: Concern,
 	Doc: "A claim of success (\"tests pass\", \"the issue is fixed\", \"the fix works\", \"all " +
-		"green\") that the results do not support: nothing has been run in the whole run, or the " +
-		"last run before the claim failed. Hedged sentences (\"if the tests pass\", \"let me " +
+		"green\") that the results do not support: the project was changed but nothing has been run " +
+		"in the whole run, or the last run before the claim failed. Hedged sentences (\"if the tests pass\", \"let me " +
 		"verify the fix works\") are not claims. Reported once per claim and last run; a blocker " +
 		"when the claim is in the final reply, which ends the run on it.",
 }
@@ -32,7 +32,9 @@ func (d *unsupportedClaim) observe(v *view, emit func(candidate)) {
 	start := v.n
 	switch {
 	case c.runs == 0:
-		if d.reported && d.reportedRun == -1 {
+		if d.reported && d.reportedRun == -1 || c.projectEdits == 0 {
+			// Nothing was changed either: the claim is about something
+			// else (a question answered, history).
 			return
 		}
 		d.reportedRun = -1

@@ -8,6 +8,7 @@ func TestUnsupportedClaim(t *testing.T) {
 	runCases(t, "unsupported-claim", []detectorCase{
 		{"success claimed after a failure", []st{failing, say("All tests pass.")}, []int{2}},
 		{"success claimed with nothing run", []st{do(tool("edit", map[string]any{"path": "a.py", "old_text": "x", "new_text": "y"}, "ok", false)), say("The issue is fixed.")}, []int{2}},
+		{"nothing changed, nothing run: an answer, not a claim", []st{do(sh("git log --oneline -3", "abc fix parser", false)), say("That bug is fixed as of abc; the parser handles it now and all tests pass upstream.")}, nil},
 		{"a claim backed by a passing run", []st{failing, passing, say("All tests pass now.")}, nil},
 		{"a plan is not a claim", []st{failing, say("Let me verify the fix works.", sh("python -m unittest -q", "OK", false))}, nil},
 		{"a question is not a claim", []st{failing, say("Do the tests pass?")}, nil},

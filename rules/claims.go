@@ -7,7 +7,7 @@ import (
 
 // successClaim matches a sentence that says the work succeeded: tests
 // pass, the issue is fixed, the fix works.
-var successClaim = regexp.MustCompile(`\b(?:(?:all|the|\d+) (?:\w+ )?(?:tests?|checks?|specs?) (?:now )?(?:pass(?:es|ed)?|are passing|is passing|succeed(?:s|ed)?|are green|ran successfully)|all (?:tests|checks) (?:pass(?:ed)?|are green)|all green|tests? (?:now )?pass(?:es)?\b|(?:the |this |that )?(?:issue|bug|problem|error|regression) (?:is|has been|was|is now|has now been) (?:now )?(?:fixed|resolved|solved)|(?:the |our |my )?fix (?:works|is working|worked)|successfully (?:fixed|resolved|solved)|everything works|works (?:correctly|as expected) now)\b`)
+var successClaim = regexp.MustCompile(`\b(?:(?:all|the|\d+) (?:\w+ )?(?:tests?|checks?|specs?) (?:now )?(?:pass(?:es|ed)?|are passing|is passing|succeed(?:s|ed)?|are green|ran successfully)|all (?:tests|checks) (?:pass(?:ed)?|are green)|all green|tests? (?:now )?pass(?:es)?\b|(?:the |this |that )?(?:issue|bug|problem|error|regression) (?:is|has been|is now|has now been) (?:now )?(?:fixed|resolved|solved)|(?:the |our |my )?fix (?:works|is working|worked)|successfully (?:fixed|resolved|solved)|everything works|works (?:correctly|as expected) now)\b`)
 
 // hedge matches words that make a sentence conditional, a plan or a
 // question rather than a claim.

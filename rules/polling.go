@@ -7,9 +7,14 @@ var pollingInfo = Info{
 	Severity: Nit,
 	Doc: "Re-reading or re-querying something whose answer is already in: the same read-only " +
 		"command (cat, sed -n, ls, git status, git diff, a read or search tool, a status check " +
-		"after sleep) returning the same output again. Reported when the IdenticalReads-th " +
-		"identical result (default 3) arrives within the window; a changed output starts over.",
+		"after sleep) returning the same output again, each within 5 steps of the last. Reported " +
+		"at the IdenticalReads-th identical result (default 3); a changed output starts over.",
 }
+
+// pollGap is how many steps apart two identical reads may be and still
+// count as checking again: polling is quick succession, while reading a
+// file again twenty steps later, after other work, is refreshing memory.
+const pollGap = 5
 
 // polling counts, per read-only command, identical results in a row.
 type polling struct {
@@ -36,7 +41,7 @@ func (d *polling) observe(v *view, emit func(candidate)) {
 			d.reads = map[sig]*readRun{}
 		}
 		r := d.reads[a.cmd]
-		if r == nil || r.out != a.norm || r.last < v.oldest() {
+		if r == nil || r.out != a.norm || v.n-r.last > pollGap {
 			if len(d.reads) >= 256 {
 				for k, o := range d.reads {
 					if o.last < v.oldest() {

@@ -8,6 +8,11 @@ func TestPolling(t *testing.T) {
 		{"the same read three times", []st{read("git status", "clean"), read("git status", "clean"), read("git status", "clean")}, []int{3}},
 		{"output that changes is news", []st{read("git status", "M a.go"), read("git status", "M a.go b.go"), read("git status", "clean")}, nil},
 		{"twice is fine", []st{read("cat a.txt", "x"), read("cat a.txt", "x")}, nil},
+		{"reading again much later is not polling", []st{
+			read("cat a.txt", "x"), read("ls", "1"), read("ls b", "2"), read("ls c", "3"), read("ls d", "4"), read("ls e", "5"),
+			read("cat a.txt", "x"), read("ls f", "6"), read("ls g", "7"), read("ls h", "8"), read("ls i", "9"), read("ls j", "10"),
+			read("cat a.txt", "x"),
+		}, nil},
 		{"polling after sleep", []st{
 			read("sleep 30 && gh run view 42", "status: completed\nconclusion: success"),
 			read("sleep 30; gh run view 42", "status: completed\nconclusion: success"),

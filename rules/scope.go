@@ -48,10 +48,10 @@ func (d *forbiddenEdit) observe(v *view, emit func(candidate)) {
 			break
 		}
 		lower := lowerASCII(t)
-		if !d.tests && findNear(forbidTests, lower, testWords, 100, 20) != "" {
+		if !d.tests && forbids(findNear(forbidTests, lower, testWords, 100, 20)) {
 			d.tests = true
 		}
-		if !d.config && findNear(forbidConfig, lower, configWords, 140, 20) != "" {
+		if !d.config && forbids(findNear(forbidConfig, lower, configWords, 140, 20)) {
 			d.config = true
 		}
 	}
@@ -94,6 +94,13 @@ func (d *forbiddenEdit) observe(v *view, emit func(candidate)) {
 			}})
 		}
 	}
+}
+
+// forbids reports whether a matched instruction forbids rather than
+// excuses: "you don't have to modify the tests" and "there is no need to
+// edit tests" leave the agent free.
+func forbids(m string) bool {
+	return m != "" && !strings.Contains(m, "have to") && !strings.Contains(m, "need to") && !strings.Contains(m, "needn't")
 }
 
 // inTestFolder reports whether a path lies in a test folder.
@@ -163,6 +170,8 @@ type scopeCreep struct {
 	cue     int // step of the last cue after done
 	cueText string
 	fired   bool
+	// since is the step of the user's latest message after the first.
+	since int
 }
 
 func (d *scopeCreep) reset() { *d = scopeCreep{within: d.within} }
@@ -171,12 +180,17 @@ func (d *scopeCreep) observe(v *view, emit func(candidate)) {
 	if d.fired {
 		return
 	}
+	if v.n > 1 && len(v.notes) > 0 {
+		// A new message from the user may ask for more: the scope is
+		// theirs to widen, and the request starts again from here.
+		d.done, d.cue, d.since = 0, 0, v.n
+	}
 	if d.done == 0 {
 		switch {
 		case v.claim != "" && v.checks.runs > 0 && !v.checks.last.Failed:
 			// A success claim backed by the last run.
 			d.done = v.n
-		case v.checks.runs > 0 && v.checks.last.Test && !v.checks.last.Failed && v.checks.projectEdits > 0 && !v.checks.editedSince:
+		case v.checks.runs > 0 && v.checks.last.Test && !v.checks.last.Failed && v.checks.projectEdits > 0 && !v.checks.editedSince && v.checks.lastStep >= d.since:
 			// Tests passing after the project was changed.
 			d.done = v.checks.lastStep
 		}
