@@ -2,6 +2,7 @@ package rules
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -120,8 +121,16 @@ func (t *fileTracker) version(p string) sig {
 func (t *fileTracker) apply(e Edit, n int) []editEffect {
 	t.seq++
 	if e.Op == EditRestore && e.Path == "" {
+		// Every file back to its original, in a fixed order so that what
+		// detectors report does not depend on map order.
+		keys := make([]string, 0, len(t.files))
+		for k := range t.files {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
 		var out []editEffect
-		for _, fs := range t.files {
+		for _, k := range keys {
+			fs := t.files[k]
 			out = append(out, t.move(fs, e, textSig("orig:"+fs.key), 0, n))
 		}
 		return out

@@ -80,7 +80,7 @@ func (d *forbiddenEdit) observe(v *view, emit func(candidate)) {
 			if d.reported[p] {
 				continue
 			}
-			if d.reported == nil {
+			if d.reported == nil || len(d.reported) >= 256 {
 				d.reported = map[string]bool{}
 			}
 			d.reported[p] = true
