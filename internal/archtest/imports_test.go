@@ -73,6 +73,7 @@ var rules = []struct {
 	{"agent", []string{"llm", "session", "tools", "config"}, "the agent knows nothing of the advisor or the CLI; the advisor attaches through hooks and events"},
 	{"advisor", []string{"llm", "history", "session", "tools", "contextfiles", "rules", "config", "internal/yamlfile"}, "the advisor never imports the agent, integrations or the CLI"},
 	{"internal/rulesadvisor", []string{"advisor", "rules", "session", "transcript"}, "the detectors as an advisor reviewer, and nothing else"},
+	{"internal/replay", []string{"advisor", "history", "llm", "rules", "session", "transcript"}, "replays recorded runs to the advisor runtime, and nothing else"},
 	{"internal/advisorhost", []string{"agent", "advisor", "session", "llm"}, "the glue between the agent and the advisor imports both and nothing else"},
 }
 
