@@ -17,7 +17,9 @@ func main() {
 	err := cli.Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "vigil:", err)
-		os.Exit(1)
+		if msg := err.Error(); msg != "" {
+			fmt.Fprintln(os.Stderr, "vigil:", msg)
+		}
+		os.Exit(cli.ExitCode(err))
 	}
 }

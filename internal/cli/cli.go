@@ -26,6 +26,8 @@ type cliArgs struct {
 	Models modelsCmd `cmd:"" help:"List the models vigil can use, and why the others cannot be used."`
 	Ask    askCmd    `cmd:"" help:"Send one prompt to a model and stream its reply."`
 	Demo   demoCmd   `cmd:"" help:"Stream scripted replies through every wire API over loopback, with no key and no network."`
+	Review reviewCmd `cmd:"" help:"Show where recorded agent sessions went off course, with zero-token detectors: no model, no network."`
+	Eval   evalCmd   `cmd:"" help:"Score a reviewer against a labelled set of transcripts: precision, recall, delay, false flags."`
 }
 
 // env is what every command gets: its streams and its view of the world.
@@ -84,7 +86,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}()
 	kctx, err := parser.Parse(args)
 	if err != nil {
-		return err
+		return &exitError{code: exitUsage, err: err}
 	}
 	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, lookupEnv: os.LookupEnv}
 	return kctx.Run(e)

@@ -21,8 +21,10 @@ func TestMain(m *testing.M) {
 			os.Exit(2)
 		}
 		if err := cli.Run(context.Background(), args, os.Stdin, os.Stdout, os.Stderr); err != nil {
-			fmt.Fprintln(os.Stderr, "vigil:", err)
-			os.Exit(1)
+			if msg := err.Error(); msg != "" {
+				fmt.Fprintln(os.Stderr, "vigil:", msg)
+			}
+			os.Exit(cli.ExitCode(err))
 		}
 		os.Exit(0)
 	}

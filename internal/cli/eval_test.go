@@ -1,0 +1,66 @@
+package cli_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestEvalDevSet(t *testing.T) {
+	labels := filepath.Join(devset, "labels.tsv")
+	out, errOut, code := runVigil(t, "eval", labels)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	for _, want := range []string{"precision ", "recall ", "detection delay: mean", "false flags:", "per 100 clean steps", "vigil/offcourse_repeat_failing_tests.jsonl"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+
+	out, errOut, code = runVigil(t, "eval", "--json", "--tolerance", "5", "--min-severity", "concern", labels)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	var rep struct {
+		Tolerance   int     `json:"tolerance"`
+		MinSeverity string  `json:"min_severity"`
+		Precision   float64 `json:"precision"`
+		Recall      float64 `json:"recall"`
+		Offcourse   int     `json:"offcourse"`
+		Clean       int     `json:"clean"`
+		CleanSteps  int     `json:"clean_steps"`
+		Runs        []any   `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if rep.Tolerance != 5 || rep.MinSeverity != "concern" || rep.Offcourse != 12 || rep.Clean != 20 || rep.CleanSteps != 1098 || len(rep.Runs) != 38 {
+		t.Errorf("report: %+v", rep)
+	}
+}
+
+func TestEvalErrors(t *testing.T) {
+	labels := filepath.Join(t.TempDir(), "labels.tsv")
+	os.WriteFile(labels, []byte("file\tlabel\tonset\tnote\nx.jsonl\tmaybe\t\t\n"), 0o644)
+	for _, c := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"model reviewer", []string{"--reviewer", "model", labels}, `only "rules" exists so far`},
+		{"bad label", []string{labels}, `unknown label "maybe"`},
+		{"missing labels", []string{filepath.Join(devset, "nope.tsv")}, "nope.tsv"},
+		{"bad severity", []string{"--min-severity", "huge", labels}, `unknown severity "huge"`},
+		{"bad tolerance", []string{"--tolerance", "0", labels}, "at least 1"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, errOut, code := runVigil(t, append([]string{"eval"}, c.args...)...)
+			if code != 2 || !strings.Contains(errOut, c.want) {
+				t.Errorf("exit %d, stderr %q; want 2 and %q", code, errOut, c.want)
+			}
+		})
+	}
+}

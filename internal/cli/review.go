@@ -1,0 +1,207 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/vigil-dev/vigil/internal/report"
+	"github.com/vigil-dev/vigil/internal/review"
+	"github.com/vigil-dev/vigil/rules"
+)
+
+// reviewCmd is `vigil review`: the zero-token detectors over recorded
+// sessions (docs/review.md).
+type reviewCmd struct {
+	Paths  []string `arg:"" optional:"" name:"path" help:"Transcript files, or folders to search for them."`
+	Sample bool     `help:"Review the sample session bundled with vigil."`
+	JSON   bool     `name:"json" help:"Print one JSON object per file, one per line, instead of the text report."`
+	HTML   string   `name:"html" placeholder:"FILE" help:"Also write a self-contained HTML page with each run's timeline to FILE."`
+	FailOn string   `name:"fail-on" placeholder:"SEVERITY" help:"Exit with status 1 when a finding at or above SEVERITY (nit, concern or blocker) is found."`
+	Rules  string   `name:"rules" placeholder:"FILE" help:"Detector thresholds (YAML) instead of the defaults."`
+	Color  string   `default:"auto" enum:"auto,always,never" help:"Colour the text report: auto (when stdout is a terminal and NO_COLOR is unset), always or never."`
+}
+
+// progressMin is the input size from which a terminal gets a progress
+// bar.
+const progressMin = 32 << 20
+
+func (c *reviewCmd) Run(e *env) error {
+	var failOn rules.Severity
+	if c.FailOn != "" {
+		s, err := rules.ParseSeverity(c.FailOn)
+		if err != nil {
+			return &exitError{code: exitUsage, err: fmt.Errorf("--fail-on: %w", err)}
+		}
+		failOn = s
+	}
+	if len(c.Paths) == 0 && !c.Sample {
+		return &exitError{code: exitUsage, err: errors.New("review: name transcript files or folders, or use --sample")}
+	}
+	settings, err := loadRules(c.Rules)
+	if err != nil {
+		return &exitError{code: exitUsage, err: err}
+	}
+	inputs, err := review.Inputs(c.Paths)
+	if err != nil {
+		return &exitError{code: exitUsage, err: err}
+	}
+	style := report.Style{Color: c.Color == "always" || c.Color == "auto" && isTerminal(e.stdout) && !e.hasEnv("NO_COLOR")}
+	opt := review.Options{Settings: settings}
+	var bar *report.Progress
+	if total := inputSize(inputs); isTerminal(e.stderr) && total >= progressMin {
+		bar = report.NewProgress(e.stderr, total)
+		opt.Progress = bar.Read
+	}
+
+	var (
+		rows            []report.Row
+		kept            []*report.File
+		skipped, failed int
+		worst           rules.Severity
+		out             = &firstError{w: e.stdout}
+	)
+	emit := func(f *report.File) {
+		if bar != nil {
+			bar.Clear()
+		}
+		if c.JSON {
+			out.check(report.WriteJSON(out, f))
+		} else {
+			if len(rows) > 0 {
+				fmt.Fprintln(out)
+			}
+			out.check(report.WriteText(out, f, style))
+		}
+		rows = append(rows, report.RowOf(f))
+		if c.HTML != "" {
+			kept = append(kept, f)
+		}
+		if f.Failed() {
+			failed++
+		}
+		if w := report.Worst(f); w.Rank() > worst.Rank() {
+			worst = w
+		}
+	}
+	if c.Sample {
+		res, err := review.Read(e.ctx, bytes.NewReader(sampleSession), sampleName, opt)
+		emit(&report.File{Path: sampleName, Result: res, Err: err})
+	}
+	for _, in := range inputs {
+		if err := e.ctx.Err(); err != nil {
+			return &exitError{code: exitUsage, err: err}
+		}
+		if bar != nil {
+			bar.StartFile(in.Path)
+		}
+		res, err := review.File(e.ctx, in.Path, opt)
+		if bar != nil {
+			bar.EndFile(fileSize(in.Path))
+		}
+		if err != nil && in.Walked {
+			// A folder may hold anything; only transcripts are reviewed.
+			if bar != nil {
+				bar.Clear()
+			}
+			fmt.Fprintf(e.stderr, "vigil: skipped %s: %s\n", in.Path, strings.TrimPrefix(err.Error(), "read "+in.Path+": "))
+			skipped++
+			continue
+		}
+		emit(&report.File{Path: in.Path, Result: res, Err: err})
+	}
+	if bar != nil {
+		bar.Clear()
+	}
+	if !c.JSON && len(rows) > 1 {
+		fmt.Fprintln(out)
+		out.check(report.WriteSummary(out, rows, skipped, style))
+	}
+	if out.err != nil {
+		return &exitError{code: exitUsage, err: fmt.Errorf("write report: %w", out.err)}
+	}
+	if c.HTML != "" {
+		if err := writeHTMLFile(c.HTML, kept); err != nil {
+			return &exitError{code: exitUsage, err: err}
+		}
+		fmt.Fprintf(e.stderr, "vigil: wrote %s\n", c.HTML)
+	}
+	switch {
+	case len(rows) == 0:
+		return &exitError{code: exitUsage, err: errors.New("review: no transcripts found")}
+	case failed > 0:
+		return &exitError{code: exitUsage, err: fmt.Errorf("review: %d of %d files could not be reviewed in full", failed, len(rows))}
+	case failOn != "" && worst.Rank() >= failOn.Rank():
+		return &exitError{code: exitFindings, err: fmt.Errorf("review: found %s findings (--fail-on %s)", worst, failOn)}
+	}
+	return nil
+}
+
+// writeHTMLFile writes the HTML report to path.
+func writeHTMLFile(path string, files []*report.File) error {
+	var buf bytes.Buffer
+	if err := report.WriteHTML(&buf, files); err != nil {
+		return err
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("write HTML report: %w", err)
+	}
+	return nil
+}
+
+func inputSize(ins []review.Input) int64 {
+	var n int64
+	for _, in := range ins {
+		n += fileSize(in.Path)
+	}
+	return n
+}
+
+func fileSize(path string) int64 {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return 0
+	}
+	return fi.Size()
+}
+
+// isTerminal reports whether w is a terminal (a character device).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// hasEnv reports whether the variable is set to something.
+func (e *env) hasEnv(name string) bool {
+	v, ok := e.lookupEnv(name)
+	return ok && v != ""
+}
+
+// firstError is a writer that remembers its first error and then writes
+// nothing more.
+type firstError struct {
+	w   io.Writer
+	err error
+}
+
+func (f *firstError) Write(p []byte) (int, error) {
+	if f.err != nil {
+		return 0, f.err
+	}
+	n, err := f.w.Write(p)
+	f.err = err
+	return n, err
+}
+
+func (f *firstError) check(err error) {
+	if f.err == nil {
+		f.err = err
+	}
+}
