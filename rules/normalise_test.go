@@ -95,3 +95,15 @@ func TestFailureBehindAPipe(t *testing.T) {
 		}
 	}
 }
+
+func TestEditRefusals(t *testing.T) {
+	refused := act1("bash", map[string]any{"command": "edit 2:2\nimport binascii\nend_of_edit"},
+		"Your proposed edit has introduced new syntax error(s). Please read this error message carefully.\nERRORS:\n- E999 IndentationError: unexpected indent\nYour changes have NOT been applied.", false)
+	if !refused.Failed || refused.Kind != KindEdit {
+		t.Errorf("a refused SWE-agent edit: failed %v kind %v", refused.Failed, refused.Kind)
+	}
+	applied := act1("bash", map[string]any{"command": "edit 2:2\nimport binascii\nend_of_edit"}, "[File: /r/a.py (20 lines total)]\n1:import os\n2:import binascii", false)
+	if applied.Failed {
+		t.Error("an applied edit failed")
+	}
+}

@@ -21,6 +21,15 @@ func (a *Action) judge() {
 			a.Failed = false
 		}
 	}
+	if !a.Failed && a.Kind == KindEdit && a.ExitCode < 0 {
+		// Editors that answer in text say so when they refused an edit.
+		for _, m := range editRefusals {
+			if strings.Contains(a.Output, m) {
+				a.Failed = true
+				break
+			}
+		}
+	}
 	if a.Failed || !a.Run {
 		return
 	}
@@ -30,6 +39,18 @@ func (a *Action) judge() {
 	if a.ExitCode < 0 || strings.Contains(a.canonical, "|") || strings.Contains(a.Command, "|") {
 		a.Failed = endsInError(a.Output) || a.Test && testsFailed(a.Output)
 	}
+}
+
+// editRefusals are what editors write when they did not apply an edit:
+// SWE-agent's edit command and str_replace_editor, and edit tools that
+// report errors in text.
+var editRefusals = []string{
+	"Your proposed edit has introduced new syntax error",
+	"Your changes have NOT been applied",
+	"No replacement was performed",
+	"did not appear verbatim",
+	"old_text not found",
+	"String to replace not found",
 }
 
 // exitCode finds the exit code that a harness writes around a command's

@@ -5,18 +5,22 @@ import "fmt"
 var repeatedFailureInfo = Info{
 	Name:     "repeated-failure",
 	Severity: Concern,
-	Doc: "The same command or tool call failing the same way again and again. Commands are " +
+	Doc: "The same or nearly the same command failing the same way again and again. Commands are " +
 		"compared without noise (cd prefixes, 2>&1, trailing head/tail, white space, temporary " +
-		"paths, hex ids); failures are the same when the last lines of their output match with " +
+		"paths, hex ids), and are nearly the same when they run the same program (python, go test, " +
+		"git commit); failures are the same when the last lines of their output match with " +
 		"numbers, timestamps and ids normalised. A different error, or a success of the same " +
 		"command, ends the episode: that is progress. Reported at the FailureRepeats-th identical " +
 		"failure (default 3) within the window.",
 }
 
-// repeatedFailure counts, per command, identical failures in a row.
+// repeatedFailure counts identical failures in a row, per command and per
+// program (for commands that differ a little and fail the same way).
 type repeatedFailure struct {
 	min  int
 	runs map[sig]*failRun
+	// similar counts failures by program.
+	similar map[sig]*failRun
 }
 
 type failRun struct {
@@ -26,7 +30,7 @@ type failRun struct {
 	reported    bool
 }
 
-func (d *repeatedFailure) reset() { d.runs = nil }
+func (d *repeatedFailure) reset() { d.runs, d.similar = nil, nil }
 
 func (d *repeatedFailure) observe(v *view, emit func(candidate)) {
 	for i := range v.acts {
@@ -34,45 +38,65 @@ func (d *repeatedFailure) observe(v *view, emit func(candidate)) {
 		if !a.Answered {
 			continue
 		}
+		prog := commandSig(programKey(a.canonical))
 		if !a.Failed {
 			delete(d.runs, a.cmd)
+			delete(d.similar, prog)
 			continue
 		}
 		if d.runs == nil {
-			d.runs = map[sig]*failRun{}
+			d.runs, d.similar = map[sig]*failRun{}, map[sig]*failRun{}
 		}
-		r := d.runs[a.cmd]
-		if r == nil || r.err != a.err || r.last < v.oldest() {
-			if len(d.runs) >= 128 {
-				d.prune(v.oldest())
-			}
-			r = &failRun{err: a.err, first: v.n}
-			d.runs[a.cmd] = r
-		}
-		if r.last == v.n && r.count > 0 {
-			continue // the same call twice in one step counts once
-		}
-		r.count++
-		r.last = v.n
-		if r.count >= d.min && !r.reported {
-			r.reported = true
+		exact := d.count(d.runs, a.cmd, a.err, v)
+		if exact != nil && exact.count >= d.min && !exact.reported {
+			exact.reported = true
 			emit(candidate{subject: a.cmd, Finding: Finding{
 				Detector:  repeatedFailureInfo.Name,
 				Severity:  repeatedFailureInfo.Severity,
-				StartStep: r.first,
+				StartStep: exact.first,
 				EndStep:   v.n,
 				Message: fmt.Sprintf("`%s` has failed the same way %d times; read the error and change something before running it again.",
-					clip(a.Command, 80), r.count),
+					clip(a.Command, 80), exact.count),
+				Evidence: clip(lastLine(a.Output), 160),
+			}})
+		}
+		similar := d.count(d.similar, prog, a.err, v)
+		// Identical commands are the per-command count's to report; this
+		// one reports when some of the failures were phrased differently.
+		if similar != nil && similar.count >= d.min && !similar.reported && (exact == nil || exact.count < similar.count) {
+			similar.reported = true
+			emit(candidate{subject: mix(prog, a.err), Finding: Finding{
+				Detector:  repeatedFailureInfo.Name,
+				Severity:  repeatedFailureInfo.Severity,
+				StartStep: similar.first,
+				EndStep:   v.n,
+				Message: fmt.Sprintf("`%s` and commands like it have failed the same way %d times; rephrasing the command will not make the error go away, read it and fix its cause.",
+					clip(a.Command, 60), similar.count),
 				Evidence: clip(lastLine(a.Output), 160),
 			}})
 		}
 	}
 }
 
-func (d *repeatedFailure) prune(oldest int) {
-	for k, r := range d.runs {
-		if r.last < oldest {
-			delete(d.runs, k)
+// count records a failure under key in m and returns its run, or nil
+// when this step already counted it.
+func (d *repeatedFailure) count(m map[sig]*failRun, key, err sig, v *view) *failRun {
+	r := m[key]
+	if r == nil || r.err != err || r.last < v.oldest() {
+		if len(m) >= 128 {
+			for k, o := range m {
+				if o.last < v.oldest() {
+					delete(m, k)
+				}
+			}
 		}
+		r = &failRun{err: err, first: v.n}
+		m[key] = r
 	}
+	if r.last == v.n && r.count > 0 {
+		return nil // the same call twice in one step counts once
+	}
+	r.count++
+	r.last = v.n
+	return r
 }

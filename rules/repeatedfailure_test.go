@@ -29,6 +29,21 @@ func TestRepeatedFailure(t *testing.T) {
 			fail("cd /repo && go test ./... 2>&1 | tail -20", "FAIL pkg"),
 			fail("cd /repo &&   go test ./...   2>&1 | head -n 50", "FAIL pkg"),
 		}, []int{3}},
+		{"nearly the same command, the same error", []st{
+			fail(`python -c "import django; print(django.setup())"`, "django.core.exceptions.ImproperlyConfigured: Requested setting INSTALLED_APPS, but settings are not configured."),
+			fail(`python -c "from django.conf import settings; print(settings.DEBUG)"`, "django.core.exceptions.ImproperlyConfigured: Requested setting DEBUG, but settings are not configured."),
+			fail(`python -c "import django.db.models as m; print(m.Q())"`, "django.core.exceptions.ImproperlyConfigured: Requested setting INSTALLED_APPS, but settings are not configured."),
+		}, nil}, // the settings named differ: not the same error
+		{"nearly the same command, exactly the same error", []st{
+			fail(`python -c "import numpy; print(1)"`, "ModuleNotFoundError: No module named 'numpy'"),
+			fail(`python -c "import numpy as np; print(np.ones(2))"`, "ModuleNotFoundError: No module named 'numpy'"),
+			fail(`python -c "from numpy import ones"`, "ModuleNotFoundError: No module named 'numpy'"),
+		}, []int{3}},
+		{"different scripts are different programs", []st{
+			fail("python a.py", "ModuleNotFoundError: No module named 'numpy'"),
+			fail("python b.py", "ModuleNotFoundError: No module named 'numpy'"),
+			fail("python c.py", "ModuleNotFoundError: No module named 'numpy'"),
+		}, nil},
 		{"a success ends the episode", []st{fail("make", "E"), fail("make", "E"), ok("make"), fail("make", "E")}, nil},
 		{"one report per episode", []st{fail("make", "E"), fail("make", "E"), fail("make", "E"), fail("make", "E"), fail("make", "E")}, []int{3}},
 		{"a new episode after a success", []st{
