@@ -16,10 +16,10 @@ var formatErrorsInfo = Info{
 }
 
 // rejection matches what harnesses say when they reject a reply.
-var rejection = regexp.MustCompile(`(format ?error|did not (include|contain|use|provide) (a |any |the |exactly one )?(tool call|command|action|bash|code block)|no tool calls?\b|exactly one (bash |shell )?(action|command|code block|tool call)|please (always )?provide (exactly )?one|could not parse|failed to parse (the )?(tool|arguments|action|response)|invalid (json|tool call|tool arguments|function arguments)|unknown tool|no such tool|tool .{1,40} (is not available|does not exist|not found)|your (last )?(output|response|reply) (did not|was not|is not|has no|contained no))`)
+var rejection = regexp.MustCompile(`(format ?error|did not (include|contain|use|provide) (a |any |the |exactly one )?(tool call|command|action|bash|code block)|no tool calls?\b|exactly (one|_one_) (bash |shell )?(action|command|code block|tool call|function call)|please (always )?provide (exactly )?one|could not parse|could not be parsed|failed to parse (the )?(tool|arguments|action|response)|error parsing tool call|tool call error|missing '?command'? argument|invalid (json|tool call|tool arguments|function arguments)|unknown tool|no such tool|tool .{1,40} (is not available|does not exist|not found)|syntax errors and was not executed|your (last )?(output|response|reply) (did not|was not|is not|has no|contained no))`)
 
 // rejectionWords are words every match of rejection contains.
-var rejectionWords = []string{"format", "tool", "exactly one", "provide", "parse", "invalid", "malformed", "your "}
+var rejectionWords = []string{"format", "tool", "exactly", "provide", "parse", "invalid", "malformed", "your ", "command", "not executed"}
 
 // isRejection reports whether a harness message or tool result rejects a
 // reply.
@@ -46,7 +46,7 @@ func (d *formatErrors) observe(v *view, emit func(candidate)) {
 	// A harness message before this step rejects the previous reply.
 	prevRejected := false
 	for _, t := range v.notes {
-		if isRejection(t, 2000) {
+		if isRejection(t, 4000) {
 			prevRejected = true
 		}
 	}

@@ -9,6 +9,18 @@ func TestFormatErrors(t *testing.T) {
 	runCases(t, "format-errors", []detectorCase{
 		{"three rejected replies in a row", []st{do(sh("ls", "a", false)), talk, after(talk), after(talk), after(talk)}, []int{5}},
 		{"an accepted reply breaks the run", []st{talk, after(talk), after(do(sh("ls", "a", false))), talk, after(talk)}, nil},
+		{"mini-swe-agent's tool-call format error", []st{
+			talk,
+			st{text: "x", notes: []string{"Tool call error:\n\n<error>\nNo tool calls found in the response. Every response MUST include at least one tool call.\n</error>"}},
+			st{text: "y", notes: []string{"Tool call error:\n\n<error>\nNo tool calls found in the response. Every response MUST include at least one tool call.\n</error>"}},
+			st{text: "z", notes: []string{"Tool call error:\n\n<error>\nNo tool calls found in the response. Every response MUST include at least one tool call.\n</error>"}},
+		}, []int{4}},
+		{"SWE-agent's format errors", []st{
+			talk,
+			after(st{text: "a", notes: []string{"Your output was not formatted correctly. You must always include one discussion and one command as part of your response."}}),
+			st{text: "b", notes: []string{"Your last output did not use any tool calls!"}},
+			st{text: "c", notes: []string{"Please make sure your output includes exactly _ONE_ function call!"}},
+		}, []int{4}},
 		{"rejected tool calls", []st{
 			do(tool("bash", map[string]any{"cmd": 1}, "invalid tool arguments: command is required", true)),
 			do(tool("bash", map[string]any{"cmd": 1}, "invalid tool arguments: command is required", true)),
