@@ -38,12 +38,14 @@ func (d *repeatedFailure) observe(v *view, emit func(candidate)) {
 		if !a.Answered {
 			continue
 		}
-		prog := commandSig(programKey(a.canonical))
 		if !a.Failed {
 			delete(d.runs, a.cmd)
-			delete(d.similar, prog)
+			if len(d.similar) > 0 {
+				delete(d.similar, commandSig(programKey(a.canonical)))
+			}
 			continue
 		}
+		prog := commandSig(programKey(a.canonical))
 		if d.runs == nil {
 			d.runs, d.similar = map[sig]*failRun{}, map[sig]*failRun{}
 		}

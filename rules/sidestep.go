@@ -21,7 +21,6 @@ var sidestepInfo = Info{
 
 var (
 	missingModule = regexp.MustCompile(`(?:No module named|Cannot find module|cannot load such file --) '?"?([A-Za-z_][\w.\-/@]*)`)
-	importLine    = regexp.MustCompile(`(?m)^\s*(?:from\s+([A-Za-z_][\w.]*)\s+import\b|import\s+([A-Za-z_][\w.]*))`)
 	// missingLiterals start every match of missingModule.
 	missingLiterals = []string{"No module named", "Cannot find module", "cannot load such file --"}
 )
@@ -127,9 +126,8 @@ func (d *sidestep) hit(a *act, v *view) {
 	if i := strings.LastIndex(trace, "Traceback (most recent call last)"); i >= 0 {
 		trace = trace[i:]
 	}
-	if m := importLine.FindStringSubmatch(trace); m != nil {
-		r := m[1] + m[2]
-		b.roots = append(b.roots, strings.SplitN(r, ".", 2)[0])
+	if r := firstImport(trace); r != "" {
+		b.roots = append(b.roots, r)
 	}
 	if a.hasCode {
 		// What the failing code imported is what must keep being imported.
@@ -177,6 +175,29 @@ func (d *sidestep) respond(b *blocker, a *act, v *view, emit func(candidate)) {
 			b.what, b.count),
 		Evidence: clip(a.Command, 100),
 	}})
+}
+
+// firstImport returns the top-level module of the first import statement
+// a traceback quotes ("from django.conf import settings" gives django):
+// what the failing code was trying to use.
+func firstImport(trace string) string {
+	for line := range strings.Lines(trace) {
+		l := strings.TrimSpace(line)
+		var m string
+		switch {
+		case strings.HasPrefix(l, "from ") && strings.Contains(l, " import"):
+			m = strings.Fields(l)[1]
+		case strings.HasPrefix(l, "import ") && len(l) > len("import "):
+			m = strings.Fields(l)[1]
+		default:
+			continue
+		}
+		m = strings.TrimRight(strings.SplitN(m, ".", 2)[0], ",")
+		if m != "" && isWordByte(m[0]) {
+			return m
+		}
+	}
+	return ""
 }
 
 // imports reports whether code imports any of roots.

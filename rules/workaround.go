@@ -124,7 +124,7 @@ func (d *workaround) hides(a *act) (failure, string) {
 // with the subcommand for tools that have them (git commit, go test,
 // python -m pytest).
 func programKey(canonical string) string {
-	f := strings.Fields(canonical)
+	f := firstWords(canonical, 3)
 	if len(f) == 0 {
 		return ""
 	}
@@ -142,6 +142,24 @@ func programKey(canonical string) string {
 		}
 	}
 	return k
+}
+
+// firstWords returns up to n of the first words of s.
+func firstWords(s string, n int) []string {
+	var out []string
+	for len(out) < n {
+		s = strings.TrimLeft(s, " \t\n")
+		if s == "" {
+			break
+		}
+		i := strings.IndexAny(s, " \t\n")
+		if i < 0 {
+			i = len(s)
+		}
+		out = append(out, s[:i])
+		s = s[i:]
+	}
+	return out
 }
 
 // addedText returns the lines an edit adds that were not there before.
