@@ -95,8 +95,8 @@ func writeSession(path string, size int64) (int, error) {
 	return steps + 1, nil
 }
 
-// benchFile returns a generated session of about mb megabytes, made once
-// per test binary run in a temporary folder.
+// benchFile returns a generated session of about mb MiB, made once in a
+// temporary folder and kept there for later runs.
 func benchFile(b *testing.B, mb int) string {
 	b.Helper()
 	dir := filepath.Join(os.TempDir(), "vigil-review-bench")
@@ -147,7 +147,7 @@ func peakHeap() (stop func() uint64) {
 }
 
 // BenchmarkReviewThroughput reviews a generated vigil session of 32 and
-// 128 MB end to end (read, group into steps, every detector, timeline),
+// 128 MiB end to end (read, group into steps, every detector, timeline),
 // reporting MB/s of file and the peak live heap, which must not grow
 // with the file.
 func BenchmarkReviewThroughput(b *testing.B) {
