@@ -165,6 +165,9 @@ func (f *shellFacts) classify(c *simpleCmd, prog string, args []string) {
 		return
 	case prog == "git":
 		f.git(args)
+	case isStatusQuery(prog, args):
+		// Asking how something is going: polling when repeated.
+		f.raise(KindRead)
 	case prog == "sed" || prog == "perl" && hasFlagPrefix(args, "-pi", "-i"):
 		f.sed(prog, args)
 	case prog == "cp" || prog == "mv" || prog == "install" && !hasFlagPrefix(args, "-d"):
@@ -528,6 +531,51 @@ func (f *shellFacts) interpret(c *simpleCmd, prog string, args []string) {
 		f.code += c.heredoc
 		f.run = true
 	}
+}
+
+// isStatusQuery reports whether a program with its arguments only asks
+// for the state of something: CI runs, pull requests, containers,
+// services, an HTTP endpoint read with curl.
+func isStatusQuery(prog string, args []string) bool {
+	first, second := "", ""
+	if len(args) > 0 {
+		first = args[0]
+	}
+	if len(args) > 1 {
+		second = args[1]
+	}
+	switch prog {
+	case "gh":
+		switch first + " " + second {
+		case "run view", "run list", "run watch", "pr view", "pr checks", "pr status", "pr list", "issue view", "issue list", "workflow view":
+			return true
+		}
+	case "kubectl":
+		switch first {
+		case "get", "describe", "logs", "top":
+			return true
+		}
+		return first == "rollout" && second == "status"
+	case "docker", "podman":
+		switch first {
+		case "ps", "logs", "inspect", "images", "stats":
+			return true
+		}
+	case "systemctl":
+		return first == "status" || first == "is-active"
+	case "journalctl", "uptime", "nvidia-smi":
+		return true
+	case "curl", "wget":
+		for _, a := range args {
+			switch {
+			case a == "-d" || strings.HasPrefix(a, "--data") || a == "-X" || strings.HasPrefix(a, "-X") && len(a) > 2 ||
+				a == "-T" || a == "--upload-file" || a == "-F" || a == "--form" || a == "--request" || a == "-o" || a == "-O" || a == "--post-data":
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // isTestCommand reports whether a program with its arguments runs tests.

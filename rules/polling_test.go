@@ -18,6 +18,11 @@ func TestPolling(t *testing.T) {
 			read("sleep 30; gh run view 42", "status: completed\nconclusion: success"),
 			read("sleep 60 && gh run view 42", "status: completed\nconclusion: success"),
 		}, []int{3}},
+		{"a CI run checked again and again", []st{
+			read("gh run view 4242", "✓ build in 2m\n✓ test in 5m\nconclusion: success"),
+			read("gh run view 4242", "✓ build in 2m\n✓ test in 5m\nconclusion: success"),
+			read("gh run view 4242", "✓ build in 2m\n✓ test in 5m\nconclusion: success"),
+		}, []int{3}},
 		{"read tools", []st{
 			do(tool("read", map[string]any{"path": "a.go"}, "package a", false)),
 			do(tool("read", map[string]any{"path": "a.go"}, "package a", false)),

@@ -124,6 +124,11 @@ func TestAnalyseShell(t *testing.T) {
 		{"edit 10:12\n    return 1\nend_of_edit\n", facts{kind: KindEdit, edits: `3:("10:12"→"    return 1\n")`}},
 		{"str_replace_editor str_replace /r/a.py --old_str 'x = 1' --new_str 'x = 2'", facts{kind: KindEdit, edits: `2:/r/a.py("x = 1"→"x = 2")`}},
 		{"submit", facts{kind: KindOther}},
+		{"gh run view 42 --log-failed", facts{kind: KindRead}},
+		{"kubectl get pods -n app", facts{kind: KindRead}},
+		{"curl -s http://localhost:8080/health", facts{kind: KindRead}},
+		{"curl -X POST http://localhost:8080/jobs", facts{kind: KindShell}},
+		{"docker compose up -d", facts{kind: KindShell}},
 		{"", facts{kind: KindOther}},
 	} {
 		if got := render(analyseShell(c.in)); got != c.want {
