@@ -60,7 +60,7 @@ func importsOf(code string) []string {
 				return
 			}
 		}
-		out = append(out, m)
+		out = append(out, strings.Clone(m)) // not a slice of the whole script
 	}
 	requires := strings.Contains(code, "require(")
 	for line := range strings.Lines(code) {
@@ -153,7 +153,7 @@ func sourceLiterals(code, self string) []string {
 			}
 		}
 		if !dup && len(out) < 8 {
-			out = append(out, lit)
+			out = append(out, strings.Clone(lit))
 		}
 	}
 	return out

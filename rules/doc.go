@@ -14,7 +14,8 @@
 // identical failures, edit–revert–re-edit) rather than values fitted to
 // particular transcripts:
 //
-//   - repeated-failure: the same command failing the same way again;
+//   - repeated-failure: the same or nearly the same command failing the
+//     same way again;
 //   - sidestep: an environment blocker (a missing module, an unconfigured
 //     framework) hit again and avoided with code that no longer exercises
 //     the real thing;
@@ -63,8 +64,10 @@
 // of normalised commands and outputs) for a window of recent steps
 // (Settings.Window, default 40), and file versions for at most a few
 // hundred files, never the outputs themselves. Regular expressions are
-// compiled once, when the package loads; long outputs are hashed by their
-// first and last 4 KiB, so a step costs about the same whatever its size.
+// compiled once, when the package loads, and run only on short windows
+// around keywords found with strings.Index; long outputs are hashed by
+// their first and last 512 bytes, so a step costs about the same whatever
+// its size. BenchmarkEngineCorpus measures the engine on real runs.
 //
 // Each episode is reported once, at the step where it first qualifies
 // (its third identical failure, say), with the steps it spans; later

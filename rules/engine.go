@@ -318,7 +318,8 @@ func (t *checkTracker) update(v *view) {
 		a := &v.acts[i]
 		if a.Run && !(a.hasCode && a.code.writes) {
 			t.runs++
-			t.last = act{Action: Action{Command: a.Command, Failed: a.Failed, Test: a.Test, Output: lastLine(a.Output)}}
+			// Copies, so that the step's text is not kept alive.
+			t.last = act{Action: Action{Command: strings.Clone(clip(a.Command, 200)), Failed: a.Failed, Test: a.Test, Output: strings.Clone(lastLine(a.Output))}}
 			t.lastStep = v.n
 			t.editedSince = false
 		}

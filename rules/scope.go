@@ -199,7 +199,7 @@ func (d *scopeCreep) observe(v *view, emit func(candidate)) {
 		}
 	}
 	if lo, hi := findNearIndex(creepCue, v.lower, creepWords, 40, 40); hi > 0 {
-		d.cue, d.cueText = v.n, v.text[lo:hi]
+		d.cue, d.cueText = v.n, strings.Clone(v.text[lo:hi])
 	}
 	if d.cue == 0 || v.n-d.cue > d.within {
 		return

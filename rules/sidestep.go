@@ -116,10 +116,10 @@ func (d *sidestep) hit(a *act, v *view) {
 	if b.last != v.n {
 		b.count++
 	}
-	b.last, b.what = v.n, what
+	b.last, b.what = v.n, strings.Clone(what)
 	b.roots = b.roots[:0]
 	if missing != "" {
-		b.roots = append(b.roots, missing)
+		b.roots = append(b.roots, strings.Clone(missing))
 	}
 	// The traceback, for the import that failed, may start further up.
 	trace := a.Output[max(0, len(a.Output)-16<<10):]
@@ -127,7 +127,7 @@ func (d *sidestep) hit(a *act, v *view) {
 		trace = trace[i:]
 	}
 	if r := firstImport(trace); r != "" {
-		b.roots = append(b.roots, r)
+		b.roots = append(b.roots, strings.Clone(r))
 	}
 	if a.hasCode {
 		// What the failing code imported is what must keep being imported.

@@ -76,7 +76,7 @@ func (d *workaround) observe(v *view, emit func(candidate)) {
 			if len(d.fails) >= 8 {
 				d.fails = d.fails[1:]
 			}
-			d.fails = append(d.fails, failure{n: v.n, program: programKey(a.canonical), command: a.Command, test: a.Test})
+			d.fails = append(d.fails, failure{n: v.n, program: strings.Clone(programKey(a.canonical)), command: strings.Clone(clip(a.Command, 200)), test: a.Test})
 		}
 	}
 }
