@@ -171,6 +171,9 @@ func buildRun(anchor string, run *review.Run, multi bool) htmlRun {
 	for _, c := range run.Timeline.Cells {
 		hc := htmlCell{First: c.First, Last: c.Last, Class: "ok", Target: stepAnchor(c.First)}
 		switch {
+		case c.Failed > 0 && c.Failed*4 < c.Last-c.First+1:
+			// A cell of many steps of which few failed is paler.
+			hc.Class = "fail some"
 		case c.Failed > 0:
 			hc.Class = "fail"
 		case c.Calls == 0:
