@@ -47,3 +47,26 @@ func TestParseLabelsErrors(t *testing.T) {
 		}
 	}
 }
+
+func FuzzParseLabels(f *testing.F) {
+	f.Add("file\tlabel\tonset\tnote\na.jsonl\toffcourse\t3\tx\nb.jsonl\tclean\t\t\n")
+	f.Add("# c\nfile\tlabel\tonset\n\nc\tuncertain\t\t\t\n")
+	f.Add("file\tlabel\tonset\tnote\r\nd\toffcourse\t-1\t\r\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		labels, err := ParseLabels(strings.NewReader(in), "labels.tsv")
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "labels.tsv") && !strings.HasPrefix(err.Error(), "read labels.tsv") {
+				t.Fatalf("error does not name the file: %v", err)
+			}
+			return
+		}
+		for _, l := range labels {
+			switch {
+			case l.Class == Offcourse && l.Onset < 1, l.Class != Offcourse && l.Onset != 0:
+				t.Fatalf("bad onset in %+v", l)
+			case l.Class != Offcourse && l.Class != Clean && l.Class != Uncertain:
+				t.Fatalf("bad label in %+v", l)
+			}
+		}
+	})
+}
