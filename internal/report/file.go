@@ -22,9 +22,9 @@ func (f *File) Failed() bool {
 	return f.Err != nil || f.Result != nil && f.Result.Err != nil
 }
 
-// Error returns the error that kept the file from being reviewed in
+// Problem returns the error that kept the file from being reviewed in
 // full; nil when there is none.
-func (f *File) Error() error {
+func (f *File) Problem() error {
 	if f.Err != nil {
 		return f.Err
 	}

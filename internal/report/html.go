@@ -112,7 +112,7 @@ func buildPage(files []*File) htmlPage {
 	}
 	for i, f := range files {
 		hf := htmlFile{Anchor: fmt.Sprintf("f%d", i+1), Path: f.Path, Counts: CountFindings(f), Worst: string(Worst(f))}
-		if err := f.Error(); err != nil {
+		if err := f.Problem(); err != nil {
 			hf.Error = err.Error()
 			p.Failed++
 		}

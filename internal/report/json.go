@@ -70,7 +70,7 @@ type JSONNote struct {
 // ToJSON converts a file's outcome to its JSON object.
 func ToJSON(f *File) JSONFile {
 	out := JSONFile{File: f.Path, Findings: []JSONFinding{}, Runs: []JSONRun{}, Notes: []JSONNote{}}
-	if err := f.Error(); err != nil {
+	if err := f.Problem(); err != nil {
 		out.Error = err.Error()
 	}
 	r := f.Result

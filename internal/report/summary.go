@@ -24,7 +24,7 @@ func RowOf(f *File) Row {
 	if f.Result != nil {
 		row.Format, row.Runs, row.Steps = string(f.Result.Format), len(f.Result.Runs), f.Result.Steps()
 	}
-	if err := f.Error(); err != nil {
+	if err := f.Problem(); err != nil {
 		row.Error = err.Error()
 	}
 	return row
