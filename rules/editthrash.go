@@ -11,10 +11,10 @@ var editThrashInfo = Info{
 	Severity: Concern,
 	Doc: "Edits that go in circles. Either a file keeps returning to a version it had before " +
 		"(edit, revert, re-edit; a restore from a backup, git checkout, an undo, or the reverse " +
-		"replacement) with nothing run in between to learn from, EditFlips times (default 2) " +
+		"replacement) with no run in between that showed anything new, EditFlips times (default 2) " +
 		"within the window; or a file is rewritten whole Rewrites times (default 3) without " +
 		"anything reading, running or applying it in between, so each draft replaces the last " +
-		"unseen. Works with edit tools (old/new strings, whole writes, apply_patch) and with shell " +
+		"unseen; or the same edit is made Rewrites times in a row, changing nothing after the first. Works with edit tools (old/new strings, whole writes, apply_patch) and with shell " +
 		"edits (sed -i, cat > file, cp and mv, git checkout, scripts that rewrite files).",
 }
 
@@ -34,6 +34,21 @@ func (d *editThrash) observe(v *view, emit func(candidate)) {
 		d.uses(a, v)
 		for _, ef := range a.effects {
 			fs := ef.file
+			if ef.repeat > 0 && ef.repeat+1 == d.rewrites {
+				start := fs.firstEditSince(v.oldest())
+				if start == 0 {
+					start = v.n
+				}
+				emit(candidate{subject: textSig(fs.key), Finding: Finding{
+					Detector:  editThrashInfo.Name,
+					Severity:  editThrashInfo.Severity,
+					StartStep: start,
+					EndStep:   v.n,
+					Message: fmt.Sprintf("The same edit to %s has now been made %d times; it changed nothing after the first. Look at the file before editing it again.",
+						fs.key, ef.repeat+1),
+					Evidence: clip(a.Command, 120),
+				}})
+			}
 			if ef.flip {
 				fs.prune(v.oldest())
 				if len(fs.flips) >= d.flips && !d.flipped[fs] {
@@ -50,7 +65,7 @@ func (d *editThrash) observe(v *view, emit func(candidate)) {
 						Severity:  editThrashInfo.Severity,
 						StartStep: start,
 						EndStep:   v.n,
-						Message: fmt.Sprintf("%s has gone back to an earlier version %d times without a run in between; settle on one version and test it.",
+						Message: fmt.Sprintf("%s has gone back to an earlier version %d times with no run in between that showed anything new; settle on one version and test it.",
 							fs.key, len(fs.flips)),
 						Evidence: clip(a.Command, 120),
 					}})

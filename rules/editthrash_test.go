@@ -37,6 +37,18 @@ func TestEditThrash(t *testing.T) {
 			do(tool("apply_patch", map[string]any{"input": "*** Begin Patch\n*** Update File: a.py\n@@\n-x = 2\n+x = 1\n*** End Patch"}, "Done", false)),
 			do(tool("apply_patch", map[string]any{"input": "*** Begin Patch\n*** Update File: a.py\n@@\n-x = 1\n+x = 2\n*** End Patch"}, "Done", false)),
 		}, []int{3}},
+		{"the same sed again and again", []st{
+			do(sh("sed -i 's/old_name/new_name/' pkg/mod.py", "", false)),
+			do(sh("grep -n new_name pkg/mod.py", "", false)),
+			do(sh("sed -i 's/old_name/new_name/' pkg/mod.py", "", false)),
+			do(sh("sed -i 's/old_name/new_name/' pkg/mod.py", "", false)),
+		}, []int{4}},
+		{"oscillating with the same failing result each time", []st{
+			edit("calc.py", "a - b", "a + b"), do(sh("python -m unittest", "FAILED (failures=1)", true)),
+			edit("calc.py", "a + b", "a - b"), do(sh("python -m unittest", "FAILED (failures=1)", true)),
+			edit("calc.py", "a - b", "a + b"), do(sh("python -m unittest", "FAILED (failures=1)", true)),
+			edit("calc.py", "a + b", "a - b"),
+		}, []int{7}},
 		{"a failed edit changes nothing", []st{
 			edit("calc.py", "a - b", "a + b"),
 			do(tool("edit", map[string]any{"path": "calc.py", "old_text": "a + b", "new_text": "a - b"}, "old_text not found", true)),

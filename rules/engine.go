@@ -57,6 +57,9 @@ type Engine struct {
 	reported []candidate
 	// openFile is the file SWE-agent's editor has open, for its edit N:M.
 	openFile string
+	// runs remembers when each run result (command and output) was last
+	// seen, to tell runs that show something new from repeats.
+	runs map[sig]int
 	v        view
 }
 
@@ -83,6 +86,7 @@ func (e *Engine) Reset() {
 	}
 	e.files = newFileTracker()
 	e.checks = checkTracker{}
+	e.runs = nil
 	e.last = 0
 	e.reported = e.reported[:0]
 	e.openFile = ""
@@ -281,10 +285,31 @@ func (e *Engine) enrich(a Action, n int) act {
 		for _, t := range x.code.targets {
 			x.effects = append(x.effects, e.files.apply(Edit{Path: t, Op: EditScript, New: a.canonical}, n)...)
 		}
-	} else if a.Run {
+	} else if a.Run && e.newResult(x, n) {
+		// A run that shows something new informs the next edit; one that
+		// repeats an earlier run's result word for word does not.
 		e.files.ran()
 	}
 	return x
+}
+
+// newResult reports whether a run's result (command and output) is new
+// within the window, and remembers it.
+func (e *Engine) newResult(x act, n int) bool {
+	if e.runs == nil {
+		e.runs = map[sig]int{}
+	}
+	key := mix(x.cmd, x.out)
+	last, ok := e.runs[key]
+	e.runs[key] = n
+	if len(e.runs) > 4*e.s.Window {
+		for k, s := range e.runs {
+			if s < n-e.s.Window {
+				delete(e.runs, k)
+			}
+		}
+	}
+	return !ok || last < n-e.s.Window
 }
 
 // isCodePath reports whether a path names a script or source file.

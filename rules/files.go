@@ -34,8 +34,10 @@ type fileState struct {
 	// one last.
 	versions []sig
 	// lastOp and lastResult detect an edit applied again to its own
-	// result (sed run twice), which changes nothing.
+	// result (sed run twice), which changes nothing; repeats counts such
+	// edits in a row.
 	lastOp, lastResult sig
+	repeats            int
 	// changeSeq is the action seq of the last change.
 	changeSeq int
 	// flips are the steps at which the file went back to an earlier
@@ -65,6 +67,9 @@ type editEffect struct {
 	// changed is set when the version moved; flip when it moved back to
 	// an earlier version with nothing run since the previous change.
 	changed, flip bool
+	// repeat counts, for an edit that changed nothing because it was the
+	// same edit as the last one, how many times in a row that happened.
+	repeat int
 }
 
 func newFileTracker() fileTracker { return fileTracker{files: map[string]*fileState{}} }
@@ -197,8 +202,10 @@ func (t *fileTracker) apply(e Edit, n int) []editEffect {
 	}
 	if op != 0 && op == fs.lastOp && fs.cur == fs.lastResult {
 		// The same edit again on its own result: a no-op.
-		return nil
+		fs.repeats++
+		return []editEffect{{file: fs, edit: e, repeat: fs.repeats}}
 	}
+	fs.repeats = 0
 	eff := t.move(fs, e, next, op, n)
 	return []editEffect{eff}
 }
@@ -237,8 +244,8 @@ func (t *fileTracker) move(fs *fileState, e Edit, next, op sig, n int) editEffec
 	return eff
 }
 
-// ran records that a program or test ran: every file's current version
-// has now been exercised.
+// ran records that a program or test ran and showed something new: every
+// file's current version has now been exercised.
 func (t *fileTracker) ran() {
 	t.seq++
 	t.runSeq = t.seq
