@@ -60,7 +60,7 @@ type Engine struct {
 	// runs remembers when each run result (command and output) was last
 	// seen, to tell runs that show something new from repeats.
 	runs map[sig]int
-	v        view
+	v    view
 }
 
 // New returns an engine with the given settings; zero fields take their
