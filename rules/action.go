@@ -25,6 +25,8 @@ const (
 
 var kindNames = [...]string{"other", "read", "search", "edit", "shell"}
 
+// String returns the kind's name: "shell", "read", "search", "edit" or
+// "other".
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
 		return kindNames[k]

@@ -55,6 +55,8 @@ type Finding struct {
 	Evidence string `json:"evidence,omitempty"`
 }
 
+// String renders a finding on one line: its steps, detector, severity,
+// message and evidence.
 func (f Finding) String() string {
 	s := fmt.Sprintf("steps %d-%d %s [%s]: %s", f.StartStep, f.EndStep, f.Detector, f.Severity, f.Message)
 	if f.Evidence != "" {

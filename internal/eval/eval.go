@@ -46,9 +46,11 @@ type RunResult struct {
 
 // Report is the outcome of an evaluation.
 type Report struct {
+	// Tolerance and MinSeverity are the options the report was made with.
 	Tolerance   int            `json:"tolerance"`
 	MinSeverity rules.Severity `json:"min_severity,omitempty"`
-	Runs        []RunResult    `json:"runs"`
+	// Runs are the labelled runs in the labels file's order.
+	Runs []RunResult `json:"runs"`
 
 	// Offcourse, Clean and Uncertain count the runs by label; Failed
 	// counts runs that could not be read or reviewed, which are left out.
@@ -64,6 +66,8 @@ type Report struct {
 	DetectedWithin int `json:"detected_within"`
 	Flagged        int `json:"flagged_clean"`
 
+	// Precision, Recall and RecallWithin (Tolerance steps of the onset)
+	// are fractions from 0 to 1, as the package doc defines them.
 	Precision    float64 `json:"precision"`
 	Recall       float64 `json:"recall"`
 	RecallWithin float64 `json:"recall_within"`

@@ -21,6 +21,7 @@ type Reviewer interface {
 
 // RulesReviewer reviews with the zero-token detectors of package rules.
 type RulesReviewer struct {
+	// Settings tunes the detectors; zero fields take their defaults.
 	Settings rules.Settings
 }
 
