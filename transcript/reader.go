@@ -73,7 +73,9 @@ type Reader struct {
 	name   string
 	br     *bufio.Reader
 	format format
-	notes  map[string]*Note
+	// runFormat is the format of the last run started, once one has.
+	runFormat Format
+	notes     map[string]*Note
 }
 
 // sniffSize is how much of a file detection may look at.
@@ -106,8 +108,15 @@ func NewReader(r io.Reader, name string) (*Reader, error) {
 	return nil, fmt.Errorf("read %s: not a transcript format vigil knows (%s)", name, knownList())
 }
 
-// Format returns the format the reader detected.
-func (r *Reader) Format() Format { return r.format.name }
+// Format returns the format the reader detected. Once a run has started,
+// it is that run's format, which may be more precise than detection from
+// the file's head (omp, which shares pi's reader).
+func (r *Reader) Format() Format {
+	if r.runFormat != "" {
+		return r.runFormat
+	}
+	return r.format.name
+}
 
 // Items streams the file's runs and entries; see the package doc. It may
 // be ranged over once. The error, when there is one, ends the stream and
@@ -118,6 +127,9 @@ func (r *Reader) Items() iter.Seq2[Item, error] {
 		emit := func(it Item) bool {
 			if stopped {
 				return false
+			}
+			if it.Run != nil && it.Run.Format != "" {
+				r.runFormat = it.Run.Format
 			}
 			if !yield(it, nil) {
 				stopped = true

@@ -152,6 +152,7 @@ func Read(ctx context.Context, r io.Reader, name string, opt Options) (*Result, 
 		cur.add(it)
 	}
 	finish()
+	res.Format = tr.Format() // the runs may have named it more precisely (omp)
 	res.Notes = tr.Notes()
 	return res, nil
 }
