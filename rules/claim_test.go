@@ -52,7 +52,7 @@ func TestClaimIn(t *testing.T) {
 		"":                                               false,
 		"Ran the suite: it is green and the bug is gone": false,
 	} {
-		if got := claimIn(text, lowerASCII(text)) != ""; got != want {
+		if got := claimIn(text, lowerInto(nil, text)) != ""; got != want {
 			t.Errorf("claimIn(%q) = %v, want %v", text, got, want)
 		}
 	}

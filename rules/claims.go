@@ -14,19 +14,19 @@ var successClaim = regexp.MustCompile(`\b(?:(?:all|the|\d+) (?:\w+ )?(?:tests?|c
 var hedge = regexp.MustCompile(`(\b(?:if|once|when|whether|should|would|could|will|might|may|let's|let me|to (?:verify|check|confirm|ensure|see|make sure)|ensure|expect(?:ed|ing)?|hopefully|until|need to|want to|going to|not|no longer|didn't|doesn't|don't|isn't|aren't|wasn't|weren't|haven't|hasn't|fail(?:s|ed|ing)?|except|but)\b|\?)`)
 
 // claimIn returns the first sentence of text that claims success, or "";
-// lower is text lowered by lowerASCII. Only the words around the keywords
+// lower is text lowered by lowerInto. Only the words around the keywords
 // every claim contains are matched, and only sentences with a match are
 // checked for hedges.
-func claimIn(text, lower string) string {
+func claimIn(text string, lower []byte) string {
 	claim := ""
 	done := -1 // end of the last sentence looked at
 	keywordHits(lower, claimWords, func(i int, w string) bool {
-		if i < done || !successClaim.MatchString(lower[max(0, i-60):min(len(lower), i+len(w)+40)]) {
+		if i < done || !successClaim.Match(lower[max(0, i-60):min(len(lower), i+len(w)+40)]) {
 			return true
 		}
 		lo, hi := sentenceAt(lower, i, 300)
 		done = hi
-		if successClaim.MatchString(lower[lo:hi]) && !hedge.MatchString(lower[lo:hi]) {
+		if successClaim.Match(lower[lo:hi]) && !hedge.Match(lower[lo:hi]) {
 			claim = text[lo:hi]
 			return false
 		}

@@ -116,6 +116,9 @@ func analyseShellDepth(line string, depth int) shellFacts {
 // sweEdit reads SWE-agent's multi-line edit command, "edit N:M", the new
 // lines, then "end_of_edit", which is not shell syntax.
 func sweEdit(line string) (Edit, bool) {
+	if !strings.HasPrefix(line, "edit ") {
+		return Edit{}, false
+	}
 	first, body, ok := strings.Cut(line, "\n")
 	f := strings.Fields(first)
 	if !ok || len(f) != 2 || f[0] != "edit" || !isLineRange(f[1]) {
@@ -690,6 +693,7 @@ var displayFilters = set("head", "tail", "less", "more", "cat", "nl")
 // display filters that only trim the previous command's output.
 func canonicalShell(cmds []simpleCmd) string {
 	var b strings.Builder
+	b.Grow(64)
 	for i := range cmds {
 		c := &cmds[i]
 		prog, _ := c.program()
@@ -735,6 +739,7 @@ func canonicalShell(cmds []simpleCmd) string {
 // reading the scripts a line carries.
 func bareShell(cmds []simpleCmd) string {
 	var b strings.Builder
+	b.Grow(64)
 	for i := range cmds {
 		c := &cmds[i]
 		b.WriteString(strings.Join(c.args, " "))

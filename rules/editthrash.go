@@ -124,7 +124,7 @@ func (d *editThrash) uses(a *act, v *view) {
 	}
 	if a.Kind == KindRead || a.Kind == KindSearch {
 		// A read tool or a cat names its file in the command.
-		for _, w := range strings.Fields(a.Command) {
+		for w := range strings.FieldsSeq(a.Command) {
 			if strings.ContainsAny(w, "./") {
 				d.use(v, strings.Trim(w, `'"`))
 			}

@@ -61,6 +61,8 @@ type Engine struct {
 	// seen, to tell runs that show something new from repeats.
 	runs map[sig]int
 	v    view
+	// lowered holds the step's text in lower case, reused from step to step.
+	lowered []byte
 }
 
 // New returns an engine with the given settings; zero fields take their
@@ -160,7 +162,7 @@ type view struct {
 	// text is the reply's text; final is set when it makes no calls;
 	// claim is the sentence of text that claims success, if any.
 	text  string
-	lower string // text lowered by lowerASCII
+	lower []byte // text lowered by lowerInto; valid for this step only
 	final bool
 	claim string
 	acts  []act
@@ -200,7 +202,8 @@ func (e *Engine) build(st *transcript.Step) *view {
 	acts := v.acts[:0]
 	*v = view{n: st.N, window: e.s.Window, files: &e.files, checks: &e.checks}
 	v.text = st.Text()
-	v.lower = lowerASCII(v.text)
+	e.lowered = lowerInto(e.lowered, v.text)
+	v.lower = e.lowered
 	v.claim = claimIn(v.text, v.lower)
 	v.final = len(st.Calls()) == 0
 	for _, c := range st.Context {

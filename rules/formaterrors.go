@@ -23,12 +23,12 @@ var rejectionWords = []string{"format", "tool", "exactly", "provide", "parse", "
 
 // isRejection reports whether a harness message or tool result rejects a
 // reply.
-func isRejection(s string, limit int) bool {
+func (d *formatErrors) isRejection(s string, limit int) bool {
 	if len(s) >= limit {
 		return false
 	}
-	lower := lowerASCII(s)
-	return hasAny(lower, rejectionWords) && rejection.MatchString(lower)
+	d.buf = lowerInto(d.buf, s)
+	return hasAny(d.buf, rejectionWords) && rejection.Match(d.buf)
 }
 
 // formatErrors counts consecutive rejected replies.
@@ -38,15 +38,16 @@ type formatErrors struct {
 	start        int
 	fired        bool
 	lastRejected int
+	buf          []byte
 }
 
-func (d *formatErrors) reset() { *d = formatErrors{min: d.min} }
+func (d *formatErrors) reset() { *d = formatErrors{min: d.min, buf: d.buf} }
 
 func (d *formatErrors) observe(v *view, emit func(candidate)) {
 	// A harness message before this step rejects the previous reply.
 	prevRejected := false
 	for _, t := range v.notes {
-		if isRejection(t, 4000) {
+		if d.isRejection(t, 4000) {
 			prevRejected = true
 		}
 	}
@@ -58,7 +59,7 @@ func (d *formatErrors) observe(v *view, emit func(candidate)) {
 	// A tool result that rejects the call rejects this reply.
 	for i := range v.acts {
 		a := &v.acts[i]
-		if a.Failed && isRejection(a.Output, 600) {
+		if a.Failed && d.isRejection(a.Output, 600) {
 			d.count(v.n, v.n, emit)
 			break
 		}

@@ -38,20 +38,21 @@ var (
 type forbiddenEdit struct {
 	tests, config bool
 	reported      map[string]bool
+	buf           []byte
 }
 
-func (d *forbiddenEdit) reset() { *d = forbiddenEdit{} }
+func (d *forbiddenEdit) reset() { *d = forbiddenEdit{buf: d.buf} }
 
 func (d *forbiddenEdit) observe(v *view, emit func(candidate)) {
 	for _, t := range v.notes {
 		if d.tests && d.config {
 			break
 		}
-		lower := lowerASCII(t)
-		if !d.tests && forbids(findNear(forbidTests, lower, testWords, 100, 20)) {
+		d.buf = lowerInto(d.buf, t)
+		if !d.tests && forbids(findNear(forbidTests, d.buf, testWords, 100, 20)) {
 			d.tests = true
 		}
-		if !d.config && forbids(findNear(forbidConfig, lower, configWords, 140, 20)) {
+		if !d.config && forbids(findNear(forbidConfig, d.buf, configWords, 140, 20)) {
 			d.config = true
 		}
 	}

@@ -293,7 +293,23 @@ func (p *shellParser) readHeredocs() {
 // readWord reads one word at i, removing quotes and backslashes. Command
 // substitutions $(…) and backquotes are kept as they are, inside the word.
 func (p *shellParser) readWord() string {
+	// Most words are plain: return them as a slice of the line.
+	start := p.i
+	for p.i < len(p.s) {
+		c := p.s[p.i]
+		if c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ';' || c == '&' || c == '|' || c == '<' || c == '>' || c == ')' {
+			return p.s[start:p.i]
+		}
+		if c == '\'' || c == '"' || c == '\\' || c == '`' || c == '(' {
+			break
+		}
+		p.i++
+	}
+	if p.i == len(p.s) {
+		return p.s[start:]
+	}
 	var b strings.Builder
+	b.WriteString(p.s[start:p.i])
 	for p.i < len(p.s) {
 		c := p.s[p.i]
 		switch {

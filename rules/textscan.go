@@ -1,9 +1,9 @@
 package rules
 
 import (
+	"bytes"
 	"regexp"
 	"slices"
-	"strings"
 )
 
 // Long texts (a model's reasoning, a task prompt of many kilobytes) are
@@ -13,29 +13,26 @@ import (
 // expressions (written in lower case) run only on small windows around
 // them.
 
-// lowerASCII returns s with ASCII letters in lower case; other bytes,
-// and so every position, stay as they are.
-func lowerASCII(s string) string {
-	i := 0
-	for i < len(s) && (s[i] < 'A' || s[i] > 'Z') {
-		i++
+// lowerInto writes s with ASCII letters in lower case into buf, reusing
+// its memory, and returns it; other bytes, and so every position, stay as
+// they are.
+func lowerInto(buf []byte, s string) []byte {
+	if cap(buf) > 256<<10 && len(s) < 64<<10 {
+		buf = nil // do not keep a huge buffer for small texts
 	}
-	if i == len(s) {
-		return s
-	}
-	b := []byte(s)
-	for ; i < len(b); i++ {
-		if c := b[i]; c >= 'A' && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
+	buf = append(buf[:0], s...)
+	for i, c := range buf {
+		if c >= 'A' && c <= 'Z' {
+			buf[i] = c + 'a' - 'A'
 		}
 	}
-	return string(b)
+	return buf
 }
 
 // keywordHits calls f with the position of every occurrence in lower (a
 // lowered text) of any of words, in order of position, at most 64 of
 // them. f returns false to stop.
-func keywordHits(lower string, words []string, f func(i int, w string) bool) {
+func keywordHits(lower []byte, words []string, f func(i int, w string) bool) {
 	type hit struct {
 		i int
 		w string
@@ -44,7 +41,7 @@ func keywordHits(lower string, words []string, f func(i int, w string) bool) {
 	hits := buf[:0]
 	for _, w := range words {
 		for off := 0; len(hits) < cap(hits); {
-			j := strings.Index(lower[off:], w)
+			j := bytes.Index(lower[off:], []byte(w))
 			if j < 0 {
 				break
 			}
@@ -61,9 +58,9 @@ func keywordHits(lower string, words []string, f func(i int, w string) bool) {
 }
 
 // hasAny reports whether lower contains any of words.
-func hasAny(lower string, words []string) bool {
+func hasAny(lower []byte, words []string) bool {
 	for _, w := range words {
-		if strings.Contains(lower, w) {
+		if bytes.Contains(lower, []byte(w)) {
 			return true
 		}
 	}
@@ -72,19 +69,19 @@ func hasAny(lower string, words []string) bool {
 
 // findNear returns the first match of re (a lower-case expression) in
 // lower (a lowered text) that lies within before bytes before and after
-// bytes after an occurrence of one of words; "" when there is none. The
-// match is returned from lower; its position is the same in the original.
-func findNear(re *regexp.Regexp, lower string, words []string, before, after int) string {
+// bytes after an occurrence of one of words; "" when there is none.
+func findNear(re *regexp.Regexp, lower []byte, words []string, before, after int) string {
 	lo, hi := findNearIndex(re, lower, words, before, after)
-	return lower[lo:hi]
+	return string(lower[lo:hi])
 }
 
-// findNearIndex is findNear returning the match's bounds (0, 0 when none).
-func findNearIndex(re *regexp.Regexp, lower string, words []string, before, after int) (int, int) {
+// findNearIndex is findNear returning the match's bounds, which are the
+// same in the original text (0, 0 when there is none).
+func findNearIndex(re *regexp.Regexp, lower []byte, words []string, before, after int) (int, int) {
 	lo, hi := 0, 0
 	keywordHits(lower, words, func(i int, w string) bool {
 		wlo, whi := max(0, i-before), min(len(lower), i+len(w)+after)
-		if m := re.FindStringIndex(lower[wlo:whi]); m != nil {
+		if m := re.FindIndex(lower[wlo:whi]); m != nil {
 			lo, hi = wlo+m[0], wlo+m[1]
 			return false
 		}
@@ -96,7 +93,7 @@ func findNearIndex(re *regexp.Regexp, lower string, words []string, before, afte
 // sentenceAt returns the bounds of the sentence of text around position
 // i: from after the previous sentence end or line break to the next, at
 // most limit bytes on each side.
-func sentenceAt(text string, i, limit int) (int, int) {
+func sentenceAt(text []byte, i, limit int) (int, int) {
 	lo := i
 	for lo > 0 && i-lo < limit {
 		c := text[lo-1]

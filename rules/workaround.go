@@ -38,6 +38,7 @@ var (
 type workaround struct {
 	within int
 	fails  []failure
+	buf    []byte
 }
 
 type failure struct {
@@ -89,7 +90,8 @@ func (d *workaround) hides(a *act) (failure, string) {
 		if line == "" {
 			line = a.Command
 		}
-		if m := findNear(suppressFlag, lowerASCII(line), flagWords, 8, 24); m != "" {
+		d.buf = lowerInto(d.buf, line)
+		if m := findNear(suppressFlag, d.buf, flagWords, 8, 24); m != "" {
 			key := programKey(a.canonical)
 			for _, f := range d.fails {
 				if f.program == key && !strings.Contains(f.command, strings.TrimSpace(m)) {
@@ -103,7 +105,8 @@ func (d *workaround) hides(a *act) (failure, string) {
 		if added == "" {
 			continue
 		}
-		if lo, hi := findNearIndex(suppressMarker, lowerASCII(added), markerWords, 24, 16); hi > 0 {
+		d.buf = lowerInto(d.buf, added)
+		if lo, hi := findNearIndex(suppressMarker, d.buf, markerWords, 24, 16); hi > 0 {
 			m := added[lo:hi]
 			return last, fmt.Sprintf("adds `%s` to %s", m, fileKey(e.Path))
 		}
