@@ -109,7 +109,8 @@ func (t *fileTracker) get(p string) *fileState {
 		delete(t.files, old.key)
 	}
 	orig := textSig("orig:" + k)
-	fs := &fileState{key: k, cur: orig, versions: []sig{orig}, touched: t.clock}
+	// A copy: k may be a slice of a long command line.
+	fs := &fileState{key: strings.Clone(k), cur: orig, versions: []sig{orig}, touched: t.clock}
 	t.files[k] = fs
 	return fs
 }
