@@ -80,8 +80,9 @@ func New(s Settings) *Engine {
 
 // Reset forgets the run: call it when a new run starts or the agent's
 // context is compacted (what came before is no longer in front of it).
-// Observe also resets by itself when step numbers start again or a step
-// follows a compaction.
+// Observe also resets by itself when a step's number is not greater than
+// the previous step's (a new run has started) and when a compaction entry
+// comes before a step.
 func (e *Engine) Reset() {
 	for _, d := range e.dets {
 		d.reset()
@@ -95,9 +96,10 @@ func (e *Engine) Reset() {
 }
 
 // Observe takes the next step of the run and returns the findings that
-// become reportable at it, usually none. Each episode is reported once,
-// at the step where it first qualifies; later steps of the same episode
-// stay quiet.
+// become reportable at it, usually none; every finding's EndStep is st.N.
+// Each episode is reported once, at the step where it first qualifies;
+// later steps of the same episode stay quiet. Steps must come in the order
+// of the run; Observe keeps nothing of st after it returns.
 func (e *Engine) Observe(st transcript.Step) []Finding {
 	if st.N <= e.last || compacted(st.Context) {
 		e.Reset()
