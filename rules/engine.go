@@ -253,11 +253,11 @@ func (e *Engine) enrich(a Action, n int) act {
 	// SWE-agent's editor works on the file it has open.
 	if strings.HasPrefix(a.canonical, "open ") || strings.HasPrefix(a.canonical, "create ") {
 		if f := strings.Fields(a.canonical); len(f) > 1 {
-			e.openFile = f[1]
+			e.openFile = strings.Clone(f[1])
 		}
 	}
 	if len(a.paths) > 0 && a.Kind == KindRead && strings.HasPrefix(a.canonical, "open") {
-		e.openFile = a.paths[0]
+		e.openFile = strings.Clone(a.paths[0])
 	}
 
 	if a.code != "" {

@@ -173,7 +173,7 @@ func (t *fileTracker) apply(e Edit, n int) []editEffect {
 			fs.lines = map[string]sig{}
 		}
 		if len(fs.lines) < 64 {
-			fs.lines[e.Old] = body
+			fs.lines[strings.Clone(e.Old)] = body
 		}
 		op = mix(textSig(e.Old), body)
 		next = fs.cur ^ prev ^ body

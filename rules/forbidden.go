@@ -83,7 +83,7 @@ func (d *forbiddenEdit) observe(v *view, emit func(candidate)) {
 			if d.reported == nil || len(d.reported) >= 256 {
 				d.reported = map[string]bool{}
 			}
-			d.reported[p] = true
+			d.reported[strings.Clone(p)] = true
 			emit(candidate{subject: textSig(p), Finding: Finding{
 				Detector:  forbiddenEditInfo.Name,
 				Severity:  forbiddenEditInfo.Severity,
