@@ -2,6 +2,7 @@ package advisor
 
 import (
 	"context"
+	"math"
 
 	"github.com/vigil-dev/vigil/history"
 	"github.com/vigil-dev/vigil/llm"
@@ -32,16 +33,20 @@ const DefaultPrimeTokens = 24000
 // the end, queues the view's tail that fits the prime budget as pending
 // entries; they are reviewed with the next step.
 func (r *Runtime) prime(ctx context.Context) error {
+	if r.seedOnly {
+		// Only the end is needed: a cursor past it returns just that.
+		_, end, err := r.opts.Host.Since(ctx, math.MaxInt)
+		if err != nil {
+			return err
+		}
+		r.cursor, r.needPrime, r.seedOnly = end, false, false
+		return nil
+	}
 	view, cursor, err := r.opts.Host.View(ctx)
 	if err != nil {
 		return err
 	}
-	r.cursor = cursor
-	seedOnly := r.seedOnly
-	r.needPrime, r.seedOnly = false, false
-	if seedOnly {
-		return nil
-	}
+	r.cursor, r.needPrime = cursor, false
 	r.pending = primeTail(view, r.opts.PrimeTokens)
 	return nil
 }
