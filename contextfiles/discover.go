@@ -26,6 +26,9 @@ type Options struct {
 	MaxImportDepth int
 	// Logf reports files that exist but cannot be used; nil discards.
 	Logf func(format string, args ...any)
+	// WalkFromHome, when Dir is in no repository but below Home, walks
+	// from Home down instead of looking in Dir alone (WATCHDOG.md's rule).
+	WalkFromHome bool
 }
 
 // File is one instruction file found by [Discover].
@@ -58,6 +61,11 @@ func Discover(opts Options) ([]File, error) {
 	}
 	dir := filepath.Clean(opts.Dir)
 	root := ProjectRoot(dir)
+	if opts.WalkFromHome && root == dir && opts.Home != "" && !inRepo(dir) {
+		if rel, err := filepath.Rel(filepath.Clean(opts.Home), dir); err == nil && filepath.IsLocal(rel) {
+			root = filepath.Clean(opts.Home)
+		}
+	}
 
 	type candidate struct {
 		path string
@@ -70,6 +78,12 @@ func Discover(opts Options) ([]File, error) {
 		}
 	}
 	for _, folder := range foldersDown(root, dir) {
+		if hiddenBelow(root, folder) {
+			// A folder that is hidden (a tool's own, such as .github or
+			// .cache) does not speak for the project; .vigil is looked
+			// into by name, from its owner folder.
+			continue
+		}
 		for _, n := range opts.Names.Project {
 			candidates = append(candidates, candidate{filepath.Join(folder, filepath.FromSlash(n)), false})
 		}
@@ -120,6 +134,35 @@ func Discover(opts Options) ([]File, error) {
 		files = append(files, File{Path: path, Content: expanded, Imports: imports})
 	}
 	return files, nil
+}
+
+// inRepo reports whether dir or a folder above it holds a .git entry.
+func inRepo(dir string) bool {
+	for d := dir; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return true
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return false
+		}
+		d = parent
+	}
+}
+
+// hiddenBelow reports whether folder, below root, passes through a hidden
+// folder (a name starting with a dot).
+func hiddenBelow(root, folder string) bool {
+	rel, err := filepath.Rel(root, folder)
+	if err != nil || rel == "." {
+		return false
+	}
+	for part := range strings.SplitSeq(rel, string(filepath.Separator)) {
+		if strings.HasPrefix(part, ".") {
+			return true
+		}
+	}
+	return false
 }
 
 // ProjectRoot returns the nearest folder at or above dir that holds a .git

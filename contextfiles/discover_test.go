@@ -18,8 +18,41 @@ func TestDiscover(t *testing.T) {
 		names contextfiles.Names
 		dir   string // the working folder, relative
 		agent string // the agent folder, relative; "" for none
+		home  bool   // WalkFromHome
 		want  []string
 	}{
+		{
+			name: "watchdog, no repository: walk down from home",
+			files: map[string]string{
+				"WATCHDOG.md":                       "above home",
+				"home/WATCHDOG.md":                  "home",
+				"home/work/WATCHDOG.md":             "work",
+				"home/work/proj/WATCHDOG.md":        "proj",
+				"home/work/proj/.vigil/WATCHDOG.md": "proj hidden",
+			},
+			names: contextfiles.WatchdogNames(),
+			dir:   "home/work/proj",
+			home:  true,
+			want: []string{
+				"home/WATCHDOG.md: home",
+				"home/work/WATCHDOG.md: work",
+				"home/work/proj/WATCHDOG.md: proj",
+				"home/work/proj/.vigil/WATCHDOG.md: proj hidden",
+			},
+		},
+		{
+			name: "files in a hidden owner folder are ignored, .vigil is not",
+			files: map[string]string{
+				"repo/.git/":                      "",
+				"repo/WATCHDOG.md":                "root",
+				"repo/.config/WATCHDOG.md":        "hidden owner",
+				"repo/.config/.vigil/WATCHDOG.md": "hidden owner's .vigil",
+				"repo/.config/app/WATCHDOG.md":    "below a hidden folder",
+			},
+			names: contextfiles.WatchdogNames(),
+			dir:   "repo/.config/app",
+			want:  []string{"repo/WATCHDOG.md: root"},
+		},
 		{
 			name: "agent folder then root down to the working folder",
 			files: map[string]string{
@@ -139,6 +172,8 @@ func TestDiscover(t *testing.T) {
 				Names: tt.names,
 				Dir:   filepath.Join(root, filepath.FromSlash(tt.dir)),
 				Home:  filepath.Join(root, "home"),
+
+				WalkFromHome: tt.home,
 			}
 			if tt.agent != "" {
 				opts.AgentDir = filepath.Join(root, filepath.FromSlash(tt.agent))

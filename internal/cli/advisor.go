@@ -11,6 +11,7 @@ import (
 	"github.com/vigil-dev/vigil/advisor"
 	"github.com/vigil-dev/vigil/agent"
 	"github.com/vigil-dev/vigil/config"
+	"github.com/vigil-dev/vigil/contextfiles"
 	"github.com/vigil-dev/vigil/history"
 	"github.com/vigil-dev/vigil/internal/advisorhost"
 	"github.com/vigil-dev/vigil/internal/models"
@@ -136,8 +137,13 @@ func (a *app) startAdvisor(ag *agent.Agent, sess *session.Session, fwd *forwardH
 			detector = rulesadvisor.New(rules.DefaultSettings())
 		}
 	}
+	system, err := a.advisorSystem()
+	if err != nil {
+		return nil, err
+	}
 	host := advisorhost.New(ag, sess)
 	rt, err := advisor.New(advisor.Options{
+		System:      system,
 		Model:       model,
 		Detector:    detector,
 		Gate:        detector != nil && model != nil,
@@ -169,6 +175,28 @@ func (a *app) startAdvisor(ag *agent.Agent, sess *session.Session, fwd *forwardH
 	})
 	rt.Start(context.Background())
 	return run, nil
+}
+
+// advisorSystem is the advisor's system prompt: ours, then the
+// WATCHDOG.md files (advisor-only guidance) from the agent folder and the
+// project, most general first.
+func (a *app) advisorSystem() (string, error) {
+	home, _ := a.e.lookupEnv("HOME")
+	files, err := contextfiles.Discover(contextfiles.Options{
+		Names:        contextfiles.WatchdogNames(),
+		AgentDir:     a.agentDir,
+		Dir:          a.cwd,
+		Home:         home,
+		WalkFromHome: true,
+		Logf:         func(format string, args ...any) { fmt.Fprintf(a.e.stderr, "vigil: advisor: "+format+"\n", args...) },
+	})
+	if err != nil {
+		return "", err
+	}
+	if w := advisor.WatchdogPrompt(files); w != "" {
+		return advisor.DefaultSystemPrompt + "\n\n" + w, nil
+	}
+	return advisor.DefaultSystemPrompt, nil
 }
 
 // startPoint is where a new advisor of sess starts reading: a session

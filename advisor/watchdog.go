@@ -1,0 +1,85 @@
+package advisor
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/vigil-dev/vigil/contextfiles"
+)
+
+// MaxWatchdogBytes caps how much of one WATCHDOG.md file (after its
+// imports are expanded) reaches the advisor's system prompt; the rest is
+// cut with a note saying so.
+const MaxWatchdogBytes = 32 << 10
+
+// WatchdogPrompt renders WATCHDOG.md files for the advisor's system
+// prompt, in the order given (user level first, then the project from its
+// root down to the working folder), each as
+//
+//	Especially pay attention to:
+//	<attention source="PATH">
+//	…the file's text…
+//	</attention>
+//
+// Text that would open or close an attention element early is
+// neutralised, so one file cannot end its wrapper and speak as the system
+// prompt. Blank files are left out; "" means there is nothing to add.
+func WatchdogPrompt(files []contextfiles.File) string {
+	var b strings.Builder
+	for _, f := range files {
+		text := strings.TrimSpace(f.Content)
+		if text == "" {
+			continue
+		}
+		note := ""
+		if len(text) > MaxWatchdogBytes {
+			cut := MaxWatchdogBytes
+			for cut > 0 && !utf8Start(text[cut]) {
+				cut--
+			}
+			note = fmt.Sprintf("\n[vigil: this file is %d bytes; only the first %d are shown]", len(text), cut)
+			text = text[:cut]
+		}
+		if b.Len() > 0 {
+			b.WriteString("\n\n")
+		}
+		b.WriteString("Especially pay attention to:\n<attention source=\"")
+		b.WriteString(attrEscape(f.Path))
+		b.WriteString("\">\n")
+		b.WriteString(neutraliseAttention(text))
+		b.WriteString(note)
+		b.WriteString("\n</attention>")
+	}
+	return b.String()
+}
+
+// utf8Start reports whether c begins a UTF-8 sequence.
+func utf8Start(c byte) bool { return c&0xC0 != 0x80 }
+
+// neutraliseAttention escapes the angle bracket of any attention tag, in
+// any case and spacing, so the text cannot open or close the wrapper.
+func neutraliseAttention(s string) string {
+	lower := strings.ToLower(s)
+	var b strings.Builder
+	last := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] != '<' {
+			continue
+		}
+		j := i + 1
+		for j < len(s) && (s[j] == '/' || s[j] == ' ' || s[j] == '\t' || s[j] == '\n') {
+			j++
+		}
+		if strings.HasPrefix(lower[j:], "attention") {
+			b.WriteString(s[last:i])
+			b.WriteString("&lt;")
+			last = i + 1
+		}
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+func attrEscape(s string) string {
+	return strings.NewReplacer(`&`, "&amp;", `<`, "&lt;", `>`, "&gt;", `"`, "&quot;").Replace(s)
+}
