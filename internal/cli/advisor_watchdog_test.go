@@ -27,12 +27,12 @@ rules:
 	addAdvisorModel(t, agentDir)
 	sub := filepath.Join(work, "pkg")
 	files := map[string]string{
-		filepath.Join(agentDir, "WATCHDOG.md"):               "USER-RULE: flag force pushes.",
-		filepath.Join(work, "WATCHDOG.md"):                   "PROJECT-RULE: tests live in tests/.",
-		filepath.Join(work, ".vigil", "WATCHDOG.md"):         "DOTVIGIL-RULE: never edit vendor/.",
-		filepath.Join(sub, "WATCHDOG.md"):                    "SUB-RULE: pkg is generated.",
-		filepath.Join(work, ".github", "WATCHDOG.md"):        "HIDDEN-RULE: must not load.",
-		filepath.Join(work, ".vigil", "config.yml"):          "advisor:\n  syncBacklog: \"1\"\n",
+		filepath.Join(agentDir, "WATCHDOG.md"):        "USER-RULE: flag force pushes.",
+		filepath.Join(work, "WATCHDOG.md"):            "PROJECT-RULE: tests live in tests/.",
+		filepath.Join(work, ".vigil", "WATCHDOG.md"):  "DOTVIGIL-RULE: never edit vendor/.",
+		filepath.Join(sub, "WATCHDOG.md"):             "SUB-RULE: pkg is generated.",
+		filepath.Join(work, ".github", "WATCHDOG.md"): "HIDDEN-RULE: must not load.",
+		filepath.Join(work, ".vigil", "config.yml"):   "advisor:\n  syncBacklog: \"1\"\n",
 	}
 	for path, text := range files {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
