@@ -74,3 +74,16 @@ func firstLine(s string) string {
 	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
 	return s
 }
+
+// Recorder keeps the advisor's transcript: every message of its context,
+// once and in order, as it is finalized. A message is final when the
+// review that added it completes, or when a review fails after
+// delivering a note (its messages up to that note are kept); messages of
+// a review that fails before delivering anything are rolled back and
+// never recorded. Resets do not unrecord anything. Session updates are
+// user messages whose text starts with "### Session update"; u is the
+// reply's usage for assistant messages and zero otherwise. The runtime
+// calls Record from its drain goroutine; it should not block for long.
+type Recorder interface {
+	Record(m llm.Message, u llm.Usage)
+}

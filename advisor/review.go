@@ -29,7 +29,7 @@ func (r *Runtime) review(ctx context.Context) (ran bool, err error) {
 		return ran, nil // nothing the advisor is shown
 	}
 	text += r.hintText()
-	r.appendMessage(llm.UserText(text))
+	r.appendMessage(llm.UserText(text), llm.Usage{})
 	r.guard.NewUpdate()
 	if err := r.converse(ctx); err != nil {
 		if !r.continuing {
@@ -82,7 +82,7 @@ func (r *Runtime) converse(ctx context.Context) error {
 		}
 		usage = usage.Add(resp.Usage)
 		r.reported, r.reportedAt = resp.Usage.Total(), len(r.messages)+1
-		r.appendMessage(resp.Message)
+		r.appendMessage(resp.Message, resp.Usage)
 		calls := resp.Message.ToolCalls()
 		if len(calls) == 0 {
 			return nil
@@ -95,7 +95,7 @@ func (r *Runtime) converse(ctx context.Context) error {
 			results = append(results, res)
 			delivered = delivered || ok
 		}
-		r.appendMessage(llm.Message{Role: llm.RoleUser, Content: results})
+		r.appendMessage(llm.Message{Role: llm.RoleUser, Content: results}, llm.Usage{})
 		if delivered {
 			keep = len(r.messages)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -71,6 +72,9 @@ type Options struct {
 	// [MaxConsecutiveFailures] dropped) instead of silencing the advisor;
 	// 0 means [DefaultCallTimeout].
 	CallTimeout time.Duration
+	// Recorder, if set, is given the advisor's context as it is
+	// finalized; see [Recorder].
+	Recorder Recorder
 	// PrimeTokens bounds, in estimated tokens, the tail of the primary's
 	// view replayed to the advisor after a history rewrite and at a
 	// [StartPrimed] start; 0 means [DefaultPrimeTokens].
@@ -166,6 +170,11 @@ type Runtime struct {
 	reportedAt int
 	// hints are the Detector's notes not yet used by a review.
 	hints []Advice
+	// usages holds, for each message of the context, the usage of the
+	// reply that made it (zero for user messages).
+	usages []llm.Usage
+	// recorded is how many messages of the context the Recorder has.
+	recorded int
 
 	// afterDrain, if set (by tests), is called by the drain goroutine each
 	// time it has nothing left to do.
@@ -414,6 +423,7 @@ func (r *Runtime) drain(ctx context.Context) {
 			continue
 		}
 		ran, err := r.review(ctx)
+		r.record()
 		if err == nil {
 			r.hints = nil
 			r.failures = 0
@@ -562,13 +572,29 @@ func (r *Runtime) resetContext() {
 // a copy), so that a published context is never written under a reader.
 func (r *Runtime) setMessages(msgs []llm.Message) {
 	r.messages = msgs
+	r.usages = slices.Clone(r.usages[:min(len(r.usages), len(msgs))])
+	r.recorded = min(r.recorded, len(msgs))
 	r.publish()
 }
 
-// appendMessage adds one message to the advisor's context and publishes it.
-func (r *Runtime) appendMessage(m llm.Message) {
+// appendMessage adds one message to the advisor's context and publishes
+// it; u is the usage of the reply that made it, zero for user messages.
+func (r *Runtime) appendMessage(m llm.Message, u llm.Usage) {
 	r.messages = append(r.messages, m)
+	r.usages = append(r.usages, u)
 	r.publish()
+}
+
+// record hands the Recorder the context's messages it does not have yet:
+// called when a review completes, or fails keeping what it delivered.
+func (r *Runtime) record() {
+	if r.opts.Recorder == nil {
+		r.recorded = len(r.messages)
+		return
+	}
+	for ; r.recorded < len(r.messages); r.recorded++ {
+		r.opts.Recorder.Record(r.messages[r.recorded], r.usages[r.recorded])
+	}
 }
 
 func (r *Runtime) publish() {

@@ -35,7 +35,7 @@ type Header struct {
 
 // Parent records where a forked or subagent session came from.
 type Parent struct {
-	// Kind is ParentFork or ParentSubagent.
+	// Kind is ParentFork, ParentSubagent or ParentAdvisor.
 	Kind string `json:"kind"`
 	// ID and Path name the source session and its file when this one was
 	// made; the file may have moved or been dropped since.
@@ -50,6 +50,9 @@ type Parent struct {
 const (
 	ParentFork     = "fork"
 	ParentSubagent = "subagent"
+	// ParentAdvisor marks an advisor's transcript ([AdvisorTranscript]):
+	// the advisor of the session named by the parent.
+	ParentAdvisor = "advisor"
 )
 
 type headerWire struct {

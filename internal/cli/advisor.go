@@ -25,6 +25,7 @@ import (
 type advisorRun struct {
 	host  *advisorhost.Host
 	rt    *advisor.Runtime
+	rec   *advisorhost.Transcript // nil without a model: nothing to record
 	unsub func()
 }
 
@@ -38,6 +39,10 @@ func (r *advisorRun) stop() llm.Usage {
 	r.unsub()
 	r.rt.Stop()
 	r.host.Close()
+	if r.rec != nil {
+		// After the runtime stopped: no advisor turn is still to come.
+		r.rec.Close()
+	}
 	return r.rt.Status().Usage
 }
 
@@ -141,9 +146,26 @@ func (a *app) startAdvisor(ag *agent.Agent, sess *session.Session, fwd *forwardH
 	if err != nil {
 		return nil, err
 	}
+	var rec *advisorhost.Transcript
+	var recorder advisor.Recorder
+	if model != nil {
+		rec, err = advisorhost.OpenTranscript(sess, func() llm.Ref {
+			a.mu.Lock()
+			defer a.mu.Unlock()
+			if a.advisorRes == nil {
+				return llm.Ref{}
+			}
+			return a.advisorRes.Ref()
+		}, func(format string, args ...any) { fmt.Fprintf(a.e.stderr, "vigil: "+format+"\n", args...) })
+		if err != nil {
+			return nil, err
+		}
+		recorder = rec
+	}
 	host := advisorhost.New(ag, sess)
 	rt, err := advisor.New(advisor.Options{
 		System:      system,
+		Recorder:    recorder,
 		Model:       model,
 		Detector:    detector,
 		Gate:        detector != nil && model != nil,
@@ -158,6 +180,9 @@ func (a *app) startAdvisor(ag *agent.Agent, sess *session.Session, fwd *forwardH
 	})
 	if err != nil {
 		host.Close()
+		if rec != nil {
+			rec.Close()
+		}
 		return nil, err
 	}
 	// advisor.syncBacklog: at a step end the primary waits while that
@@ -165,7 +190,7 @@ func (a *app) startAdvisor(ag *agent.Agent, sess *session.Session, fwd *forwardH
 	host.SetSync(a.settings.Advisor.SyncBacklog.Threshold(), a.settings.Advisor.SyncTimeout(), rt.WaitBacklogBelow)
 	fwd.set(host.Hook())
 	host.Forward(rt.Notify)
-	run := &advisorRun{host: host, rt: rt}
+	run := &advisorRun{host: host, rt: rt, rec: rec}
 	// A changed modelRoles.advisor takes effect at the next prompt,
 	// without a restart.
 	run.unsub = ag.Subscribe(func(ev agent.Event) {

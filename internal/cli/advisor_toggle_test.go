@@ -85,7 +85,14 @@ rules:
 	if got := cmd("d3", "/advisor dump"); !strings.Contains(got, "not active") {
 		t.Errorf("/advisor dump when off = %s", got)
 	}
+	file := p.sessionFile()
 	p.finish()
+
+	// The advisor's turns are in the session's advisor transcript.
+	advPath := filepath.Join(strings.TrimSuffix(file, ".jsonl"), "__advisor.jsonl")
+	if data, err := os.ReadFile(advPath); err != nil || !strings.Contains(string(data), "advisor_update") || !strings.Contains(string(data), "Check the output of echo") {
+		t.Errorf("advisor transcript %s: %v\n%.600s", advPath, err, data)
+	}
 
 	var adv []string
 	for _, r := range srv.Requests() {

@@ -1,0 +1,100 @@
+package advisorhost
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/vigil-dev/vigil/advisor"
+	"github.com/vigil-dev/vigil/llm"
+	"github.com/vigil-dev/vigil/session"
+)
+
+// UpdateType is the custom type of the session updates in an advisor
+// transcript: agent-written prompts, never the user's.
+const UpdateType = "advisor_update"
+
+// Transcript is an [advisor.Recorder] that appends the advisor's turns to
+// its session's advisor transcript, <artifacts>/__advisor.jsonl, in the
+// session format. Update prompts are custom entries of [UpdateType], so
+// nothing counts them as user messages; replies are assistant messages
+// with their model and usage. The file only ever grows: resets of the
+// advisor's context do not touch it, and a later advisor of the same
+// session appends to it.
+type Transcript struct {
+	mu     sync.Mutex
+	s      *session.Session
+	model  func() llm.Ref
+	logf   func(format string, args ...any)
+	closed bool
+}
+
+var _ advisor.Recorder = (*Transcript)(nil)
+
+// TranscriptPath is where the advisor transcript of sess lives.
+func TranscriptPath(sess *session.Session) string {
+	return filepath.Join(sess.ArtifactsDir(), session.AdvisorTranscript)
+}
+
+// OpenTranscript opens the advisor transcript of sess, creating it when
+// there is none. model names the advisor model of each reply as it is
+// recorded; logf reports write failures (nil discards them).
+func OpenTranscript(sess *session.Session, model func() llm.Ref, logf func(string, ...any)) (*Transcript, error) {
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
+	path := TranscriptPath(sess)
+	s, err := session.Open(path, session.Options{})
+	if errors.Is(err, fs.ErrNotExist) {
+		s, err = session.Create(path, session.Header{
+			ID:     "advisor-" + sess.ID(),
+			Cwd:    sess.Header().Cwd,
+			Parent: &session.Parent{Kind: session.ParentAdvisor, ID: sess.ID(), Path: sess.File(), EntryID: sess.Leaf()},
+		}, session.Options{})
+	}
+	if err != nil {
+		return nil, fmt.Errorf("advisor transcript: %w", err)
+	}
+	return &Transcript{s: s, model: model, logf: logf}, nil
+}
+
+// Record implements [advisor.Recorder].
+func (t *Transcript) Record(m llm.Message, u llm.Usage) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.closed {
+		return // a late write after Close must not reopen the file
+	}
+	var body session.Body
+	switch {
+	case m.Role == llm.RoleUser && strings.HasPrefix(m.Text(), "### Session update"):
+		body = &session.Custom{CustomType: UpdateType, Content: m.Content, InContext: true}
+	case m.Role == llm.RoleAssistant:
+		var ref llm.Ref
+		if t.model != nil {
+			ref = t.model()
+		}
+		body = &session.Message{Message: m, Model: ref, Usage: u}
+	default:
+		body = &session.Message{Message: m}
+	}
+	if _, err := t.s.Append(body); err != nil {
+		t.logf("advisor transcript %s: %v", t.s.File(), err)
+	}
+}
+
+// Close stops recording and closes the file. Record calls after Close do
+// nothing. Close may be called more than once.
+func (t *Transcript) Close() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.closed {
+		return nil
+	}
+	t.closed = true
+	return t.s.Close()
+}
+
