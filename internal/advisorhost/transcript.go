@@ -97,4 +97,3 @@ func (t *Transcript) Close() error {
 	t.closed = true
 	return t.s.Close()
 }
-
