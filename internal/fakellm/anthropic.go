@@ -186,3 +186,7 @@ func (a anthropicAPI) events(rp *reply) []event {
 func (anthropicAPI) errorBody(status int, msg string) any {
 	return obj("type", "error", "error", obj("type", anthropicErrorType(status), "message", msg))
 }
+
+func (anthropicAPI) tooLong(n, max int) string {
+	return fmt.Sprintf("prompt is too long: %d tokens > %d maximum", n, max)
+}

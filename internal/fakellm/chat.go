@@ -149,3 +149,10 @@ func (chatAPI) events(rp *reply) []event {
 }
 
 func (chatAPI) errorBody(status int, msg string) any { return openAIErrorBody(status, msg) }
+
+func (chatAPI) tooLong(n, max int) string { return openAITooLong(n, max) }
+
+// openAITooLong is OpenAI's message for a prompt over the context window.
+func openAITooLong(n, max int) string {
+	return fmt.Sprintf("This model's maximum context length is %d tokens. However, your messages resulted in %d tokens. Please reduce the length of the messages.", max, n)
+}

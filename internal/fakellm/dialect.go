@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 )
 
 // A dialect is one wire API: how to read its requests and how to write its
@@ -19,6 +20,9 @@ type dialect interface {
 	events(rp *reply) []event
 	// errorBody renders an error in the API's shape.
 	errorBody(status int, msg string) any
+	// tooLong is the provider's message for a prompt of n tokens over a
+	// window of max.
+	tooLong(n, max int) string
 }
 
 // wireRequest is what the server reads from a request, whatever its API.
@@ -106,6 +110,8 @@ func openAIErrorBody(status int, msg string) any {
 		typ, code = "rate_limit_error", "rate_limit_exceeded"
 	case status >= 500:
 		typ, code = "server_error", "server_error"
+	case status == http.StatusBadRequest && strings.Contains(msg, "maximum context length"):
+		code = "context_length_exceeded"
 	}
 	e := openAIError{Message: msg, Type: typ}
 	if code != "" {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"path"
 	"strings"
 	"time"
 )
@@ -98,6 +99,11 @@ func (x *exchange) serveModel(api string, d dialect) error {
 		return x.replyError(d, http.StatusBadRequest, "fakellm: "+err.Error(), nil)
 	}
 	x.rec.Model, x.rec.Stream = wr.model, wr.stream
+	if window, ok := x.s.window(wr.model); ok {
+		if n := tokens(len(wr.prompt)); n > window {
+			return x.replyError(d, http.StatusBadRequest, d.tooLong(n, window), nil)
+		}
+	}
 	var why string
 	x.record(func() {
 		var ri, si int
@@ -133,6 +139,17 @@ func (x *exchange) serveModel(api string, d dialect) error {
 		return x.writeStream(d.events(rp), st.Fault)
 	}
 	return x.writeBody(http.StatusOK, marshal(d.body(rp)), st.Fault)
+}
+
+// window returns the context window the script gives model.
+func (s *Server) window(model string) (int, bool) {
+	best, found := 0, false
+	for glob, n := range s.script.ContextWindows {
+		if ok, _ := path.Match(glob, model); ok && (!found || n < best) {
+			best, found = n, true
+		}
+	}
+	return best, found
 }
 
 // serveCountTokens answers POST /v1/messages/count_tokens with the

@@ -228,3 +228,5 @@ func (r responsesAPI) events(rp *reply) []event {
 }
 
 func (responsesAPI) errorBody(status int, msg string) any { return openAIErrorBody(status, msg) }
+
+func (responsesAPI) tooLong(n, max int) string { return openAITooLong(n, max) }

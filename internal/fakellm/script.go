@@ -18,6 +18,11 @@ import (
 // handed to [Start].
 type Script struct {
 	Rules []Rule `yaml:"rules" json:"rules"`
+	// ContextWindows maps a model glob to its context window in tokens. A
+	// request to a matching model whose prompt is larger (4 bytes a token)
+	// is rejected, before any rule is picked, with HTTP 400 and the
+	// provider's own "prompt is too long" error.
+	ContextWindows map[string]int `yaml:"context_windows,omitempty" json:"context_windows,omitempty"`
 }
 
 // Rule answers the requests it matches with its steps, one step per request.

@@ -52,6 +52,7 @@ var cases = []testCase{
 	{"ThinkingAcrossTurns", testThinkingAcrossTurns},
 	{"CacheReadUsage", testCacheReadUsage},
 	{"Errors", testErrors},
+	{"ContextWindow", testContextWindow},
 	{"TransportError", testTransportError},
 	{"CancelMidStream", testCancelMidStream},
 	{"TruncatedStream", testTruncatedStream},
@@ -404,6 +405,29 @@ rules:
 				t.Errorf("retry after = %v, want %s", e.RetryAfter, tt.retryAfter)
 			}
 		})
+	}
+}
+
+// testContextWindow: a prompt over fakellm's context window for the model
+// is refused with the provider's own error, which the adapter must read
+// as ContextTooLong.
+func testContextWindow(t *testing.T, h Harness) {
+	srv, m := start(t, h, `
+context_windows: {conformance-model: 50}
+rules:
+  - model: conformance-model
+    steps: [{text: "fits"}]
+`)
+	_, err := collect(t, m.Stream(context.Background(), ask(strings.Repeat("a long prompt ", 100))))
+	if !errors.Is(err, llm.ContextTooLong) {
+		t.Fatalf("error = %v, want kind %q", err, llm.ContextTooLong)
+	}
+	if reqs := srv.Requests(); len(reqs) != 1 || reqs[0].StepIndex >= 0 {
+		t.Errorf("the refused request consumed a step: %+v", reqs)
+	}
+	resp, err := llm.Accumulate(m.Stream(context.Background(), ask("short")))
+	if err != nil || resp.Message.Text() != "fits" {
+		t.Errorf("a prompt within the window: %v", err)
 	}
 }
 
