@@ -29,6 +29,13 @@ func (r *Runtime) review(ctx context.Context) (ran bool, err error) {
 		return ran, nil // nothing the advisor is shown
 	}
 	text += r.hintText()
+	if r.maintain(ctx, int64(len(text)/4+4)) {
+		text = r.renderer.Update(r.pending, history.AdvisorOptions(r.opts.Redactor))
+		if text == "" {
+			return ran, nil
+		}
+		text += r.hintText()
+	}
 	r.appendMessage(llm.UserText(text), llm.Usage{})
 	r.guard.NewUpdate()
 	if err := r.converse(ctx); err != nil {

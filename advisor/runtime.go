@@ -72,6 +72,16 @@ type Options struct {
 	// [MaxConsecutiveFailures] dropped) instead of silencing the advisor;
 	// 0 means [DefaultCallTimeout].
 	CallTimeout time.Duration
+	// ContextWindow is the advisor model's context window in tokens;
+	// before each review the runtime keeps its context under a threshold
+	// below it (promotion, compaction, re-prime). 0 turns that off.
+	ContextWindow int
+	// Promote, if set, is asked for a larger-context model when the
+	// advisor's context crosses the threshold; need is its size in
+	// tokens. ok false offers none.
+	Promote func(need int64) (p Promotion, ok bool)
+	// OnNotice, if set, is told of each step of context maintenance.
+	OnNotice func(string)
 	// Recorder, if set, is given the advisor's context as it is
 	// finalized; see [Recorder].
 	Recorder Recorder
@@ -100,6 +110,9 @@ type Status struct {
 	// Resets counts how often the advisor's context was reset by a
 	// history rewrite.
 	Resets int
+	// Promotions, Compactions and Reprimes count the steps of context
+	// maintenance taken.
+	Promotions, Compactions, Reprimes int
 	// Pending says a step is waiting to be reviewed.
 	Pending bool
 	// Backlog is how many steps are unreviewed; see
@@ -175,6 +188,8 @@ type Runtime struct {
 	usages []llm.Usage
 	// recorded is how many messages of the context the Recorder has.
 	recorded int
+	// window is the current advisor model's context window.
+	window int
 
 	// afterDrain, if set (by tests), is called by the drain goroutine each
 	// time it has nothing left to do.
@@ -190,6 +205,7 @@ func New(opts Options) (*Runtime, error) {
 		return nil, errors.New("advisor: Options.Host is required")
 	}
 	r := &Runtime{opts: opts, system: opts.System, model: opts.Model, wake: make(chan struct{}, 1), changed: make(chan struct{})}
+	r.window = opts.ContextWindow
 	r.needPrime = opts.Start != StartAtBeginning
 	r.seedOnly = opts.Start == StartAtEnd
 	if r.opts.CallTimeout <= 0 {
@@ -612,6 +628,9 @@ func (r *Runtime) contextTokens() int64 {
 	n := r.reported
 	if from == 0 {
 		n = int64(len(r.system)) / 4
+		for _, d := range r.defs {
+			n += int64(len(d.Name)+len(d.Description)+len(d.Schema)) / 4
+		}
 	}
 	for _, m := range r.messages[from:] {
 		n += estimateMessage(m)

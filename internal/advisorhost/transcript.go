@@ -17,6 +17,10 @@ import (
 // transcript: agent-written prompts, never the user's.
 const UpdateType = "advisor_update"
 
+// MemoryType is the custom type of the summaries that replaced older
+// reviews when the advisor's context was compacted.
+const MemoryType = "advisor_memory"
+
 // Transcript is an [advisor.Recorder] that appends the advisor's turns to
 // its session's advisor transcript, <artifacts>/__advisor.jsonl, in the
 // session format. Update prompts are custom entries of [UpdateType], so
@@ -72,6 +76,8 @@ func (t *Transcript) Record(m llm.Message, u llm.Usage) {
 	switch {
 	case m.Role == llm.RoleUser && strings.HasPrefix(m.Text(), "### Session update"):
 		body = &session.Custom{CustomType: UpdateType, Content: m.Content, InContext: true}
+	case m.Role == llm.RoleUser && strings.HasPrefix(m.Text(), advisor.MemoryHeading):
+		body = &session.Custom{CustomType: MemoryType, Content: m.Content, InContext: true}
 	case m.Role == llm.RoleAssistant:
 		var ref llm.Ref
 		if t.model != nil {

@@ -173,6 +173,11 @@ func (a *app) startAdvisor(ag *agent.Agent, sess *session.Session, fwd *forwardH
 		Roots:       []string{a.project, a.cwd},
 		ImmuneTurns: immuneTurns(a.settings.Advisor.ImmuneTurns),
 		Start:       start,
+		// Context maintenance: the advisor model's window, and a larger
+		// model of the same provider to move to when it fills.
+		ContextWindow: contextWindow(res, model),
+		Promote:       a.promoteAdvisor,
+		OnNotice:      func(s string) { fmt.Fprintln(a.e.stderr, "vigil: "+s) },
 		// Secrets never reach the advisor: the environment's, and the
 		// API keys vigil itself holds.
 		Redactor:  history.NewRedactor(os.Environ(), a.registry.Secrets()),
@@ -222,6 +227,58 @@ func (a *app) advisorSystem() (string, error) {
 		return advisor.DefaultSystemPrompt + "\n\n" + w, nil
 	}
 	return advisor.DefaultSystemPrompt, nil
+}
+
+// contextWindow is the advisor model's window, 0 when there is no model.
+func contextWindow(res *models.Resolved, model llm.Model) int {
+	if res == nil || model == nil {
+		return 0
+	}
+	return res.Info.ContextWindow
+}
+
+// promoteAdvisor offers, when the advisor's context nears its window, the
+// usable model of the same provider and API with the next larger window
+// (the smallest that fits need with room to spare, else the largest).
+func (a *app) promoteAdvisor(need int64) (advisor.Promotion, bool) {
+	a.mu.Lock()
+	cur := a.advisorRes
+	a.mu.Unlock()
+	if cur == nil {
+		return advisor.Promotion{}, false
+	}
+	var best *llm.ModelInfo
+	for _, e := range a.registry.Entries() {
+		info := e.Info
+		if e.Problem != "" || info.Provider != cur.Info.Provider || info.API != cur.Info.API || info.ContextWindow <= cur.Info.ContextWindow {
+			continue
+		}
+		fits := int64(info.ContextWindow)*3/4 > need
+		switch {
+		case best == nil:
+			best = &info
+		case fits && (int64(best.ContextWindow)*3/4 <= need || info.ContextWindow < best.ContextWindow):
+			best = &info
+		case !fits && int64(best.ContextWindow)*3/4 <= need && info.ContextWindow > best.ContextWindow:
+			best = &info
+		}
+	}
+	if best == nil {
+		return advisor.Promotion{}, false
+	}
+	ref := llm.Ref{Provider: best.Provider, Model: best.ID, Thinking: cur.Thinking}
+	res, err := a.registry.Resolve(ref.String())
+	if err != nil {
+		return advisor.Promotion{}, false
+	}
+	m, err := res.Open()
+	if err != nil {
+		return advisor.Promotion{}, false
+	}
+	a.mu.Lock()
+	a.advisorRes = res
+	a.mu.Unlock()
+	return advisor.Promotion{Model: m, Window: best.ContextWindow, Name: res.Ref().String()}, true
 }
 
 // startPoint is where a new advisor of sess starts reading: a session
@@ -277,7 +334,7 @@ func immuneTurns(n int) int {
 	return n
 }
 
-const advisorUsage = "Usage: /advisor [on|off|status|dump [raw]]"
+const advisorUsage = "usage: /advisor [on|off|status|dump [raw]]"
 
 func cmdAdvisor(_ context.Context, a *app, args string) (string, error) {
 	verb, rest, _ := strings.Cut(args, " ")
@@ -403,6 +460,9 @@ func (a *app) advisorStatus() string {
 	}
 	fmt.Fprintf(&b, ", $%.4f. Reviews: %d (%d failed attempts, %d backlogs dropped, %d resets).",
 		res.Info.Price.Cost(u), st.Reviews, st.Failures, st.Dropped, st.Resets)
+	if st.Promotions+st.Compactions+st.Reprimes > 0 {
+		fmt.Fprintf(&b, " Context maintenance: %d promotions, %d compactions, %d re-primes.", st.Promotions, st.Compactions, st.Reprimes)
+	}
 	return b.String()
 }
 
