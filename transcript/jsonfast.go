@@ -1,0 +1,698 @@
+package transcript
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// A fast path for decoding the JSON the readers spend their time on.
+//
+// encoding/json decodes a line in two passes (a validating scan of the
+// whole value, then a decoding one) driven by reflection, and its
+// validating scanner steps through a state machine byte by byte; on
+// transcripts that caps a reader near 50 MB/s. jdec decodes in one pass,
+// without reflection, into the readers' own structs, each with a
+// hand-written decodeFast method that names the members it reads.
+//
+// It is a fast path, not a second decoder with its own rules: it accepts
+// only what encoding/json would decode to exactly the same value, and
+// gives up (fails) on anything else, after which the caller decodes the
+// same bytes with encoding/json as before. So the JSON it accepts is
+// valid for encoding/json (the same grammar, checked as strictly: the
+// same whitespace, escapes, numbers and literals, control characters
+// refused in strings, nothing after the value), strings are unquoted as
+// encoding/json unquotes them (invalid UTF-8 and lone surrogates become
+// U+FFFD), and it gives up on what encoding/json resolves in ways the
+// fast path does not follow: a member named only case-insensitively like
+// a field, a member twice, an escaped member name, a value of the wrong
+// kind for its field, a number that does not fit, very deep nesting.
+//
+// Values decoded as json.RawMessage are slices of the input, not copies:
+// they are valid only as long as the input, which for a reader is one
+// line. What outlives the line must be copied.
+type jdec struct {
+	b    []byte
+	i    int
+	fail bool
+	// first is set when an object or array has just been entered, so
+	// that more and next know no comma is due.
+	first bool
+	depth int
+	// key is the member name more has just read: a slice of b.
+	key []byte
+	// scratch is reused to unquote strings with escapes.
+	scratch []byte
+}
+
+// jdecMaxDepth is how deep the fast path follows nesting before it gives
+// up (encoding/json allows 10,000 levels).
+const jdecMaxDepth = 200
+
+// fastJSON turns the fast path off when false, so that tests can compare
+// what the readers yield with and without it.
+var fastJSON = true
+
+// reset starts decoding b.
+func (d *jdec) reset(b []byte) {
+	d.b, d.i, d.fail, d.first, d.depth, d.key = b, 0, false, false, 0, nil
+}
+
+// done reports whether the value was decoded in full with nothing but
+// whitespace after it.
+func (d *jdec) done() bool {
+	if d.fail {
+		return false
+	}
+	d.ws()
+	return d.i == len(d.b)
+}
+
+// giveUp makes the fast path fail.
+func (d *jdec) giveUp() { d.fail = true }
+
+// isSpace is JSON's whitespace.
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+func (d *jdec) ws() {
+	for d.i < len(d.b) && isSpace(d.b[d.i]) {
+		d.i++
+	}
+}
+
+// peek returns the first byte of the next value, 0 at the end.
+func (d *jdec) peek() byte {
+	d.ws()
+	if d.fail || d.i >= len(d.b) {
+		return 0
+	}
+	return d.b[d.i]
+}
+
+// null consumes a null and reports whether there was one.
+func (d *jdec) null() bool {
+	if d.peek() != 'n' {
+		return false
+	}
+	d.literal("null")
+	return !d.fail
+}
+
+func (d *jdec) literal(lit string) {
+	if len(d.b)-d.i < len(lit) || string(d.b[d.i:d.i+len(lit)]) != lit {
+		d.fail = true
+		return
+	}
+	d.i += len(lit)
+}
+
+// object enters an object. It returns false when the next value is null,
+// which it consumes, and false with the fast path failed when it is
+// anything else.
+func (d *jdec) object() bool {
+	switch d.peek() {
+	case '{':
+		return d.enter()
+	case 'n':
+		d.literal("null")
+		return false
+	}
+	d.fail = true
+	return false
+}
+
+// array enters an array, as object enters an object.
+func (d *jdec) array() bool {
+	switch d.peek() {
+	case '[':
+		return d.enter()
+	case 'n':
+		d.literal("null")
+		return false
+	}
+	d.fail = true
+	return false
+}
+
+func (d *jdec) enter() bool {
+	d.depth++
+	if d.depth > jdecMaxDepth {
+		d.fail = true
+		return false
+	}
+	d.i++
+	d.first = true
+	return true
+}
+
+// more moves to the next member of the object being read and reads its
+// name into d.key, positioned at its value; false at the object's end,
+// which it consumes, or when the fast path failed. The caller must read
+// or skip each member's value.
+func (d *jdec) more() bool {
+	first := d.first
+	d.first = false
+	c := d.peek()
+	if d.fail {
+		return false
+	}
+	switch {
+	case c == '}':
+		d.i++
+		d.depth--
+		return false
+	case !first && c == ',':
+		d.i++
+		c = d.peek()
+	case !first:
+		d.fail = true
+		return false
+	}
+	if c != '"' {
+		d.fail = true
+		return false
+	}
+	s, e, esc, _ := d.scanString()
+	if d.fail || esc {
+		// An escaped name may match a field once unquoted.
+		d.fail = true
+		return false
+	}
+	d.key = d.b[s:e]
+	d.ws()
+	if d.i >= len(d.b) || d.b[d.i] != ':' {
+		d.fail = true
+		return false
+	}
+	d.i++
+	return true
+}
+
+// next moves to the next element of the array being read; false at its
+// end, which it consumes, or when the fast path failed.
+func (d *jdec) next() bool {
+	first := d.first
+	d.first = false
+	c := d.peek()
+	if d.fail {
+		return false
+	}
+	switch {
+	case c == ']':
+		d.i++
+		d.depth--
+		return false
+	case !first && c == ',':
+		d.i++
+		if d.peek() == 0 {
+			d.fail = true
+			return false
+		}
+		return true
+	case !first:
+		d.fail = true
+		return false
+	}
+	return true
+}
+
+// once records that member bit of the object being read was seen, in the
+// object's own set seen; a member seen twice fails the fast path, since
+// encoding/json merges or resets what the first left.
+func (d *jdec) once(seen *uint64, bit uint) bool {
+	if *seen&(1<<bit) != 0 {
+		d.fail = true
+		return false
+	}
+	*seen |= 1 << bit
+	return true
+}
+
+// unknown skips the value of a member that is not one of known; a name
+// that encoding/json would match to one of them case-insensitively fails
+// the fast path.
+func (d *jdec) unknown(known []string) {
+	ascii := true
+	for _, c := range d.key {
+		if c >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	for _, k := range known {
+		if ascii && len(k) == len(d.key) && asciiEqualFold(k, d.key) || !ascii && bytes.EqualFold([]byte(k), d.key) {
+			d.fail = true
+			return
+		}
+	}
+	d.skip()
+}
+
+// asciiEqualFold reports whether ASCII k and b are equal but for case.
+func asciiEqualFold(k string, b []byte) bool {
+	for i := range len(k) {
+		x, y := k[i], b[i]
+		if 'A' <= x && x <= 'Z' {
+			x += 'a' - 'A'
+		}
+		if 'A' <= y && y <= 'Z' {
+			y += 'a' - 'A'
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
+}
+
+// strSafe marks the bytes a string holds as they are: not a quote, a
+// backslash, a control character or the start of a multi-byte sequence.
+var strSafe = func() (t [256]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// scanString checks the string at d.i and moves past it; its content is
+// b[s:e]. esc reports a backslash in it, high a byte of 0x80 or more.
+func (d *jdec) scanString() (s, e int, esc, high bool) {
+	b := d.b
+	j := d.i + 1
+	s = j
+	for {
+		for j < len(b) && strSafe[b[j]] {
+			j++
+		}
+		if j >= len(b) {
+			d.fail = true
+			return
+		}
+		switch c := b[j]; {
+		case c == '"':
+			d.i = j + 1
+			return s, j, esc, high
+		case c == '\\':
+			esc = true
+			if j+1 >= len(b) {
+				d.fail = true
+				return
+			}
+			switch b[j+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				j += 2
+			case 'u':
+				if j+6 > len(b) {
+					d.fail = true
+					return
+				}
+				for _, h := range b[j+2 : j+6] {
+					if !isHex(h) {
+						d.fail = true
+						return
+					}
+				}
+				j += 6
+			default:
+				d.fail = true
+				return
+			}
+		case c < 0x20:
+			d.fail = true
+			return
+		default:
+			high = true
+			j++
+		}
+	}
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+// str reads a string; null gives "" and anything else fails the fast
+// path.
+func (d *jdec) str() string {
+	switch d.peek() {
+	case '"':
+	case 'n':
+		d.literal("null")
+		return ""
+	default:
+		d.fail = true
+		return ""
+	}
+	s, e, esc, high := d.scanString()
+	if d.fail {
+		return ""
+	}
+	raw := d.b[s:e]
+	if !esc && (!high || utf8.Valid(raw)) {
+		return string(raw)
+	}
+	d.scratch = unquoteInto(d.scratch[:0], raw)
+	return string(d.scratch)
+}
+
+// strBytes reads a string as str does, but returns its content without
+// copying it when it holds no escape: a slice of the input.
+func (d *jdec) strBytes() []byte {
+	switch d.peek() {
+	case '"':
+	case 'n':
+		d.literal("null")
+		return nil
+	default:
+		d.fail = true
+		return nil
+	}
+	s, e, esc, high := d.scanString()
+	if d.fail {
+		return nil
+	}
+	raw := d.b[s:e]
+	if !esc && (!high || utf8.Valid(raw)) {
+		return raw
+	}
+	return unquoteInto(nil, raw)
+}
+
+// strOf reads a string as str does, but returns one of vals without
+// allocating when the string is equal to it.
+func (d *jdec) strOf(vals ...string) string {
+	if d.peek() == '"' {
+		i := d.i
+		s, e, esc, high := d.scanString()
+		if d.fail {
+			return ""
+		}
+		if !esc && !high {
+			for _, v := range vals {
+				if string(d.b[s:e]) == v {
+					return v
+				}
+			}
+			return string(d.b[s:e])
+		}
+		d.i = i
+	}
+	return d.str()
+}
+
+// unquoteInto appends the unquoted content of a validated JSON string to
+// buf, as encoding/json unquotes it: escapes decoded, a surrogate pair
+// joined, a lone surrogate and each byte of invalid UTF-8 replaced by
+// U+FFFD.
+func unquoteInto(buf, s []byte) []byte {
+	for r := 0; r < len(s); {
+		j := r
+		for j < len(s) && strSafe[s[j]] {
+			j++
+		}
+		buf = append(buf, s[r:j]...)
+		r = j
+		if r >= len(s) {
+			break
+		}
+		switch c := s[r]; {
+		case c == '\\':
+			switch s[r+1] {
+			case 'b':
+				buf = append(buf, '\b')
+			case 'f':
+				buf = append(buf, '\f')
+			case 'n':
+				buf = append(buf, '\n')
+			case 'r':
+				buf = append(buf, '\r')
+			case 't':
+				buf = append(buf, '\t')
+			case 'u':
+				rr := getu4(s[r:])
+				r += 6
+				if utf16.IsSurrogate(rr) {
+					rr1 := getu4(s[r:])
+					if dec := utf16.DecodeRune(rr, rr1); dec != unicode.ReplacementChar {
+						r += 6
+						buf = utf8.AppendRune(buf, dec)
+						continue
+					}
+					rr = unicode.ReplacementChar
+				}
+				buf = utf8.AppendRune(buf, rr)
+				continue
+			default: // " \ /
+				buf = append(buf, s[r+1])
+			}
+			r += 2
+		default:
+			rr, size := utf8.DecodeRune(s[r:])
+			r += size
+			buf = utf8.AppendRune(buf, rr)
+		}
+	}
+	return buf
+}
+
+// getu4 decodes \uXXXX at the start of s, or returns -1.
+func getu4(s []byte) rune {
+	if len(s) < 6 || s[0] != '\\' || s[1] != 'u' {
+		return -1
+	}
+	var r rune
+	for _, c := range s[2:6] {
+		switch {
+		case '0' <= c && c <= '9':
+			c = c - '0'
+		case 'a' <= c && c <= 'f':
+			c = c - 'a' + 10
+		case 'A' <= c && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return -1
+		}
+		r = r*16 + rune(c)
+	}
+	return r
+}
+
+// boolean reads true or false; null gives false.
+func (d *jdec) boolean() bool {
+	switch d.peek() {
+	case 't':
+		d.literal("true")
+		return true
+	case 'f':
+		d.literal("false")
+	case 'n':
+		d.literal("null")
+	default:
+		d.fail = true
+	}
+	return false
+}
+
+// scanNumber checks the number at d.i and moves past it.
+func (d *jdec) scanNumber() []byte {
+	b, j := d.b, d.i
+	if j < len(b) && b[j] == '-' {
+		j++
+	}
+	switch {
+	case j < len(b) && b[j] == '0':
+		j++
+	case j < len(b) && '1' <= b[j] && b[j] <= '9':
+		for j < len(b) && '0' <= b[j] && b[j] <= '9' {
+			j++
+		}
+	default:
+		d.fail = true
+		return nil
+	}
+	if j < len(b) && b[j] == '.' {
+		j++
+		k := j
+		for j < len(b) && '0' <= b[j] && b[j] <= '9' {
+			j++
+		}
+		if j == k {
+			d.fail = true
+			return nil
+		}
+	}
+	if j < len(b) && (b[j] == 'e' || b[j] == 'E') {
+		j++
+		if j < len(b) && (b[j] == '+' || b[j] == '-') {
+			j++
+		}
+		k := j
+		for j < len(b) && '0' <= b[j] && b[j] <= '9' {
+			j++
+		}
+		if j == k {
+			d.fail = true
+			return nil
+		}
+	}
+	num := b[d.i:j]
+	d.i = j
+	return num
+}
+
+// int64v reads an integer that fits in an int64; null gives 0.
+func (d *jdec) int64v() int64 {
+	switch c := d.peek(); {
+	case c == '-' || '0' <= c && c <= '9':
+	case c == 'n':
+		d.literal("null")
+		return 0
+	default:
+		d.fail = true
+		return 0
+	}
+	num := d.scanNumber()
+	if d.fail {
+		return 0
+	}
+	if len(num) <= 18 {
+		neg := num[0] == '-'
+		digits := num
+		if neg {
+			digits = num[1:]
+		}
+		var n int64
+		for _, c := range digits {
+			if c < '0' || c > '9' {
+				d.fail = true // a fraction or exponent: not an integer
+				return 0
+			}
+			n = n*10 + int64(c-'0')
+		}
+		if neg {
+			n = -n
+		}
+		return n
+	}
+	n, err := strconv.ParseInt(string(num), 10, 64)
+	if err != nil {
+		d.fail = true
+	}
+	return n
+}
+
+// intp reads an optional integer that fits in an int: nil for null.
+func (d *jdec) intp() *int {
+	if d.null() {
+		return nil
+	}
+	n := int(d.int64v())
+	return &n
+}
+
+// float64v reads a number; null gives 0.
+func (d *jdec) float64v() float64 {
+	switch c := d.peek(); {
+	case c == '-' || '0' <= c && c <= '9':
+	case c == 'n':
+		d.literal("null")
+		return 0
+	default:
+		d.fail = true
+		return 0
+	}
+	num := d.scanNumber()
+	if d.fail {
+		return 0
+	}
+	f, err := strconv.ParseFloat(string(num), 64)
+	if err != nil {
+		d.fail = true
+	}
+	return f
+}
+
+// raw reads any value and returns its bytes, a slice of the input (null
+// gives "null", as it does for a json.RawMessage).
+func (d *jdec) raw() json.RawMessage {
+	d.ws()
+	start := d.i
+	d.skip()
+	if d.fail {
+		return nil
+	}
+	return d.b[start:d.i:d.i]
+}
+
+// skip checks the next value and moves past it.
+func (d *jdec) skip() {
+	switch c := d.peek(); {
+	case c == '"':
+		d.scanString()
+	case c == '{':
+		if !d.enter() {
+			return
+		}
+		for d.more() {
+			d.skip()
+		}
+	case c == '[':
+		if !d.enter() {
+			return
+		}
+		for d.next() {
+			d.skip()
+		}
+	case c == 't':
+		d.literal("true")
+	case c == 'f':
+		d.literal("false")
+	case c == 'n':
+		d.literal("null")
+	case c == '-' || '0' <= c && c <= '9':
+		d.scanNumber()
+	default:
+		d.fail = true
+	}
+}
+
+// fastDecoder is a struct with a fast path.
+type fastDecoder interface {
+	decodeFast(d *jdec)
+}
+
+// decodeJSON decodes data into v, which must be zero: with the fast path
+// when it can, else with encoding/json. On the fast path, v's
+// json.RawMessage members are slices of data.
+func decodeJSON[T any, P interface {
+	*T
+	fastDecoder
+}](data []byte, v P) error {
+	if fastJSON {
+		var d jdec
+		d.reset(data)
+		v.decodeFast(&d)
+		if d.done() {
+			return nil
+		}
+		var zero T
+		*v = zero
+	}
+	return json.Unmarshal(data, v)
+}
+
+// validJSON reports whether data is one valid JSON value, as json.Valid.
+func validJSON(data []byte) bool {
+	if fastJSON {
+		var d jdec
+		d.reset(data)
+		d.skip()
+		if d.done() {
+			return true
+		}
+	}
+	return json.Valid(data)
+}

@@ -1,0 +1,254 @@
+package transcript
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// The fast path must change nothing: these tests read the same inputs with
+// it and without it (encoding/json alone) and compare everything the
+// readers yield.
+
+// readBoth reads data as format f with the fast path on and off, and
+// reports how the results differ ("" when they do not).
+func readBoth(data []byte, f Format) string {
+	read := func(fast bool) jlResult {
+		defer func(old bool) { fastJSON = old }(fastJSON)
+		fastJSON = fast
+		return jlDrain(jlForced(data, f))
+	}
+	fast, slow := read(true), read(false)
+	// Notes of the same line come in no fixed order.
+	for _, r := range []jlResult{fast, slow} {
+		slices.SortFunc(r.notes, func(a, b Note) int {
+			return cmp.Or(cmp.Compare(a.FirstLine, b.FirstLine), strings.Compare(a.What, b.What))
+		})
+	}
+	if fmt.Sprint(fast.err) != fmt.Sprint(slow.err) {
+		return fmt.Sprintf("error %v, want %v", fast.err, slow.err)
+	}
+	if !reflect.DeepEqual(fast.notes, slow.notes) {
+		return fmt.Sprintf("notes %v, want %v", fast.notes, slow.notes)
+	}
+	if !reflect.DeepEqual(fast.runs, slow.runs) {
+		return fmt.Sprintf("runs %+v, want %+v", fast.runs, slow.runs)
+	}
+	if len(fast.entries) != len(slow.entries) {
+		return fmt.Sprintf("%d runs of entries, want %d", len(fast.entries), len(slow.entries))
+	}
+	for r := range fast.entries {
+		if len(fast.entries[r]) != len(slow.entries[r]) {
+			return fmt.Sprintf("run %d: %d entries, want %d", r, len(fast.entries[r]), len(slow.entries[r]))
+		}
+		for i := range fast.entries[r] {
+			a, b := fast.entries[r][i], slow.entries[r][i]
+			if !reflect.DeepEqual(a, b) {
+				aj, _ := json.Marshal(a)
+				bj, _ := json.Marshal(b)
+				return fmt.Sprintf("run %d entry %d:\n got %s %s\nwant %s %s", r, i, jlShape(a), aj, jlShape(b), bj)
+			}
+		}
+	}
+	return ""
+}
+
+// fastRecordings are the files the fast path is compared on, by format.
+var fastRecordings = []struct {
+	path   string
+	format Format
+}{
+	{"vigil/session.jsonl", FormatVigil},
+	{"claude-code/session.jsonl", FormatClaudeCode},
+	{"codex/rollout.jsonl", FormatCodex},
+	{"pi/session.jsonl", FormatPi},
+	{"omp/session.jsonl", FormatPi},
+}
+
+func TestFastPathRecordings(t *testing.T) {
+	for _, rec := range fastRecordings {
+		if diff := readBoth(jlTestdata(t, rec.path), rec.format); diff != "" {
+			t.Errorf("%s: %s", rec.path, diff)
+		}
+	}
+}
+
+// memberName finds a member's name and the colon after it.
+var memberName = regexp.MustCompile(`"([A-Za-z_][A-Za-z_0-9]*)"\s*:`)
+
+// mutations returns variants of line, each changing one member: its name
+// in another case or escaped, its value replaced by values of other kinds,
+// the member written twice.
+func mutations(line []byte) [][]byte {
+	var out [][]byte
+	for _, m := range memberName.FindAllSubmatchIndex(line, -1) {
+		name := string(line[m[2]:m[3]])
+		valStart := m[1]
+		dec := json.NewDecoder(bytes.NewReader(line[valStart:]))
+		var v json.RawMessage
+		if dec.Decode(&v) != nil {
+			continue
+		}
+		valEnd := valStart + int(dec.InputOffset())
+		value := line[valStart:valEnd]
+		with := func(parts ...string) {
+			var b []byte
+			b = append(b, line[:m[0]]...)
+			for _, p := range parts {
+				b = append(b, p...)
+			}
+			b = append(b, line[valEnd:]...)
+			out = append(out, b)
+		}
+		member := string(line[m[0]:m[1]])
+		upper := strings.ToUpper(name[:1]) + name[1:]
+		escaped := `\u00` + fmt.Sprintf("%02x", name[0]) + name[1:]
+		with(`"`+upper+`":`, string(value))
+		with(`"`+strings.ToUpper(name)+`":`, string(value))
+		with(`"`+escaped+`":`, string(value))
+		with(member, string(value), ",", member, string(value))
+		with(member, string(value), ",", member, "null")
+		with(member, "null", ",", member, string(value))
+		for _, alt := range []string{`null`, `1.5`, `-7`, `12345678901234567890`, `"x\ud83d\ude00\u00e9\ud800z"`, `"\u0000\"\\\/\b\f\n\r\t"`, "\"caf\xe9\xff\"", `true`, `[]`, `{}`, `[null]`, `[{}]`, `{"a":[1,{"b":null}]}`} {
+			with(member, alt)
+		}
+		// Invalid JSON in the value.
+		with(member, string(value), "x")
+		with(member, "tru")
+		with(member, `"a`+"\x01"+`b"`)
+		with(member, `"\x"`)
+		with(member, `01`)
+		with(member, `1.`)
+		with(member, `1e`)
+		with(member, `[1,]`)
+		with(member, `{"a":1,}`)
+	}
+	return out
+}
+
+var allMutations = flag.Bool("mutations.all", false, "TestFastPathMutations: try every mutation, not a sample")
+
+// TestFastPathMutations compares the fast path with encoding/json on each
+// recording with one member of one line changed: a sample of 16 changes
+// of each line, or every change of every member with -mutations.all
+// (about 100,000 reads, a minute).
+func TestFastPathMutations(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, rec := range fastRecordings {
+		lines := jlLines(jlTestdata(t, rec.path))
+		for i, line := range lines {
+			muts := mutations(line)
+			if !*allMutations {
+				rng.Shuffle(len(muts), func(a, b int) { muts[a], muts[b] = muts[b], muts[a] })
+				muts = muts[:min(len(muts), 16)]
+			}
+			for _, mut := range muts {
+				// The line with a few before and after it, so that merged
+				// and pending entries are compared too.
+				var data []byte
+				lo, hi := max(0, i-3), min(len(lines), i+3)
+				if rec.format == FormatVigil || rec.format == FormatPi {
+					lo = max(lo, 1)
+					data = append(data, lines[0]...)
+					if rec.format == FormatPi && bytes.Contains(lines[0], []byte(`"title"`)) {
+						lo = max(lo, 2)
+						data = append(data, lines[1]...)
+					}
+				}
+				for j := lo; j < hi; j++ {
+					if j == i {
+						data = append(data, mut...)
+						if !bytes.HasSuffix(mut, []byte("\n")) {
+							data = append(data, '\n')
+						}
+						continue
+					}
+					data = append(data, lines[j]...)
+				}
+				if diff := readBoth(data, rec.format); diff != "" {
+					t.Fatalf("%s line %d changed to\n%s\n%s", rec.path, i+1, mut, diff)
+				}
+			}
+		}
+	}
+}
+
+// FuzzFastPath compares the fast path with encoding/json on any input, in
+// each JSON Lines format.
+func FuzzFastPath(f *testing.F) {
+	for _, rec := range fastRecordings {
+		lines := jlLines(jlTestdata(f, rec.path))
+		for i := 0; i+3 <= len(lines); i += 3 {
+			f.Add(bytes.Join(lines[i:i+3], nil))
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, rec := range fastRecordings {
+			if diff := readBoth(data, rec.format); diff != "" {
+				t.Fatalf("%s: %s", rec.format, diff)
+			}
+		}
+	})
+}
+
+// TestUnquote compares the fast path's strings with encoding/json's on
+// random strings of escapes, surrogates, invalid UTF-8 and plain text.
+func TestUnquote(t *testing.T) {
+	pieces := []string{`\n`, `\"`, `\\`, `\/`, `\b`, `\f`, `\r`, `\t`, `\u0041`, `\u00e9`, `\ud83d\ude00`,
+		`\ud83d`, `\ude00`, `\ud83dx`, `\ud83d\u0041`, `\uDFFF\uD800`, "é", "😀", "\xff", "\xe9", "\xed\xa0\x80",
+		"a", "plain text ", "\x7f", `'`, "\u2028"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		var sb strings.Builder
+		sb.WriteByte('"')
+		for range rng.IntN(8) {
+			sb.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		sb.WriteByte('"')
+		in := []byte(sb.String())
+		var want string
+		werr := json.Unmarshal(in, &want)
+		var d jdec
+		d.reset(in)
+		got := d.str()
+		ok := d.done()
+		if ok != (werr == nil) || ok && got != want {
+			t.Fatalf("%q: fast %q ok=%v, encoding/json %q err=%v", in, got, ok, want, werr)
+		}
+		if ok && !utf8.ValidString(got) {
+			t.Fatalf("%q: fast gives invalid UTF-8 %q", in, got)
+		}
+	}
+}
+
+// TestValidJSON checks that the fast path accepts no value encoding/json
+// refuses, and accepts the ordinary ones it does.
+func TestValidJSON(t *testing.T) {
+	cases := []string{
+		`{}`, `[]`, `""`, `0`, `-0`, `-0.5e+10`, `1E5`, `true`, `false`, `null`, ` {"a" : [ 1 , 2 ] } `,
+		`{"a":1,}`, `[1,]`, `[,1]`, `{,}`, `01`, `1.`, `.5`, `-`, `+1`, `1e`, `1e+`, `"\x"`, `"\u12"`,
+		`"\u12g4"`, "\"\x1f\"", "\"\x7f\"", `{"a"}`, `{"a":}`, `{1:2}`, `[1 2]`, `{"a":1 "b":2}`, `nul`,
+		`truee`, `[` + strings.Repeat(`[`, 300) + strings.Repeat(`]`, 301), "{}\x00", "\ufeff{}", `{} {}`,
+		`"a"x`, "\t\r\n[]\t\r\n", "\v[]", `[1,[2,[3,{"x":"y"}]]]`, `{"":""}`,
+	}
+	for _, c := range cases {
+		if got, want := validJSON([]byte(c)), json.Valid([]byte(c)); got != want {
+			t.Errorf("validJSON(%q) = %v, want %v", c, got, want)
+		}
+		var d jdec
+		d.reset([]byte(c))
+		d.skip()
+		if d.done() && !json.Valid([]byte(c)) {
+			t.Errorf("fast path accepts %q", c)
+		}
+	}
+}
