@@ -2,17 +2,67 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"os"
 
+	"github.com/vigil-dev/vigil/advisor"
+	"github.com/vigil-dev/vigil/config"
+	"github.com/vigil-dev/vigil/history"
 	"github.com/vigil-dev/vigil/internal/eval"
+	"github.com/vigil-dev/vigil/internal/replay"
+	"github.com/vigil-dev/vigil/internal/rulesadvisor"
+	"github.com/vigil-dev/vigil/llm"
 	"github.com/vigil-dev/vigil/rules"
 )
+
+// modelReviewer builds the replayed advisor for --reviewer model or gate:
+// its model from --advisor-model or modelRoles.advisor, secrets redacted
+// as in a live session.
+func (c *evalCmd) modelReviewer(e *env, settings rules.Settings) (*replay.Reviewer, llm.Price, error) {
+	reg, err := e.registry(c.ModelsFile)
+	if err != nil {
+		return nil, llm.Price{}, err
+	}
+	ref := c.Model
+	if ref == "" {
+		dir, err := e.agentDir()
+		if err != nil {
+			return nil, llm.Price{}, err
+		}
+		s, err := config.Load(config.Options{AgentDir: dir})
+		if err != nil {
+			return nil, llm.Price{}, err
+		}
+		r, ok := s.Role(config.RoleAdvisor)
+		if !ok {
+			return nil, llm.Price{}, errors.New("--reviewer " + c.Reviewer + " needs a model: pass --advisor-model REF or set modelRoles.advisor")
+		}
+		ref = r.String()
+	}
+	res, err := reg.Resolve(ref)
+	if err != nil {
+		return nil, llm.Price{}, err
+	}
+	m, err := res.Open()
+	if err != nil {
+		return nil, llm.Price{}, err
+	}
+	opts := replay.Options{Model: m, Redactor: history.NewRedactor(os.Environ(), reg.Secrets()), ContextWindow: res.Info.ContextWindow}
+	if c.Reviewer == "gate" {
+		opts.Gate = true
+		opts.NewDetector = func() advisor.Detector { return rulesadvisor.New(settings) }
+	}
+	return &replay.Reviewer{Options: opts}, res.Info.Price, nil
+}
 
 // evalCmd is `vigil eval`: a reviewer scored against a labelled set
 // (docs/review.md describes the labels file and the figures).
 type evalCmd struct {
 	Labels      string `arg:"" name:"labels" help:"The labels file (TSV: file, label, onset, note); transcript paths are relative to it."`
-	Reviewer    string `default:"rules" help:"The reviewer to score; only \"rules\" (the zero-token detectors) exists so far."`
+	Reviewer    string `default:"rules" enum:"rules,model,gate" help:"The reviewer to score: rules (the zero-token detectors), model (the advisor model replayed step by step), or gate (the model, reviewing only where a detector fired)."`
+	Model       string `name:"advisor-model" placeholder:"REF" help:"The advisor model for --reviewer model or gate (default: modelRoles.advisor)."`
+	ModelsFile  string `name:"models-file" placeholder:"FILE" help:"models.yml to use instead of the agent folder's."`
 	Rules       string `name:"rules" placeholder:"FILE" help:"Detector thresholds (YAML) instead of the defaults."`
 	Tolerance   int    `default:"3" help:"How many steps a detection may be off the labelled onset."`
 	MinSeverity string `name:"min-severity" placeholder:"SEVERITY" help:"Ignore findings below SEVERITY (nit, concern or blocker)."`
@@ -20,9 +70,6 @@ type evalCmd struct {
 }
 
 func (c *evalCmd) Run(e *env) error {
-	if c.Reviewer != "rules" {
-		return &exitError{code: exitUsage, err: fmt.Errorf("eval: unknown reviewer %q: only \"rules\" exists so far (model reviewers and gates are not built yet)", c.Reviewer)}
-	}
 	if c.Tolerance < 1 {
 		return &exitError{code: exitUsage, err: fmt.Errorf("eval: --tolerance must be at least 1, got %d", c.Tolerance)}
 	}
@@ -38,9 +85,26 @@ func (c *evalCmd) Run(e *env) error {
 	if err != nil {
 		return &exitError{code: exitUsage, err: err}
 	}
-	rep, err := eval.Run(e.ctx, c.Labels, eval.RulesReviewer{Settings: settings}, opt)
+	var reviewer eval.Reviewer = eval.RulesReviewer{Settings: settings}
+	var replayed *replay.Reviewer
+	var price llm.Price
+	if c.Reviewer != "rules" {
+		replayed, price, err = c.modelReviewer(e, settings)
+		if err != nil {
+			return &exitError{code: exitUsage, err: fmt.Errorf("eval: %w", err)}
+		}
+		reviewer = replayed
+	}
+	rep, err := eval.Run(e.ctx, c.Labels, reviewer, opt)
 	if err != nil {
 		return &exitError{code: exitUsage, err: fmt.Errorf("eval: %w", err)}
+	}
+	if replayed != nil && !c.JSON {
+		defer func() {
+			u := replayed.Spent()
+			fmt.Fprintf(e.stdout, "advisor tokens: %d input, %d cache read, %d cache write, %d output; $%.4f at list price\n",
+				u.Input, u.CacheRead, u.CacheWrite, u.Output, price.Cost(u))
+		}()
 	}
 	if c.JSON {
 		data, err := json.Marshal(rep)

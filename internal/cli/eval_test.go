@@ -50,7 +50,8 @@ func TestEvalErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"model reviewer", []string{"--reviewer", "model", labels}, `only "rules" exists so far`},
+		{"unknown reviewer", []string{"--reviewer", "oracle", labels}, `oracle`},
+		{"model without a model", []string{"--reviewer", "model", labels}, `needs a model`},
 		{"bad label", []string{labels}, `unknown label "maybe"`},
 		{"missing labels", []string{filepath.Join(devset, "nope.tsv")}, "nope.tsv"},
 		{"bad severity", []string{"--min-severity", "huge", labels}, `unknown severity "huge"`},
@@ -62,5 +63,46 @@ func TestEvalErrors(t *testing.T) {
 				t.Errorf("exit %d, stderr %q; want 2 and %q", code, errOut, c.want)
 			}
 		})
+	}
+}
+
+// TestEvalModelReviewer scores the advisor model itself, replayed step by
+// step over two recorded runs against fakellm: its concern in the run
+// that reruns failing tests is a detection; the clean run gets none.
+func TestEvalModelReviewer(t *testing.T) {
+	srv, agentDir, work := fakeSetup(t, `
+rules:
+  - name: flag
+    model: adv
+    match: ["Still failing. Running them once more."]
+    steps:
+      - tool_calls: [{name: advise, arguments: {note: "The same test fails the same way each time; read the assertion before rerunning.", severity: concern}}]
+      - text: "Sent."
+  - name: quiet
+    model: adv
+    repeat: true
+    steps:
+      - text: "Nothing to add."
+`)
+	addAdvisorModel(t, agentDir)
+	labels := filepath.Join(work, "labels.tsv")
+	tsv := "file\tlabel\tonset\tnote\n" +
+		devFile("vigil/offcourse_repeat_failing_tests.jsonl") + "\toffcourse\t2\treruns\n" +
+		devFile("vigil/clean_normal_fix.jsonl") + "\tclean\t\tfix\n"
+	if err := os.WriteFile(labels, []byte(tsv), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := vigilCommand(agentDir, work, "eval", "--reviewer", "model", "--advisor-model", "fake/adv", labels)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	for _, want := range []string{"recall 1.00 (1/1)", "recall within 3 steps 1.00", "0 in", "advisor tokens:"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if len(srv.Requests()) == 0 {
+		t.Error("the advisor model was never called")
 	}
 }

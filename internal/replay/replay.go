@@ -41,6 +41,9 @@ type Options struct {
 	Redactor *history.Redactor
 	// ImmuneTurns is passed to the runtime (0: the default).
 	ImmuneTurns int
+	// ContextWindow is the model's window, for the runtime's context
+	// maintenance on long runs (0: none).
+	ContextWindow int
 }
 
 // DetectorName is the detector name of findings that are advisor notes.
@@ -77,6 +80,8 @@ func (r *Reviewer) Review(ctx context.Context, steps iter.Seq[transcript.Step]) 
 		Redactor:    r.Options.Redactor,
 		ImmuneTurns: r.Options.ImmuneTurns,
 		Gate:        r.Options.Gate,
+
+		ContextWindow: r.Options.ContextWindow,
 	}
 	if r.Options.NewDetector != nil {
 		opts.Detector = r.Options.NewDetector()
