@@ -37,6 +37,11 @@ type SubagentConfig struct {
 	// Hooks, when set, gives a subagent its hooks (such as an advisor of
 	// its own), from its id and session.
 	Hooks func(id string, s *session.Session) []Hook
+	// Started, when set, is called with each subagent once it exists and
+	// before it runs (to attach an advisor of its own, say); the function
+	// it returns, if not nil, is called when the subagent's run is over,
+	// before its session is closed.
+	Started func(id string, sub *Agent, s *session.Session) (finished func())
 }
 
 // taskTool is the task tool of one agent.
@@ -145,6 +150,11 @@ func (a *Agent) runSubagent(ctx context.Context, args taskArgs) (tools.Result, e
 		a.emit(a.event(Event{Type: EventSubagent, SubagentID: id, Subagent: &ev}))
 	})
 	defer unsubscribe()
+	if cfg.Started != nil {
+		if finished := cfg.Started(id, sub, child); finished != nil {
+			defer finished()
+		}
+	}
 
 	runErr := sub.Prompt(ctx, args.Prompt)
 	answer := finalAnswer(child)

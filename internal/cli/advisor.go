@@ -19,6 +19,7 @@ import (
 	"github.com/vigil-dev/vigil/llm"
 	"github.com/vigil-dev/vigil/rules"
 	"github.com/vigil-dev/vigil/session"
+	"github.com/vigil-dev/vigil/tools"
 )
 
 // advisorRun is the advisor of one agent: its host and its runtime.
@@ -227,6 +228,42 @@ func (a *app) advisorSystem() (string, error) {
 		return advisor.DefaultSystemPrompt + "\n\n" + w, nil
 	}
 	return advisor.DefaultSystemPrompt, nil
+}
+
+// subagentConfig is the task tool's configuration: subagents get fresh
+// tools and, with advisor.subagents, an advisor of their own while the
+// advisor is on: same settings and model, WATCHDOG.md found again for the
+// subagent's folder, its transcript in the subagent's own artifacts
+// folder, isolated from the subagent's tools like the main advisor.
+func (a *app) subagentConfig(subTools func() ([]tools.Tool, error)) *agent.SubagentConfig {
+	cfg := &agent.SubagentConfig{Tools: subTools}
+	if !a.settings.Advisor.Subagents {
+		return cfg
+	}
+	var hooks sync.Map // subagent id → *forwardHook
+	cfg.Hooks = func(id string, _ *session.Session) []agent.Hook {
+		f := &forwardHook{}
+		hooks.Store(id, f)
+		return []agent.Hook{f}
+	}
+	cfg.Started = func(id string, sub *agent.Agent, s *session.Session) func() {
+		v, ok := hooks.LoadAndDelete(id)
+		if !ok {
+			return nil
+		}
+		run, err := a.startAdvisor(sub, s, v.(*forwardHook), advisor.StartAtBeginning)
+		if err != nil {
+			fmt.Fprintf(a.e.stderr, "vigil: warning: subagent %s runs without its advisor: %v\n", id, err)
+			return nil
+		}
+		if run == nil {
+			return nil // the advisor is off
+		}
+		// The subagent's advisor ends with its run: a note it has not
+		// delivered by then stays in its transcript.
+		return func() { a.addSpent(run.stop()) }
+	}
+	return cfg
 }
 
 // contextWindow is the advisor model's window, 0 when there is no model.

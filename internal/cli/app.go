@@ -97,10 +97,17 @@ func newApp(e *env, o appOptions) (*app, error) {
 	var sess *session.Session
 	switch {
 	case o.resume != "":
-		if strings.HasSuffix(o.resume, ".jsonl") {
-			sess, err = a.manager.Open(o.resume)
-		} else {
-			sess, err = a.manager.Resume(o.resume)
+		path := o.resume
+		if !strings.HasSuffix(path, ".jsonl") {
+			path, err = a.manager.Find(o.resume)
+		}
+		if err == nil {
+			// An advisor's transcript is read-only: checked before Open,
+			// which may repair (write) the file.
+			err = refuseAdvisorTranscript(path)
+		}
+		if err == nil {
+			sess, err = a.manager.Open(path)
 		}
 	case o.cont:
 		sess, err = a.manager.Continue(a.cwd)
@@ -169,7 +176,7 @@ func (a *app) build(sess *session.Session, ref string) error {
 		Session:    sess,
 		Tools:      ts.Tools(),
 		Compaction: a.settings.Compaction,
-		Subagents:  &agent.SubagentConfig{Tools: subTools},
+		Subagents:  a.subagentConfig(subTools),
 		Hooks:      hooks,
 	})
 	if err != nil {
