@@ -70,6 +70,7 @@ var rules = []struct {
 	{"internal/eval", []string{"rules", "transcript", "session", "llm"}, "eval scores reviewers of transcripts and nothing else"},
 	{"internal/review", []string{"rules", "transcript", "session", "llm"}, "a review streams transcripts through the detectors and nothing else"},
 	{"internal/report", []string{"internal/review", "rules", "transcript"}, "reports render reviews and nothing else"},
+	{"internal/stats", []string{"llm", "session"}, "stats adds up session files and nothing else; prices come from the caller"},
 	{"agent", []string{"llm", "session", "tools", "config"}, "the agent knows nothing of the advisor or the CLI; the advisor attaches through hooks and events"},
 	{"advisor", []string{"llm", "history", "session", "tools", "contextfiles", "rules", "config", "internal/yamlfile"}, "the advisor never imports the agent, integrations or the CLI"},
 	{"internal/rulesadvisor", []string{"advisor", "rules", "session", "transcript"}, "the detectors as an advisor reviewer, and nothing else"},

@@ -1,0 +1,139 @@
+package stats
+
+import (
+	"errors"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/vigil-dev/vigil/llm"
+	"github.com/vigil-dev/vigil/session"
+)
+
+// advisorUpdate is the custom type of the session updates in an advisor
+// transcript (docs/session-format.md): written by vigil, never a prompt.
+const advisorUpdate = "advisor_update"
+
+// file is what one session file holds, once read and filtered.
+type file struct {
+	path    string
+	header  session.Header
+	role    Role
+	prompts int
+	reviews int
+	usage   Usage
+	models  map[string]*Model
+	// active is set when the file has an entry, or was created, at or
+	// after Options.Since.
+	active bool
+	// problem is set when the file could not be read whole.
+	problem *Problem
+}
+
+// readFile reads the file at path; nested says it lies in an artifacts
+// folder. A file read in part carries its problem; a file whose header
+// cannot be read is only a problem, and nothing in it counts.
+func (s *scanner) readFile(path string, nested bool) (*file, *Problem) {
+	h, entries, err := session.ReadFile(path)
+	var prob *Problem
+	if err != nil {
+		var torn *session.TruncatedError
+		var bad *session.LineError
+		switch {
+		case errors.As(err, &torn):
+			prob = &Problem{File: path, Kind: ProblemTorn, Error: err.Error()}
+		case errors.As(err, &bad) && bad.Line > 1:
+			prob = &Problem{File: path, Kind: ProblemBadLine, Error: err.Error()}
+		default:
+			return nil, &Problem{File: path, Kind: ProblemUnreadable, Error: err.Error()}
+		}
+	}
+	f := &file{path: path, header: h, role: roleOf(path, h, nested), models: make(map[string]*Model), problem: prob}
+	since := s.opts.Since
+	f.active = since.IsZero() || !h.Created.Before(since)
+	for _, e := range ownEntries(h, entries) {
+		if !since.IsZero() && e.Time.Before(since) {
+			continue
+		}
+		f.active = true
+		switch b := e.Body.(type) {
+		case *session.Message:
+			switch {
+			case b.Message.Role == llm.RoleAssistant:
+				f.addTurn(s, b)
+			case f.role == RolePrimary && isPrompt(b.Message):
+				f.prompts++
+			}
+		case *session.Custom:
+			if f.role == RoleAdvisor && b.CustomType == advisorUpdate {
+				f.reviews++
+			}
+		}
+	}
+	return f, nil
+}
+
+// addTurn counts one assistant message.
+func (f *file) addTurn(s *scanner, m *session.Message) {
+	ref := llm.Ref{Provider: m.Model.Provider, Model: m.Model.Model}
+	key := ref.String()
+	mu := f.models[key]
+	if mu == nil {
+		mu = &Model{Model: key}
+		mu.Priced = key != ""
+		f.models[key] = mu
+	}
+	u := Usage{Turns: 1, Tokens: tokensOf(m.Usage)}
+	price, ok := s.price(ref)
+	if ok {
+		u.Cost = price.Cost(m.Usage)
+	} else {
+		u.Unpriced = 1
+		mu.Priced = false
+	}
+	mu.add(u)
+	f.usage.add(u)
+}
+
+// ownEntries drops the entries a fork copied from its source: the path up
+// to the fork point, which the source already counts.
+func ownEntries(h session.Header, entries []session.Entry) []session.Entry {
+	if h.Parent == nil || h.Parent.Kind != session.ParentFork || h.Parent.EntryID == "" {
+		return entries
+	}
+	i := slices.IndexFunc(entries, func(e session.Entry) bool { return e.ID == h.Parent.EntryID })
+	if i < 0 {
+		return entries
+	}
+	return entries[i+1:]
+}
+
+// roleOf says who wrote a file, from its header and where it is.
+func roleOf(path string, h session.Header, nested bool) Role {
+	kind := ""
+	if h.Parent != nil {
+		kind = h.Parent.Kind
+	}
+	switch {
+	case kind == session.ParentAdvisor || filepath.Base(path) == session.AdvisorTranscript:
+		return RoleAdvisor
+	case kind == session.ParentSubagent || nested:
+		return RoleSubagent
+	}
+	return RolePrimary
+}
+
+// isPrompt reports whether a user message is something a person typed:
+// it holds text, and no tool result.
+func isPrompt(m llm.Message) bool {
+	text := false
+	for _, b := range m.Content {
+		switch b.Type {
+		case llm.BlockToolResult:
+			return false
+		case llm.BlockText:
+			text = text || strings.TrimSpace(b.Text) != ""
+		}
+	}
+	return text
+}
