@@ -28,6 +28,10 @@ type cliArgs struct {
 	Demo   demoCmd   `cmd:"" help:"Stream scripted replies through every wire API over loopback, with no key and no network."`
 	Review reviewCmd `cmd:"" help:"Show where recorded agent sessions went off course, with zero-token detectors: no model, no network."`
 	Eval   evalCmd   `cmd:"" help:"Score a reviewer against a labelled set of transcripts: precision, recall, delay, false flags."`
+
+	// Read-only views of recorded sessions (docs/stats.md).
+	Stats    statsCmd    `cmd:"" help:"Add up the usage and cost of recorded sessions per project, model, role and session."`
+	Sessions sessionsCmd `cmd:"" help:"List this folder's sessions (--all: every folder's) with their subagents and advisor transcripts."`
 }
 
 // env is what every command gets: its streams and its view of the world.
