@@ -32,19 +32,28 @@ type ccLine struct {
 	IsAPIErrorMessage         bool            `json:"isApiErrorMessage"`
 	Message                   *ccMessage      `json:"message"`
 	Content                   json.RawMessage `json:"content"`
-	Attachment                *struct {
-		Type string `json:"type"`
-	} `json:"attachment"`
-	Rendered        []ccRendered `json:"rendered"`
-	RenderedRole    string       `json:"renderedRole"`
-	CompactMetadata *struct {
-		PreTokens        int64 `json:"preTokens"`
-		PreservedSegment *struct {
-			HeadUUID string `json:"headUuid"`
-		} `json:"preservedSegment"`
-	} `json:"compactMetadata"`
-	Summary  string `json:"summary"`
-	LeafUUID string `json:"leafUuid"`
+	Attachment                *ccAttachment   `json:"attachment"`
+	Rendered                  []ccRendered    `json:"rendered"`
+	RenderedRole              string          `json:"renderedRole"`
+	CompactMetadata           *ccCompactMeta  `json:"compactMetadata"`
+	Summary                   string          `json:"summary"`
+	LeafUUID                  string          `json:"leafUuid"`
+	// msg holds Message on the fast path, so that a reused line does not
+	// allocate it.
+	msg ccMessage
+}
+
+// ccAttachment is what the reader uses of an attachment line's attachment.
+type ccAttachment struct {
+	Type string `json:"type"`
+}
+
+// ccCompactMeta describes a compaction.
+type ccCompactMeta struct {
+	PreTokens        int64 `json:"preTokens"`
+	PreservedSegment *struct {
+		HeadUUID string `json:"headUuid"`
+	} `json:"preservedSegment"`
 }
 
 // ccMessage is the Anthropic Messages API object a user or assistant line
@@ -55,12 +64,15 @@ type ccMessage struct {
 	Model      string          `json:"model"`
 	Content    json.RawMessage `json:"content"`
 	StopReason string          `json:"stop_reason"`
-	Usage      *struct {
-		InputTokens              int64 `json:"input_tokens"`
-		OutputTokens             int64 `json:"output_tokens"`
-		CacheCreationInputTokens int64 `json:"cache_creation_input_tokens"`
-		CacheReadInputTokens     int64 `json:"cache_read_input_tokens"`
-	} `json:"usage"`
+	Usage      *ccUsage        `json:"usage"`
+}
+
+// ccUsage is a reply's token usage.
+type ccUsage struct {
+	InputTokens              int64 `json:"input_tokens"`
+	OutputTokens             int64 `json:"output_tokens"`
+	CacheCreationInputTokens int64 `json:"cache_creation_input_tokens"`
+	CacheReadInputTokens     int64 `json:"cache_read_input_tokens"`
 }
 
 // ccBlock is one content block of a message or of a tool result.
@@ -76,10 +88,13 @@ type ccBlock struct {
 	ToolUseID string          `json:"tool_use_id"`
 	Content   json.RawMessage `json:"content"`
 	IsError   bool            `json:"is_error"`
-	Source    *struct {
-		MediaType string `json:"media_type"`
-		Data      string `json:"data"`
-	} `json:"source"`
+	Source    *ccSource       `json:"source"`
+}
+
+// ccSource is an image's data.
+type ccSource struct {
+	MediaType string `json:"media_type"`
+	Data      string `json:"data"`
 }
 
 // ccRendered is the text an attachment put into the model's context.
@@ -143,6 +158,8 @@ func sniffClaudeCode(head []byte, name string) bool {
 // context), and a compaction waiting for its summary line.
 type ccReader struct {
 	d       *decodeState
+	dec     jdec
+	l       ccLine // the line being read, reused
 	links   lineage
 	pending *ccPending
 	queue   []session.Entry
@@ -193,8 +210,9 @@ func readClaudeCode(d *decodeState) error {
 
 // line reads one line.
 func (r *ccReader) line(n int, raw []byte) error {
-	var l ccLine
-	if err := json.Unmarshal(raw, &l); err != nil {
+	r.l = ccLine{}
+	l := &r.l
+	if err := decodeJSON(&r.dec, raw, l); err != nil {
 		return malformed(err)
 	}
 	if l.Type == "" {
@@ -202,11 +220,11 @@ func (r *ccReader) line(n int, raw []byte) error {
 	}
 	switch {
 	case l.Type == "assistant":
-		return r.assistant(n, &l)
+		return r.assistant(n, l)
 	case l.Type == "user":
-		return r.user(n, &l)
+		return r.user(n, l)
 	case l.Type == "attachment":
-		return r.attachment(&l)
+		return r.attachment(l)
 	case l.Type == "system" && l.Subtype == "compact_boundary":
 		if !r.flush() {
 			return errStopped
@@ -226,7 +244,7 @@ func (r *ccReader) line(n int, raw []byte) error {
 		return nil
 	case l.Type == "system":
 		text, _ := stringContent(l.Content)
-		return r.put(r.entry(&l, &session.Custom{
+		return r.put(r.entry(l, &session.Custom{
 			CustomType: "system:" + l.Subtype,
 			Content:    textBlocks(text),
 		}), false)
@@ -342,8 +360,8 @@ func (r *ccReader) attachment(l *ccLine) error {
 			blocks = append(blocks, textBlocks(s)...)
 			continue
 		}
-		var bs []ccBlock
-		if json.Unmarshal(rd.Content, &bs) == nil {
+		var bs ccBlocks
+		if decodeJSON(&r.dec, rd.Content, &bs) == nil {
 			for _, b := range bs {
 				if b.Type == "text" {
 					blocks = append(blocks, textBlocks(b.Text)...)
@@ -374,8 +392,8 @@ func (r *ccReader) blocks(n int, raw json.RawMessage) ([]llm.Block, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, nil
 	}
-	var bs []ccBlock
-	if err := json.Unmarshal(raw, &bs); err != nil {
+	var bs ccBlocks
+	if err := decodeJSON(&r.dec, raw, &bs); err != nil {
 		return nil, fmt.Errorf("content: %w", err)
 	}
 	var out []llm.Block
@@ -458,4 +476,330 @@ func (r *ccReader) flush() bool {
 		}
 	}
 	return true
+}
+
+// The fast path's decoders (jsonfast.go) of the structs above.
+
+var ccLineKeys = fieldNames("type", "subtype", "uuid", "parentUuid", "logicalParentUuid", "timestamp",
+	"sessionId", "cwd", "isMeta", "isCompactSummary", "isVisibleInTranscriptOnly", "isApiErrorMessage",
+	"message", "content", "attachment", "rendered", "renderedRole", "compactMetadata", "summary", "leafUuid")
+
+func (l *ccLine) decodeFast(d *jdec) {
+	if !d.object() {
+		d.giveUp()
+		return
+	}
+	var seen uint64
+	for d.more() {
+		switch string(d.key) {
+		case "type":
+			if d.once(&seen, 0) {
+				l.Type = d.strOf("assistant", "user", "attachment", "system", "progress")
+			}
+		case "subtype":
+			if d.once(&seen, 1) {
+				l.Subtype = d.str()
+			}
+		case "uuid":
+			if d.once(&seen, 2) {
+				l.UUID = d.str()
+			}
+		case "parentUuid":
+			if d.once(&seen, 3) {
+				l.ParentUUID = d.str()
+			}
+		case "logicalParentUuid":
+			if d.once(&seen, 4) {
+				l.LogicalParentUUID = d.str()
+			}
+		case "timestamp":
+			if d.once(&seen, 5) {
+				l.Timestamp = d.str()
+			}
+		case "sessionId":
+			if d.once(&seen, 6) {
+				l.SessionID = d.str()
+			}
+		case "cwd":
+			if d.once(&seen, 7) {
+				l.CWD = d.str()
+			}
+		case "isMeta":
+			if d.once(&seen, 8) {
+				l.IsMeta = d.boolean()
+			}
+		case "isCompactSummary":
+			if d.once(&seen, 9) {
+				l.IsCompactSummary = d.boolean()
+			}
+		case "isVisibleInTranscriptOnly":
+			if d.once(&seen, 10) {
+				l.IsVisibleInTranscriptOnly = d.boolean()
+			}
+		case "isApiErrorMessage":
+			if d.once(&seen, 11) {
+				l.IsAPIErrorMessage = d.boolean()
+			}
+		case "message":
+			if d.once(&seen, 12) && d.object() {
+				l.Message = &l.msg
+				l.Message.decodeFast(d)
+			}
+		case "content":
+			if d.once(&seen, 13) {
+				l.Content = d.raw()
+			}
+		case "attachment":
+			if d.once(&seen, 14) && d.object() {
+				l.Attachment = &ccAttachment{}
+				var seen uint64
+				for d.more() {
+					if string(d.key) == "type" {
+						if d.once(&seen, 0) {
+							l.Attachment.Type = d.str()
+						}
+					} else {
+						d.unknown(ccAttachmentKeys)
+					}
+				}
+			}
+		case "rendered":
+			if d.once(&seen, 15) && d.array() {
+				l.Rendered = []ccRendered{}
+				for d.next() {
+					var rd ccRendered
+					if d.object() {
+						var seen uint64
+						for d.more() {
+							if string(d.key) == "content" {
+								if d.once(&seen, 0) {
+									rd.Content = d.raw()
+								}
+							} else {
+								d.unknown(ccRenderedKeys)
+							}
+						}
+					}
+					l.Rendered = append(l.Rendered, rd)
+				}
+			}
+		case "renderedRole":
+			if d.once(&seen, 16) {
+				l.RenderedRole = d.str()
+			}
+		case "compactMetadata":
+			if d.once(&seen, 17) && d.object() {
+				l.CompactMetadata = &ccCompactMeta{}
+				l.CompactMetadata.decodeFast(d)
+			}
+		case "summary":
+			if d.once(&seen, 18) {
+				l.Summary = d.str()
+			}
+		case "leafUuid":
+			if d.once(&seen, 19) {
+				l.LeafUUID = d.str()
+			}
+		default:
+			d.unknown(ccLineKeys)
+		}
+	}
+}
+
+var (
+	ccAttachmentKeys = fieldNames("type")
+	ccRenderedKeys   = fieldNames("content")
+	ccCompactKeys    = fieldNames("preTokens", "preservedSegment")
+	ccSegmentKeys    = fieldNames("headUuid")
+	ccMessageKeys    = fieldNames("id", "role", "model", "content", "stop_reason", "usage")
+	ccUsageKeys      = fieldNames("input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
+	ccBlockKeys      = fieldNames("type", "text", "thinking", "signature", "data", "id", "name", "input", "tool_use_id", "content", "is_error", "source")
+	ccSourceKeys     = fieldNames("media_type", "data")
+)
+
+// decodeFast reads the members of compactMetadata, whose object has been
+// entered.
+func (m *ccCompactMeta) decodeFast(d *jdec) {
+	var seen uint64
+	for d.more() {
+		switch string(d.key) {
+		case "preTokens":
+			if d.once(&seen, 0) {
+				m.PreTokens = d.int64v()
+			}
+		case "preservedSegment":
+			if d.once(&seen, 1) && d.object() {
+				m.PreservedSegment = &struct {
+					HeadUUID string `json:"headUuid"`
+				}{}
+				var seen uint64
+				for d.more() {
+					if string(d.key) == "headUuid" {
+						if d.once(&seen, 0) {
+							m.PreservedSegment.HeadUUID = d.str()
+						}
+					} else {
+						d.unknown(ccSegmentKeys)
+					}
+				}
+			}
+		default:
+			d.unknown(ccCompactKeys)
+		}
+	}
+}
+
+// decodeFast reads the members of a message, whose object has been
+// entered.
+func (m *ccMessage) decodeFast(d *jdec) {
+	var seen uint64
+	for d.more() {
+		switch string(d.key) {
+		case "id":
+			if d.once(&seen, 0) {
+				m.ID = d.str()
+			}
+		case "role":
+			if d.once(&seen, 1) {
+				m.Role = d.strOf("assistant", "user")
+			}
+		case "model":
+			if d.once(&seen, 2) {
+				m.Model = d.str()
+			}
+		case "content":
+			if d.once(&seen, 3) {
+				m.Content = d.raw()
+			}
+		case "stop_reason":
+			if d.once(&seen, 4) {
+				m.StopReason = d.strOf("tool_use", "end_turn")
+			}
+		case "usage":
+			if d.once(&seen, 5) && d.object() {
+				m.Usage = &ccUsage{}
+				var seen uint64
+				for d.more() {
+					switch string(d.key) {
+					case "input_tokens":
+						if d.once(&seen, 0) {
+							m.Usage.InputTokens = d.int64v()
+						}
+					case "output_tokens":
+						if d.once(&seen, 1) {
+							m.Usage.OutputTokens = d.int64v()
+						}
+					case "cache_creation_input_tokens":
+						if d.once(&seen, 2) {
+							m.Usage.CacheCreationInputTokens = d.int64v()
+						}
+					case "cache_read_input_tokens":
+						if d.once(&seen, 3) {
+							m.Usage.CacheReadInputTokens = d.int64v()
+						}
+					default:
+						d.unknown(ccUsageKeys)
+					}
+				}
+			}
+		default:
+			d.unknown(ccMessageKeys)
+		}
+	}
+}
+
+// ccBlocks is a list of content blocks.
+type ccBlocks []ccBlock
+
+func (bs *ccBlocks) decodeFast(d *jdec) {
+	if !d.array() {
+		if !d.fail {
+			*bs = nil
+		}
+		return
+	}
+	*bs = ccBlocks{}
+	for d.next() {
+		if !d.object() {
+			d.giveUp()
+			return
+		}
+		var b ccBlock
+		b.decodeFast(d)
+		*bs = append(*bs, b)
+	}
+}
+
+// decodeFast reads the members of a block, whose object has been entered.
+func (b *ccBlock) decodeFast(d *jdec) {
+	var seen uint64
+	for d.more() {
+		switch string(d.key) {
+		case "type":
+			if d.once(&seen, 0) {
+				b.Type = d.strOf("text", "tool_use", "tool_result", "thinking")
+			}
+		case "text":
+			if d.once(&seen, 1) {
+				b.Text = d.str()
+			}
+		case "thinking":
+			if d.once(&seen, 2) {
+				b.Thinking = d.str()
+			}
+		case "signature":
+			if d.once(&seen, 3) {
+				b.Signature = d.str()
+			}
+		case "data":
+			if d.once(&seen, 4) {
+				b.Data = d.str()
+			}
+		case "id":
+			if d.once(&seen, 5) {
+				b.ID = d.str()
+			}
+		case "name":
+			if d.once(&seen, 6) {
+				b.Name = d.str()
+			}
+		case "input":
+			if d.once(&seen, 7) {
+				b.Input = d.raw()
+			}
+		case "tool_use_id":
+			if d.once(&seen, 8) {
+				b.ToolUseID = d.str()
+			}
+		case "content":
+			if d.once(&seen, 9) {
+				b.Content = d.raw()
+			}
+		case "is_error":
+			if d.once(&seen, 10) {
+				b.IsError = d.boolean()
+			}
+		case "source":
+			if d.once(&seen, 11) && d.object() {
+				b.Source = &ccSource{}
+				var seen uint64
+				for d.more() {
+					switch string(d.key) {
+					case "media_type":
+						if d.once(&seen, 0) {
+							b.Source.MediaType = d.str()
+						}
+					case "data":
+						if d.once(&seen, 1) {
+							b.Source.Data = d.str()
+						}
+					default:
+						d.unknown(ccSourceKeys)
+					}
+				}
+			}
+		default:
+			d.unknown(ccBlockKeys)
+		}
+	}
 }

@@ -24,10 +24,18 @@ type cxLine struct {
 	Timestamp string          `json:"timestamp"`
 	Type      string          `json:"type"`
 	Payload   json.RawMessage `json:"payload"`
-	Metadata  *struct {
-		// CompactionOutput marks the reply to a compaction request.
-		CompactionOutput bool `json:"compaction_output"`
-	} `json:"metadata"`
+	Metadata  *cxLineMeta     `json:"metadata"`
+	// item and event, when set, are where the fast path may decode the
+	// payload with the line; decoded says it did.
+	item    *cxItem
+	event   *cxEvent
+	decoded bool
+}
+
+// cxLineMeta is a line's metadata.
+type cxLineMeta struct {
+	// CompactionOutput marks the reply to a compaction request.
+	CompactionOutput bool `json:"compaction_output"`
 }
 
 // cxItem is a response_item payload, as far as the reader uses it.
@@ -44,13 +52,18 @@ type cxItem struct {
 	CallID    string          `json:"call_id"`
 	ID        string          `json:"id"`
 	Output    json.RawMessage `json:"output"`
-	Internal  *struct {
-		ContentItemMetadata []struct {
-			Provenance struct {
-				Type string `json:"type"`
-			} `json:"provenance"`
-		} `json:"content_item_metadata"`
-	} `json:"internal_chat_message_metadata_passthrough"`
+	Internal  *cxInternal     `json:"internal_chat_message_metadata_passthrough"`
+}
+
+// cxInternal says where the parts of a message came from.
+type cxInternal struct {
+	ContentItemMetadata []cxItemMeta `json:"content_item_metadata"`
+}
+
+type cxItemMeta struct {
+	Provenance struct {
+		Type string `json:"type"`
+	} `json:"provenance"`
 }
 
 // cxText is a content item of a message or a reasoning summary.
@@ -79,18 +92,38 @@ func (u cxUsage) usage() llm.Usage {
 
 // cxEvent is an event_msg payload, as far as the reader uses it.
 type cxEvent struct {
+	Type     string       `json:"type"`
+	CallID   string       `json:"call_id"`
+	ExitCode *int         `json:"exit_code"`
+	Info     *cxEventInfo `json:"info"`
+	Item     *cxEventItem `json:"item"`
+}
+
+// cxUsageRecord, cxTurnContext and cxCompacted are what the reader uses
+// of the payloads of those line types.
+type cxUsageRecord struct {
+	Usage *cxUsage `json:"usage"`
+}
+
+type cxTurnContext struct {
+	Model string `json:"model"`
+}
+
+type cxCompacted struct {
+	Message string `json:"message"`
+}
+
+// cxEventInfo is a token_count event's info.
+type cxEventInfo struct {
+	Last *cxUsage `json:"last_token_usage"`
+}
+
+// cxEventItem is an item_completed event's item.
+type cxEventItem struct {
 	Type     string `json:"type"`
-	CallID   string `json:"call_id"`
+	ID       string `json:"id"`
+	Status   string `json:"status"`
 	ExitCode *int   `json:"exit_code"`
-	Info     *struct {
-		Last *cxUsage `json:"last_token_usage"`
-	} `json:"info"`
-	Item *struct {
-		Type     string `json:"type"`
-		ID       string `json:"id"`
-		Status   string `json:"status"`
-		ExitCode *int   `json:"exit_code"`
-	} `json:"item"`
 }
 
 // cxEventTypes are the event_msg types the reader knows; most repeat
@@ -148,6 +181,10 @@ func sniffCodex(head []byte, name string) bool {
 // commands whose output has not been read yet.
 type cxReader struct {
 	d       *decodeState
+	dec     jdec
+	l       cxLine // the line being read, reused
+	it      cxItem // its payload when it is an item, reused
+	ev      cxEvent
 	last    string // id of the last entry emitted
 	model   llm.Ref
 	pending *session.Entry
@@ -184,14 +221,15 @@ func readCodex(d *decodeState) error {
 		return nil
 	}
 	err := eachLine(d, func(n int, raw []byte) error {
-		var l cxLine
-		if err := json.Unmarshal(raw, &l); err != nil {
+		r.l, r.it, r.ev = cxLine{}, cxItem{}, cxEvent{}
+		r.l.item, r.l.event = &r.it, &r.ev
+		if err := decodeJSON(&r.dec, raw, &r.l); err != nil {
 			return malformed(err)
 		}
-		if l.Type == "" {
+		if r.l.Type == "" {
 			return malformed(fmt.Errorf("line has no type"))
 		}
-		return r.line(n, &l)
+		return r.line(n, &r.l)
 	})
 	if err == nil && !r.flush() {
 		return nil
@@ -202,39 +240,37 @@ func readCodex(d *decodeState) error {
 func (r *cxReader) line(n int, l *cxLine) error {
 	switch l.Type {
 	case "response_item":
-		var it cxItem
-		if err := json.Unmarshal(l.Payload, &it); err != nil {
-			return malformed(err)
+		if !l.decoded {
+			r.it = cxItem{}
+			if err := decodeJSON(&r.dec, l.Payload, &r.it); err != nil {
+				return malformed(err)
+			}
 		}
-		return r.item(n, l, &it)
+		return r.item(n, l, &r.it)
 	case "event_msg":
-		var ev cxEvent
-		if err := json.Unmarshal(l.Payload, &ev); err != nil {
-			return malformed(err)
+		if !l.decoded {
+			r.ev = cxEvent{}
+			if err := decodeJSON(&r.dec, l.Payload, &r.ev); err != nil {
+				return malformed(err)
+			}
 		}
-		r.event(n, &ev)
+		r.event(n, &r.ev)
 		return nil
 	case "token_usage_record":
-		var rec struct {
-			Usage *cxUsage `json:"usage"`
-		}
-		if json.Unmarshal(l.Payload, &rec) == nil && rec.Usage != nil && r.pending != nil {
+		var rec cxUsageRecord
+		if decodeJSON(&r.dec, l.Payload, &rec) == nil && rec.Usage != nil && r.pending != nil {
 			r.pending.Body.(*session.Message).Usage = rec.Usage.usage()
 		}
 		return nil
 	case "turn_context":
-		var tc struct {
-			Model string `json:"model"`
-		}
-		if json.Unmarshal(l.Payload, &tc) == nil && tc.Model != "" {
+		var tc cxTurnContext
+		if decodeJSON(&r.dec, l.Payload, &tc) == nil && tc.Model != "" {
 			r.model.Model = tc.Model
 		}
 		return nil
 	case "compacted":
-		var c struct {
-			Message string `json:"message"`
-		}
-		if err := json.Unmarshal(l.Payload, &c); err != nil {
+		var c cxCompacted
+		if err := decodeJSON(&r.dec, l.Payload, &c); err != nil {
 			return malformed(err)
 		}
 		return r.put(n, l, &session.Compaction{Summary: c.Message})
@@ -438,8 +474,8 @@ func cxTexts(raw json.RawMessage) []cxText {
 	if s, ok := stringContent(raw); ok {
 		return []cxText{{Type: "input_text", Text: s}}
 	}
-	var items []cxText
-	_ = json.Unmarshal(raw, &items)
+	var items cxTextList
+	_ = decodeJSON(nil, raw, &items)
 	return items
 }
 
@@ -479,6 +515,11 @@ func cxOutput(raw json.RawMessage) (string, bool) {
 		failed := shell.Metadata != nil && shell.Metadata.ExitCode != nil && *shell.Metadata.ExitCode != 0
 		return *shell.Output, failed
 	}
+	// The expression's words are looked for first: the expression is
+	// slow on long outputs, which seldom hold them.
+	if !strings.Contains(text, "Process exited with code") && !strings.Contains(text, "Exit code") {
+		return text, false
+	}
 	if m := cxExitRE.FindStringSubmatch(text); m != nil {
 		return text, m[1] != "0"
 	}
@@ -493,4 +534,372 @@ func cxShortURL(u string) string {
 		}
 	}
 	return u
+}
+
+// The fast path's decoders (jsonfast.go) of the structs above.
+
+var (
+	cxLineKeys     = fieldNames("timestamp", "type", "payload", "metadata")
+	cxLineMetaKeys = fieldNames("compaction_output")
+	cxItemKeys     = fieldNames("type", "role", "content", "summary", "encrypted_content", "name", "arguments",
+		"input", "action", "call_id", "id", "output", "internal_chat_message_metadata_passthrough")
+	cxInternalKeys   = fieldNames("content_item_metadata")
+	cxItemMetaKeys   = fieldNames("provenance")
+	cxProvenanceKeys = fieldNames("type")
+	cxTextKeys       = fieldNames("type", "text", "image_url")
+	cxEventKeys      = fieldNames("type", "call_id", "exit_code", "info", "item")
+	cxEventInfoKeys  = fieldNames("last_token_usage")
+	cxEventItemKeys  = fieldNames("type", "id", "status", "exit_code")
+	cxUsageKeys      = fieldNames("input_tokens", "cached_input_tokens", "cache_write_input_tokens", "output_tokens")
+)
+
+func (l *cxLine) decodeFast(d *jdec) {
+	if !d.object() {
+		d.giveUp()
+		return
+	}
+	var seen uint64
+	for d.more() {
+		switch string(d.key) {
+		case "timestamp":
+			if d.once(&seen, 0) {
+				l.Timestamp = d.str()
+			}
+		case "type":
+			if d.once(&seen, 1) {
+				l.Type = d.strOf("response_item", "event_msg", "turn_context")
+			}
+		case "payload":
+			if !d.once(&seen, 2) {
+				break
+			}
+			// The payload is decoded with the line when its type came
+			// first, as Codex writes it, and kept raw otherwise.
+			switch {
+			case l.Type == "response_item" && l.item != nil && d.peek() == '{':
+				start := d.i
+				l.item.decodeFast(d)
+				l.Payload = d.b[start:d.i:d.i]
+				l.decoded = true
+			case l.Type == "event_msg" && l.event != nil && d.peek() == '{':
+				start := d.i
+				l.event.decodeFast(d)
+				l.Payload = d.b[start:d.i:d.i]
+				l.decoded = true
+			default:
+				l.Payload = d.raw()
+			}
+		case "metadata":
+			if d.once(&seen, 3) && d.object() {
+				l.Metadata = &cxLineMeta{}
+				var seen uint64
+				for d.more() {
+					if string(d.key) == "compaction_output" {
+						if d.once(&seen, 0) {
+							l.Metadata.CompactionOutput = d.boolean()
+						}
+					} else {
+						d.unknown(cxLineMetaKeys)
+					}
+				}
+			}
+		default:
+			d.unknown(cxLineKeys)
+		}
+	}
+}
+
+func (it *cxItem) decodeFast(d *jdec) {
+	if !d.object() {
+		d.giveUp()
+		return
+	}
+	var seen uint64
+	for d.more() {
+		switch string(d.key) {
+		case "type":
+			if d.once(&seen, 0) {
+				it.Type = d.strOf("message", "reasoning", "function_call", "function_call_output", "custom_tool_call", "custom_tool_call_output")
+			}
+		case "role":
+			if d.once(&seen, 1) {
+				it.Role = d.strOf("assistant", "user", "developer")
+			}
+		case "content":
+			if d.once(&seen, 2) {
+				it.Content = d.raw()
+			}
+		case "summary":
+			if d.once(&seen, 3) {
+				var list cxTextList
+				list.decodeFast(d)
+				it.Summary = list
+			}
+		case "encrypted_content":
+			if d.once(&seen, 4) {
+				it.Encrypted = d.str()
+			}
+		case "name":
+			if d.once(&seen, 5) {
+				it.Name = d.str()
+			}
+		case "arguments":
+			if d.once(&seen, 6) {
+				it.Arguments = d.raw()
+			}
+		case "input":
+			if d.once(&seen, 7) {
+				it.Input = d.raw()
+			}
+		case "action":
+			if d.once(&seen, 8) {
+				it.Action = d.raw()
+			}
+		case "call_id":
+			if d.once(&seen, 9) {
+				it.CallID = d.str()
+			}
+		case "id":
+			if d.once(&seen, 10) {
+				it.ID = d.str()
+			}
+		case "output":
+			if d.once(&seen, 11) {
+				it.Output = d.raw()
+			}
+		case "internal_chat_message_metadata_passthrough":
+			if d.once(&seen, 12) && d.object() {
+				it.Internal = &cxInternal{}
+				it.Internal.decodeFast(d)
+			}
+		default:
+			d.unknown(cxItemKeys)
+		}
+	}
+}
+
+// decodeFast reads the members of the object just entered.
+func (in *cxInternal) decodeFast(d *jdec) {
+	var seen uint64
+	for d.more() {
+		if string(d.key) != "content_item_metadata" {
+			d.unknown(cxInternalKeys)
+			continue
+		}
+		if !d.once(&seen, 0) || !d.array() {
+			continue
+		}
+		in.ContentItemMetadata = []cxItemMeta{}
+		for d.next() {
+			var m cxItemMeta
+			if d.object() {
+				var seen uint64
+				for d.more() {
+					if string(d.key) != "provenance" {
+						d.unknown(cxItemMetaKeys)
+						continue
+					}
+					if !d.once(&seen, 0) || !d.object() {
+						continue
+					}
+					var seen uint64
+					for d.more() {
+						if string(d.key) == "type" {
+							if d.once(&seen, 0) {
+								m.Provenance.Type = d.str()
+							}
+						} else {
+							d.unknown(cxProvenanceKeys)
+						}
+					}
+				}
+			}
+			in.ContentItemMetadata = append(in.ContentItemMetadata, m)
+		}
+	}
+}
+
+// cxTextList is message content or a reasoning summary as a list.
+type cxTextList []cxText
+
+func (ts *cxTextList) decodeFast(d *jdec) {
+	if !d.array() {
+		if !d.fail {
+			*ts = nil
+		}
+		return
+	}
+	*ts = cxTextList{}
+	for d.next() {
+		var t cxText
+		if d.object() {
+			var seen uint64
+			for d.more() {
+				switch string(d.key) {
+				case "type":
+					if d.once(&seen, 0) {
+						t.Type = d.strOf("input_text", "output_text", "summary_text")
+					}
+				case "text":
+					if d.once(&seen, 1) {
+						t.Text = d.str()
+					}
+				case "image_url":
+					if d.once(&seen, 2) {
+						t.ImageURL = d.str()
+					}
+				default:
+					d.unknown(cxTextKeys)
+				}
+			}
+		}
+		*ts = append(*ts, t)
+	}
+}
+
+func (ev *cxEvent) decodeFast(d *jdec) {
+	if !d.object() {
+		d.giveUp()
+		return
+	}
+	var seen uint64
+	for d.more() {
+		switch string(d.key) {
+		case "type":
+			if d.once(&seen, 0) {
+				ev.Type = d.strOf("token_count", "exec_command_end", "agent_message", "agent_reasoning", "user_message", "exec_command_begin")
+			}
+		case "call_id":
+			if d.once(&seen, 1) {
+				ev.CallID = d.str()
+			}
+		case "exit_code":
+			if d.once(&seen, 2) {
+				ev.ExitCode = d.intp()
+			}
+		case "info":
+			if d.once(&seen, 3) && d.object() {
+				ev.Info = &cxEventInfo{}
+				var seen uint64
+				for d.more() {
+					if string(d.key) != "last_token_usage" {
+						d.unknown(cxEventInfoKeys)
+						continue
+					}
+					if d.once(&seen, 0) && d.object() {
+						ev.Info.Last = &cxUsage{}
+						ev.Info.Last.decodeFast(d)
+					}
+				}
+			}
+		case "item":
+			if d.once(&seen, 4) && d.object() {
+				ev.Item = &cxEventItem{}
+				var seen uint64
+				for d.more() {
+					switch string(d.key) {
+					case "type":
+						if d.once(&seen, 0) {
+							ev.Item.Type = d.str()
+						}
+					case "id":
+						if d.once(&seen, 1) {
+							ev.Item.ID = d.str()
+						}
+					case "status":
+						if d.once(&seen, 2) {
+							ev.Item.Status = d.str()
+						}
+					case "exit_code":
+						if d.once(&seen, 3) {
+							ev.Item.ExitCode = d.intp()
+						}
+					default:
+						d.unknown(cxEventItemKeys)
+					}
+				}
+			}
+		default:
+			d.unknown(cxEventKeys)
+		}
+	}
+}
+
+// decodeFast reads the members of the object just entered.
+func (u *cxUsage) decodeFast(d *jdec) {
+	var seen uint64
+	for d.more() {
+		switch string(d.key) {
+		case "input_tokens":
+			if d.once(&seen, 0) {
+				u.InputTokens = d.int64v()
+			}
+		case "cached_input_tokens":
+			if d.once(&seen, 1) {
+				u.CachedInput = d.int64v()
+			}
+		case "cache_write_input_tokens":
+			if d.once(&seen, 2) {
+				u.CacheWriteInput = d.int64v()
+			}
+		case "output_tokens":
+			if d.once(&seen, 3) {
+				u.OutputTokens = d.int64v()
+			}
+		default:
+			d.unknown(cxUsageKeys)
+		}
+	}
+}
+
+var (
+	cxUsageRecordKeys = fieldNames("usage")
+	cxTurnContextKeys = fieldNames("model")
+	cxCompactedKeys   = fieldNames("message")
+)
+
+func (rec *cxUsageRecord) decodeFast(d *jdec) {
+	if !d.object() {
+		d.giveUp()
+		return
+	}
+	var seen uint64
+	for d.more() {
+		if string(d.key) != "usage" {
+			d.unknown(cxUsageRecordKeys)
+		} else if d.once(&seen, 0) && d.object() {
+			rec.Usage = &cxUsage{}
+			rec.Usage.decodeFast(d)
+		}
+	}
+}
+
+func (tc *cxTurnContext) decodeFast(d *jdec) {
+	if !d.object() {
+		d.giveUp()
+		return
+	}
+	var seen uint64
+	for d.more() {
+		if string(d.key) != "model" {
+			d.unknown(cxTurnContextKeys)
+		} else if d.once(&seen, 0) {
+			tc.Model = d.str()
+		}
+	}
+}
+
+func (c *cxCompacted) decodeFast(d *jdec) {
+	if !d.object() {
+		d.giveUp()
+		return
+	}
+	var seen uint64
+	for d.more() {
+		if string(d.key) != "message" {
+			d.unknown(cxCompactedKeys)
+		} else if d.once(&seen, 0) {
+			c.Message = d.str()
+		}
+	}
 }

@@ -31,6 +31,13 @@ func stringContent(raw json.RawMessage) (string, bool) {
 	if len(raw) == 0 || raw[0] != '"' {
 		return "", false
 	}
+	if fastJSON {
+		var d jdec
+		d.reset(raw)
+		if s := d.str(); d.done() {
+			return s, true
+		}
+	}
 	var s string
 	if json.Unmarshal(raw, &s) != nil {
 		return "", false
@@ -55,11 +62,11 @@ func objectArguments(raw json.RawMessage) json.RawMessage {
 	if len(raw) == 0 || string(raw) == "null" {
 		return json.RawMessage("{}")
 	}
-	if raw[0] == '{' && json.Valid(raw) {
+	if raw[0] == '{' && validJSON(raw) {
 		return bytes.Clone(raw)
 	}
 	wrapped, err := json.Marshal(map[string]json.RawMessage{"input": raw})
-	if err != nil || !json.Valid(raw) {
+	if err != nil || !validJSON(raw) {
 		wrapped, _ = json.Marshal(map[string]string{"input": string(raw)})
 	}
 	return wrapped
@@ -70,7 +77,7 @@ func objectArguments(raw json.RawMessage) json.RawMessage {
 // under "input" when it holds no object.
 func stringArguments(s string) json.RawMessage {
 	t := bytes.TrimSpace([]byte(s))
-	if len(t) > 0 && t[0] == '{' && json.Valid(t) {
+	if len(t) > 0 && t[0] == '{' && validJSON(t) {
 		return json.RawMessage(t)
 	}
 	wrapped, _ := json.Marshal(map[string]string{"input": s})

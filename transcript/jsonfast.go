@@ -231,10 +231,25 @@ func (d *jdec) once(seen *uint64, bit uint) bool {
 	return true
 }
 
+// fields are the member names a struct decodes.
+type fields struct {
+	names []string
+	// lens has bit n set when a name is n bytes long (63 for 63 or more).
+	lens uint64
+}
+
+func fieldNames(names ...string) *fields {
+	f := &fields{names: names}
+	for _, n := range names {
+		f.lens |= 1 << min(len(n), 63)
+	}
+	return f
+}
+
 // unknown skips the value of a member that is not one of known; a name
 // that encoding/json would match to one of them case-insensitively fails
 // the fast path.
-func (d *jdec) unknown(known []string) {
+func (d *jdec) unknown(known *fields) {
 	ascii := true
 	for _, c := range d.key {
 		if c >= utf8.RuneSelf {
@@ -242,10 +257,12 @@ func (d *jdec) unknown(known []string) {
 			break
 		}
 	}
-	for _, k := range known {
-		if ascii && len(k) == len(d.key) && asciiEqualFold(k, d.key) || !ascii && bytes.EqualFold([]byte(k), d.key) {
-			d.fail = true
-			return
+	if !ascii || known.lens&(1<<min(len(d.key), 63)) != 0 {
+		for _, k := range known.names {
+			if ascii && len(k) == len(d.key) && asciiEqualFold(k, d.key) || !ascii && bytes.EqualFold([]byte(k), d.key) {
+				d.fail = true
+				return
+			}
 		}
 	}
 	d.skip()
@@ -666,15 +683,21 @@ type fastDecoder interface {
 
 // decodeJSON decodes data into v, which must be zero: with the fast path
 // when it can, else with encoding/json. On the fast path, v's
-// json.RawMessage members are slices of data.
+// json.RawMessage members are slices of data. d is the decoder to use,
+// kept by the caller to reuse its buffer; nil makes a new one.
 func decodeJSON[T any, P interface {
 	*T
 	fastDecoder
-}](data []byte, v P) error {
+}](d *jdec, data []byte, v P) error {
 	if fastJSON {
-		var d jdec
+		if d == nil {
+			d = new(jdec)
+		}
 		d.reset(data)
-		v.decodeFast(&d)
+		v.decodeFast(d)
+		if cap(d.scratch) > maxKeptBuffer {
+			d.scratch = nil
+		}
 		if d.done() {
 			return nil
 		}

@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -44,21 +45,19 @@ type piLine struct {
 	// omp's header fields, and its extra entry types' marker fields.
 	TitleSource string `json:"titleSource"`
 	PromptKey   string `json:"providerPromptCacheKey"`
+	// msg holds Message on the fast path, so that a reused line does not
+	// allocate it.
+	msg piMessage
 }
 
 // piMessage is an AgentMessage: the roles share one struct.
 type piMessage struct {
-	Role       string          `json:"role"`
-	Content    json.RawMessage `json:"content"`
-	Provider   string          `json:"provider"`
-	Model      string          `json:"model"`
-	StopReason string          `json:"stopReason"`
-	Usage      *struct {
-		Input      int64 `json:"input"`
-		Output     int64 `json:"output"`
-		CacheRead  int64 `json:"cacheRead"`
-		CacheWrite int64 `json:"cacheWrite"`
-	} `json:"usage"`
+	Role               string          `json:"role"`
+	Content            json.RawMessage `json:"content"`
+	Provider           string          `json:"provider"`
+	Model              string          `json:"model"`
+	StopReason         string          `json:"stopReason"`
+	Usage              *piUsage        `json:"usage"`
 	ToolCallID         string          `json:"toolCallId"`
 	IsError            bool            `json:"isError"`
 	CustomType         string          `json:"customType"`
@@ -72,6 +71,14 @@ type piMessage struct {
 	Summary            string          `json:"summary"`
 	FromID             string          `json:"fromId"`
 	TokensBefore       int64           `json:"tokensBefore"`
+}
+
+// piUsage is a reply's token usage.
+type piUsage struct {
+	Input      int64 `json:"input"`
+	Output     int64 `json:"output"`
+	CacheRead  int64 `json:"cacheRead"`
+	CacheWrite int64 `json:"cacheWrite"`
 }
 
 // piBlock is a content block.
@@ -127,6 +134,8 @@ func sniffPi(head []byte, name string) bool {
 // piReader holds a run's bookkeeping.
 type piReader struct {
 	d       *decodeState
+	dec     jdec
+	l       piLine // the line being read, reused
 	run     RunInfo
 	links   lineage
 	started bool
@@ -136,7 +145,7 @@ func readPi(d *decodeState) error {
 	r := &piReader{d: d, run: RunInfo{Format: FormatPi}}
 	for i, line := range headLines(peekHead(d), 100) {
 		var l piLine
-		if json.Unmarshal(line, &l) != nil {
+		if decodeJSON(&r.dec, line, &l) != nil {
 			continue
 		}
 		if ompTypes[l.Type] || (l.Type == "model_change" && l.Model != "") || (i <= 1 && l.Type == "session" && (l.TitleSource != "" || l.PromptKey != "")) {
@@ -166,8 +175,9 @@ func piModel(l *piLine) llm.Ref {
 }
 
 func (r *piReader) line(n int, raw []byte) error {
-	var l piLine
-	if err := json.Unmarshal(raw, &l); err != nil {
+	r.l = piLine{}
+	l := &r.l
+	if err := decodeJSON(&r.dec, raw, l); err != nil {
 		return malformed(err)
 	}
 	if l.Type == "" {
@@ -178,7 +188,7 @@ func (r *piReader) line(n int, raw []byte) error {
 		case "title":
 			return nil
 		case "session":
-			return r.header(n, &l)
+			return r.header(n, l)
 		}
 		return fmt.Errorf("not a pi session: first entry is %q, want the session header", l.Type)
 	}
@@ -193,7 +203,7 @@ func (r *piReader) line(n int, raw []byte) error {
 			return malformed(err)
 		}
 	case "model_change":
-		body = &session.ModelChange{Model: piModel(&l)}
+		body = &session.ModelChange{Model: piModel(l)}
 	case "compaction":
 		body = &session.Compaction{Summary: l.Summary, FirstKeptID: r.links.parent(l.FirstKept), TokensBefore: l.Tokens, Details: piDetails(l.Details)}
 	case "reset_boundary":
@@ -313,8 +323,8 @@ func (r *piReader) blocks(n int, raw json.RawMessage) ([]llm.Block, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, nil
 	}
-	var bs []piBlock
-	if err := json.Unmarshal(raw, &bs); err != nil {
+	var bs piBlocks
+	if err := decodeJSON(&r.dec, raw, &bs); err != nil {
 		return nil, fmt.Errorf("content: %w", err)
 	}
 	out := make([]llm.Block, 0, len(bs))
@@ -337,10 +347,301 @@ func (r *piReader) blocks(n int, raw json.RawMessage) ([]llm.Block, error) {
 	return out, nil
 }
 
-// piDetails keeps details only when they are a JSON value worth keeping.
+// piDetails keeps details only when they are a JSON value worth keeping,
+// as a copy: raw may be a slice of the line.
 func piDetails(raw json.RawMessage) json.RawMessage {
-	if len(raw) == 0 || string(raw) == "null" || !json.Valid(raw) {
+	if len(raw) == 0 || string(raw) == "null" || !validJSON(raw) {
 		return nil
 	}
-	return raw
+	return bytes.Clone(raw)
+}
+
+// The fast path's decoders (jsonfast.go) of the structs above.
+
+var (
+	piLineKeys = fieldNames("type", "id", "parentId", "timestamp", "message", "version", "cwd", "title", "name",
+		"provider", "modelId", "model", "summary", "firstKeptEntryId", "tokensBefore", "fromId", "details",
+		"customType", "content", "display", "titleSource", "providerPromptCacheKey")
+	piMessageKeys = fieldNames("role", "content", "provider", "model", "stopReason", "usage", "toolCallId",
+		"isError", "customType", "display", "details", "command", "code", "output", "exitCode",
+		"excludeFromContext", "summary", "fromId", "tokensBefore")
+	piUsageKeys = fieldNames("input", "output", "cacheRead", "cacheWrite")
+	piBlockKeys = fieldNames("type", "text", "thinking", "thinkingSignature", "data", "mimeType", "id", "name", "arguments")
+)
+
+func (l *piLine) decodeFast(d *jdec) {
+	if !d.object() {
+		d.giveUp()
+		return
+	}
+	var seen uint64
+	for d.more() {
+		switch string(d.key) {
+		case "type":
+			if d.once(&seen, 0) {
+				l.Type = d.strOf("message", "model_change", "thinking_level_change", "custom", "compaction")
+			}
+		case "id":
+			if d.once(&seen, 1) {
+				l.ID = d.str()
+			}
+		case "parentId":
+			if d.once(&seen, 2) {
+				l.ParentID = d.str()
+			}
+		case "timestamp":
+			if d.once(&seen, 3) {
+				l.Timestamp = d.str()
+			}
+		case "message":
+			if d.once(&seen, 4) && d.object() {
+				l.Message = &l.msg
+				l.Message.decodeFast(d)
+			}
+		case "version":
+			if d.once(&seen, 5) {
+				l.Version = d.intp()
+			}
+		case "cwd":
+			if d.once(&seen, 6) {
+				l.CWD = d.str()
+			}
+		case "title":
+			if d.once(&seen, 7) {
+				l.Title = d.str()
+			}
+		case "name":
+			if d.once(&seen, 8) {
+				l.Name = d.str()
+			}
+		case "provider":
+			if d.once(&seen, 9) {
+				l.Provider = d.str()
+			}
+		case "modelId":
+			if d.once(&seen, 10) {
+				l.ModelID = d.str()
+			}
+		case "model":
+			if d.once(&seen, 11) {
+				l.Model = d.str()
+			}
+		case "summary":
+			if d.once(&seen, 12) {
+				l.Summary = d.str()
+			}
+		case "firstKeptEntryId":
+			if d.once(&seen, 13) {
+				l.FirstKept = d.str()
+			}
+		case "tokensBefore":
+			if d.once(&seen, 14) {
+				l.Tokens = d.int64v()
+			}
+		case "fromId":
+			if d.once(&seen, 15) {
+				l.FromID = d.str()
+			}
+		case "details":
+			if d.once(&seen, 16) {
+				l.Details = d.raw()
+			}
+		case "customType":
+			if d.once(&seen, 17) {
+				l.Custom = d.str()
+			}
+		case "content":
+			if d.once(&seen, 18) {
+				l.Content = d.raw()
+			}
+		case "display":
+			if d.once(&seen, 19) {
+				l.Display = d.boolean()
+			}
+		case "titleSource":
+			if d.once(&seen, 20) {
+				l.TitleSource = d.str()
+			}
+		case "providerPromptCacheKey":
+			if d.once(&seen, 21) {
+				l.PromptKey = d.str()
+			}
+		default:
+			d.unknown(piLineKeys)
+		}
+	}
+}
+
+// decodeFast reads the members of the object just entered.
+func (m *piMessage) decodeFast(d *jdec) {
+	var seen uint64
+	for d.more() {
+		switch string(d.key) {
+		case "role":
+			if d.once(&seen, 0) {
+				m.Role = d.strOf("assistant", "user", "toolResult")
+			}
+		case "content":
+			if d.once(&seen, 1) {
+				m.Content = d.raw()
+			}
+		case "provider":
+			if d.once(&seen, 2) {
+				m.Provider = d.str()
+			}
+		case "model":
+			if d.once(&seen, 3) {
+				m.Model = d.str()
+			}
+		case "stopReason":
+			if d.once(&seen, 4) {
+				m.StopReason = d.strOf("stop", "toolUse")
+			}
+		case "usage":
+			if d.once(&seen, 5) && d.object() {
+				m.Usage = &piUsage{}
+				var seen uint64
+				for d.more() {
+					switch string(d.key) {
+					case "input":
+						if d.once(&seen, 0) {
+							m.Usage.Input = d.int64v()
+						}
+					case "output":
+						if d.once(&seen, 1) {
+							m.Usage.Output = d.int64v()
+						}
+					case "cacheRead":
+						if d.once(&seen, 2) {
+							m.Usage.CacheRead = d.int64v()
+						}
+					case "cacheWrite":
+						if d.once(&seen, 3) {
+							m.Usage.CacheWrite = d.int64v()
+						}
+					default:
+						d.unknown(piUsageKeys)
+					}
+				}
+			}
+		case "toolCallId":
+			if d.once(&seen, 6) {
+				m.ToolCallID = d.str()
+			}
+		case "isError":
+			if d.once(&seen, 7) {
+				m.IsError = d.boolean()
+			}
+		case "customType":
+			if d.once(&seen, 8) {
+				m.CustomType = d.str()
+			}
+		case "display":
+			if d.once(&seen, 9) {
+				m.Display = d.boolean()
+			}
+		case "details":
+			if d.once(&seen, 10) {
+				m.Details = d.raw()
+			}
+		case "command":
+			if d.once(&seen, 11) {
+				m.Command = d.str()
+			}
+		case "code":
+			if d.once(&seen, 12) {
+				m.Code = d.str()
+			}
+		case "output":
+			if d.once(&seen, 13) {
+				m.Output = d.str()
+			}
+		case "exitCode":
+			if d.once(&seen, 14) {
+				m.ExitCode = d.intp()
+			}
+		case "excludeFromContext":
+			if d.once(&seen, 15) {
+				m.ExcludeFromContext = d.boolean()
+			}
+		case "summary":
+			if d.once(&seen, 16) {
+				m.Summary = d.str()
+			}
+		case "fromId":
+			if d.once(&seen, 17) {
+				m.FromID = d.str()
+			}
+		case "tokensBefore":
+			if d.once(&seen, 18) {
+				m.TokensBefore = d.int64v()
+			}
+		default:
+			d.unknown(piMessageKeys)
+		}
+	}
+}
+
+// piBlocks is a list of content blocks.
+type piBlocks []piBlock
+
+func (bs *piBlocks) decodeFast(d *jdec) {
+	if !d.array() {
+		if !d.fail {
+			*bs = nil
+		}
+		return
+	}
+	*bs = piBlocks{}
+	for d.next() {
+		if !d.object() {
+			d.giveUp()
+			return
+		}
+		var b piBlock
+		var seen uint64
+		for d.more() {
+			switch string(d.key) {
+			case "type":
+				if d.once(&seen, 0) {
+					b.Type = d.strOf("text", "toolCall", "thinking")
+				}
+			case "text":
+				if d.once(&seen, 1) {
+					b.Text = d.str()
+				}
+			case "thinking":
+				if d.once(&seen, 2) {
+					b.Thinking = d.str()
+				}
+			case "thinkingSignature":
+				if d.once(&seen, 3) {
+					b.Signature = d.str()
+				}
+			case "data":
+				if d.once(&seen, 4) {
+					b.Data = d.str()
+				}
+			case "mimeType":
+				if d.once(&seen, 5) {
+					b.MimeType = d.str()
+				}
+			case "id":
+				if d.once(&seen, 6) {
+					b.ID = d.str()
+				}
+			case "name":
+				if d.once(&seen, 7) {
+					b.Name = d.str()
+				}
+			case "arguments":
+				if d.once(&seen, 8) {
+					b.Arguments = d.raw()
+				}
+			default:
+				d.unknown(piBlockKeys)
+			}
+		}
+		*bs = append(*bs, b)
+	}
 }

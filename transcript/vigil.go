@@ -110,9 +110,9 @@ type vigilLine struct {
 }
 
 // vigilKeys are the members of every entry type.
-var vigilKeys = []string{"type", "id", "parentId", "timestamp", "message", "model", "usage", "stopReason",
+var vigilKeys = fieldNames("type", "id", "parentId", "timestamp", "message", "model", "usage", "stopReason",
 	"customType", "content", "display", "inContext", "details", "summary", "firstKeptId",
-	"tokensBefore", "fromId", "thinking"}
+	"tokensBefore", "fromId", "thinking")
 
 func (l *vigilLine) decodeFast(d *jdec) {
 	if !d.object() {
@@ -201,7 +201,7 @@ func (l *vigilLine) decodeFast(d *jdec) {
 	}
 }
 
-var messageKeys = []string{"role", "content"}
+var messageKeys = fieldNames("role", "content")
 
 // decodeMessage decodes an llm.Message as encoding/json does.
 func decodeMessage(d *jdec, m *llm.Message) {
@@ -225,7 +225,7 @@ func decodeMessage(d *jdec, m *llm.Message) {
 	}
 }
 
-var usageKeys = []string{"input", "output", "cache_read", "cache_write"}
+var usageKeys = fieldNames("input", "output", "cache_read", "cache_write")
 
 // decodeUsage decodes an llm.Usage, whose object has been entered.
 func decodeUsage(d *jdec, u *llm.Usage) {
@@ -254,7 +254,7 @@ func decodeUsage(d *jdec, u *llm.Usage) {
 	}
 }
 
-var blockKeys = []string{"type", "text", "signature", "id", "name", "arguments", "content", "is_error", "media_type", "data"}
+var blockKeys = fieldNames("type", "text", "signature", "id", "name", "arguments", "content", "is_error", "media_type", "data")
 
 // decodeBlocks decodes a list of llm.Block as encoding/json does: null is
 // nil, [] is empty but not nil. Arguments are copied.
