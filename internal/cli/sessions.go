@@ -85,14 +85,34 @@ func writeSessions(w io.Writer, sessions []stats.Session, all bool) error {
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s%d\t%d\t%s\t%s\t%s\n", s.ID, started(s), project(s.Cwd), s.Prompts, s.Primary.Turns,
 			tokens64(s.Primary.Tokens.Total()), cost(s.Primary), file)
-		for _, t := range s.Subagents {
-			fmt.Fprintf(tw, "  subagent %s\t\t%s\t%d\t%s\t%s\t%s\n", t.ID, project(""), t.Turns, tokens64(t.Tokens.Total()), cost(t.Usage), t.File)
+		child := func(name string, t stats.Transcript) {
+			fmt.Fprintf(tw, "  %s\t\t%s\t%d\t%s\t%s\t%s\n", name, project(""), t.Turns, tokens64(t.Tokens.Total()), cost(t.Usage), t.File)
 		}
-		for _, t := range s.Advisors {
-			fmt.Fprintf(tw, "  advisor (read-only), %d reviews\t\t%s\t%d\t%s\t%s\t%s\n", t.Reviews, project(""), t.Turns, tokens64(t.Tokens.Total()), cost(t.Usage), t.File)
+		// A subagent's own advisor (advisor.subagents) follows it.
+		shown := make([]bool, len(s.Advisors))
+		for _, sub := range s.Subagents {
+			child("subagent "+sub.ID, sub)
+			for i, a := range s.Advisors {
+				if a.Parent == sub.ID && a.Parent != s.ID {
+					child(fmt.Sprintf("  advisor of %s (read-only), %s", sub.ID, reviews(a.Reviews)), a)
+					shown[i] = true
+				}
+			}
+		}
+		for i, a := range s.Advisors {
+			if !shown[i] {
+				child("advisor (read-only), "+reviews(a.Reviews), a)
+			}
 		}
 	}
 	return tw.Flush()
+}
+
+func reviews(n int) string {
+	if n == 1 {
+		return "1 review"
+	}
+	return fmt.Sprintf("%d reviews", n)
 }
 
 // refuseAdvisorTranscript returns an error when path is an advisor's

@@ -15,8 +15,10 @@ import (
 )
 
 // statsScript: the primary (m) hands a task to a subagent, then answers,
-// then answers a second prompt; the advisor (adv) sends a note, then
-// nothing more. Every reply reports a fixed usage, so costs are exact.
+// then answers a second prompt; the session's advisor (adv; its context
+// holds the first prompt) sends a note, then nothing more; the subagent's
+// advisor never advises, so the subagent's run stays one reply. Every
+// reply reports a fixed usage, so costs are exact.
 const statsScript = `
 rules:
   - name: child
@@ -37,11 +39,18 @@ rules:
       - text: "FINAL-three"
   - name: advisor
     model: adv
+    match: ["ask the child"]
     repeat: true
     steps:
       - tool_calls: [{name: advise, arguments: {note: "Check the child's answer.", severity: nit}}]
         usage: {input: 1000, output: 10}
       - text: "Nothing more."
+        usage: {input: 1000, output: 10}
+  - name: subagent's advisor
+    model: adv
+    repeat: true
+    steps:
+      - text: "Nothing to add."
         usage: {input: 1000, output: 10}
 `
 
@@ -70,7 +79,8 @@ func pricedModels(t *testing.T, srv *fakellm.Server, agentDir string) {
 }
 
 // recordSessions runs vigil twice in one session against fakellm, the
-// first time with the advisor, the second with --continue; it adds a torn
+// first time with the advisor (and the subagent's), the second with
+// --continue; it adds a torn
 // session of another folder and a file that is not a session. It returns
 // the session file and the number of advisor replies served.
 func recordSessions(t *testing.T) (srv *fakellm.Server, agentDir, work, file string, advTurns int) {
@@ -78,11 +88,11 @@ func recordSessions(t *testing.T) (srv *fakellm.Server, agentDir, work, file str
 	srv, agentDir, work = fakeSetup(t, statsScript)
 	pricedModels(t, srv, agentDir)
 	// The agent waits for each review at each step end, so the advisor is
-	// done when the run is.
+	// done when the run is; the subagent gets an advisor of its own.
 	if err := os.MkdirAll(filepath.Join(work, ".vigil"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(work, ".vigil", "config.yml"), []byte("advisor:\n  syncBacklog: \"1\"\n"), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(work, ".vigil", "config.yml"), []byte("advisor:\n  subagents: true\n  syncBacklog: \"1\"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	vigil := func(args ...string) {
@@ -232,13 +242,26 @@ func TestStatsOverRecordedRuns(t *testing.T) {
 	if len(s.Subagents) != 1 || s.Subagents[0].Turns != 1 || s.Subagents[0].Tokens.Input != 50 || !strings.HasPrefix(s.Subagents[0].ID, "task-") {
 		t.Errorf("subagents = %+v", s.Subagents)
 	}
-	if len(s.Advisors) != 1 {
-		t.Fatalf("advisors = %+v, want the one transcript", s.Advisors)
+	// The session's advisor and the subagent's, both attributed here.
+	if len(s.Advisors) != 2 {
+		t.Fatalf("advisors = %+v, want the session's and the subagent's", s.Advisors)
 	}
-	adv := s.Advisors[0]
-	if adv.Role != "advisor" || !adv.ReadOnly || adv.Parent != s.ID || adv.Reviews < 1 || adv.Turns != advTurns ||
-		adv.Tokens.Input != int64(1000*advTurns) || !closeTo(adv.Cost, advCost) {
-		t.Errorf("advisor = %+v, want %d turns costing $%g, owned by %s", adv, advTurns, advCost, s.ID)
+	var advSum usageJSON
+	parents := map[string]bool{}
+	for _, adv := range s.Advisors {
+		if adv.Role != "advisor" || !adv.ReadOnly {
+			t.Errorf("advisor = %+v, want role advisor, read-only", adv)
+		}
+		parents[adv.Parent] = true
+		advSum.Turns += adv.Turns
+		advSum.Tokens.Input += adv.Tokens.Input
+		advSum.Cost += adv.Cost
+	}
+	if len(s.Subagents) == 1 && (!parents[s.ID] || !parents[s.Subagents[0].ID]) {
+		t.Errorf("advisors belong to %v, want %s and %s", parents, s.ID, s.Subagents[0].ID)
+	}
+	if advSum.Turns != advTurns || advSum.Tokens.Input != int64(1000*advTurns) || !closeTo(advSum.Cost, advCost) {
+		t.Errorf("advisors add up to %+v, want %d turns costing $%g", advSum, advTurns, advCost)
 	}
 	if s.Turns != 3+1+advTurns || !closeTo(s.Cost, primaryCost+subCost+advCost) {
 		t.Errorf("session total: %d turns, $%g; want %d and $%g", s.Turns, s.Cost, 4+advTurns, primaryCost+subCost+advCost)
@@ -249,7 +272,7 @@ func TestStatsOverRecordedRuns(t *testing.T) {
 		roles[ro.Role] = [2]int{ro.Files, ro.Turns}
 	}
 	// The torn session of /elsewhere is a primary file with no turns.
-	if roles["primary"] != [2]int{2, 3} || roles["subagent"] != [2]int{1, 1} || roles["advisor"] != [2]int{1, advTurns} {
+	if roles["primary"] != [2]int{2, 3} || roles["subagent"] != [2]int{1, 1} || roles["advisor"] != [2]int{2, advTurns} {
 		t.Errorf("roles (files, turns) = %v", roles)
 	}
 	models := map[string]int{}
@@ -262,7 +285,7 @@ func TestStatsOverRecordedRuns(t *testing.T) {
 	if models["fake/m"] != 4 || models["fake/adv"] != advTurns {
 		t.Errorf("models (turns) = %v", models)
 	}
-	if r.Totals.Sessions != 2 || r.Totals.Files != 4 || r.Totals.Prompts != 2 || r.Totals.Unpriced != 0 {
+	if r.Totals.Sessions != 2 || r.Totals.Files != 5 || r.Totals.Prompts != 2 || r.Totals.Unpriced != 0 {
 		t.Errorf("totals = %+v", r.Totals)
 	}
 	kinds := map[string]string{}
@@ -282,7 +305,7 @@ func TestStatsOverRecordedRuns(t *testing.T) {
 	if err != nil {
 		t.Fatalf("vigil stats: %v\n%s", err, text)
 	}
-	for _, want := range []string{"2 sessions (4 files), 2 prompts", "PROJECT", work, "MODEL", "fake/adv", "ROLE", "advisor", "subagent", "SESSION", s.ID, "torn", "unreadable"} {
+	for _, want := range []string{"2 sessions (5 files), 2 prompts", "PROJECT", work, "MODEL", "fake/adv", "ROLE", "advisor", "subagent", "SESSION", s.ID, "torn", "unreadable"} {
 		if !bytes.Contains(text, []byte(want)) {
 			t.Errorf("vigil stats lacks %q:\n%s", want, text)
 		}
@@ -307,7 +330,7 @@ func TestSessionsListsTranscriptsAndRefusesAdvisorResume(t *testing.T) {
 		t.Fatalf("vigil sessions: %v\n%s", err, out)
 	}
 	id := strings.TrimSuffix(filepath.Base(file)[strings.Index(filepath.Base(file), "_")+1:], ".jsonl")
-	for _, want := range []string{"SESSION", id, "subagent task-", "advisor (read-only), ", " reviews", session.AdvisorTranscript} {
+	for _, want := range []string{"SESSION", id, "subagent task-", "advisor (read-only), ", "advisor of task-", " review", session.AdvisorTranscript} {
 		if !bytes.Contains(out, []byte(want)) {
 			t.Errorf("vigil sessions lacks %q:\n%s", want, out)
 		}
@@ -329,8 +352,8 @@ func TestSessionsListsTranscriptsAndRefusesAdvisorResume(t *testing.T) {
 		t.Errorf("sessions not newest first: %s before %s", list.Sessions[0].File, list.Sessions[1].File)
 	}
 	adv := list.Sessions[1].Advisors
-	if len(adv) != 1 || !adv[0].ReadOnly || adv[0].Reviews < 1 {
-		t.Errorf("advisors = %+v", adv)
+	if len(adv) != 2 || adv[0].Parent != id || !adv[0].ReadOnly || adv[0].Reviews < 1 {
+		t.Fatalf("advisors = %+v", adv)
 	}
 
 	// --resume of the advisor's transcript, by path.

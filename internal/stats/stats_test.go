@@ -96,6 +96,12 @@ func buildTree(t *testing.T) tree {
 	)
 	sub := must(main.NewChild("task-1"))
 	appendAll(t, sub, user("CHILD task prompt"), reply("fake/m", llm.Usage{Input: 400, Output: 40}), toolResult("c2"), reply("fake/m", llm.Usage{Input: 10, Output: 1}))
+	subAdv := must(session.Create(filepath.Join(sub.ArtifactsDir(), session.AdvisorTranscript), session.Header{
+		ID: "advisor-task-1", Cwd: sub.Header().Cwd,
+		Parent: &session.Parent{Kind: session.ParentAdvisor, ID: sub.ID(), Path: sub.File()},
+	}, opts))
+	appendAll(t, subAdv, update("### Session update 1"), reply("fake/adv", llm.Usage{Input: 100, Output: 1}))
+	subAdv.Close()
 	sub.Close()
 	adv := must(session.Create(filepath.Join(main.ArtifactsDir(), session.AdvisorTranscript), session.Header{
 		ID: "advisor-" + main.ID(), Cwd: main.Header().Cwd,
@@ -159,19 +165,21 @@ func TestScanAttributesRolesPromptsAndCost(t *testing.T) {
 	if main.Prompts != 2 {
 		t.Errorf("main prompts = %d, want 2", main.Prompts)
 	}
-	if main.Primary.Turns != 3 || main.Turns != 3+2+3 {
-		t.Errorf("main turns: primary %d, total %d; want 3 and 8", main.Primary.Turns, main.Turns)
+	if main.Primary.Turns != 3 || main.Turns != 3+2+3+1 {
+		t.Errorf("main turns: primary %d, total %d; want 3 and 9", main.Primary.Turns, main.Turns)
 	}
 	wantPrimary := (1000*1+100*10+10000*0.1+500*2)/1e6 + (200+500)/1e6 + (300+300)/1e6
 	wantSub := (400+400)/1e6 + (10+10)/1e6
 	wantAdv := (3000+300)/1e6 + (150+15)/1e6 + (6000+600)/1e6
-	if !near(main.Primary.Cost, wantPrimary) || !near(main.Cost, wantPrimary+wantSub+wantAdv) {
-		t.Errorf("main cost: primary %g, total %g; want %g and %g", main.Primary.Cost, main.Cost, wantPrimary, wantPrimary+wantSub+wantAdv)
+	wantSubAdv := (300 + 3) / 1e6
+	if !near(main.Primary.Cost, wantPrimary) || !near(main.Cost, wantPrimary+wantSub+wantAdv+wantSubAdv) {
+		t.Errorf("main cost: primary %g, total %g; want %g and %g", main.Primary.Cost, main.Cost, wantPrimary, wantPrimary+wantSub+wantAdv+wantSubAdv)
 	}
 	if len(main.Subagents) != 1 || main.Subagents[0].ID != "task-1" || main.Subagents[0].Turns != 2 || main.Subagents[0].Role != stats.RoleSubagent {
 		t.Errorf("subagents = %+v", main.Subagents)
 	}
-	if len(main.Advisors) != 1 {
+	// The session's advisor, then (in path order) the subagent's own.
+	if len(main.Advisors) != 2 || main.Advisors[1].Parent != "task-1" || main.Advisors[1].Reviews != 1 || !main.Advisors[1].ReadOnly {
 		t.Fatalf("advisors = %+v", main.Advisors)
 	}
 	adv := main.Advisors[0]
@@ -190,7 +198,7 @@ func TestScanAttributesRolesPromptsAndCost(t *testing.T) {
 	for _, ru := range r.Roles {
 		roles[ru.Role] = ru
 	}
-	if roles[stats.RoleAdvisor].Files != 1 || roles[stats.RoleAdvisor].Turns != 3 || !near(roles[stats.RoleAdvisor].Cost, wantAdv) {
+	if roles[stats.RoleAdvisor].Files != 2 || roles[stats.RoleAdvisor].Turns != 4 || !near(roles[stats.RoleAdvisor].Cost, wantAdv+wantSubAdv) {
 		t.Errorf("advisor role = %+v", roles[stats.RoleAdvisor])
 	}
 	if roles[stats.RoleSubagent].Files != 1 || roles[stats.RoleSubagent].Turns != 2 {
@@ -216,7 +224,7 @@ func TestScanAttributesRolesPromptsAndCost(t *testing.T) {
 	if app.Sessions != 3 || app.Prompts != 2+1+1 {
 		t.Errorf("project /w/app = %+v", app)
 	}
-	if r.Totals.Sessions != 4 || r.Totals.Files != 6 || r.Totals.Prompts != 5 {
+	if r.Totals.Sessions != 4 || r.Totals.Files != 7 || r.Totals.Prompts != 5 {
 		t.Errorf("totals = %+v", r.Totals)
 	}
 
@@ -291,7 +299,7 @@ func TestScanMissingRootAndOrphans(t *testing.T) {
 		t.Fatal(err)
 	}
 	orphan := find(t, r.Sessions, "orphaned artifacts", func(s stats.Session) bool { return s.File == tr.main })
-	if !orphan.Missing || orphan.ID != idOf(tr.main) || len(orphan.Advisors) != 1 || len(orphan.Subagents) != 1 || orphan.Prompts != 0 {
+	if !orphan.Missing || orphan.ID != idOf(tr.main) || len(orphan.Advisors) != 2 || len(orphan.Subagents) != 1 || orphan.Prompts != 0 {
 		t.Errorf("orphan = %+v", orphan)
 	}
 }
