@@ -37,7 +37,7 @@ func TestEvalDevSet(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	if rep.Tolerance != 5 || rep.MinSeverity != "concern" || rep.Offcourse != 12 || rep.Clean != 20 || rep.CleanSteps != 1098 || len(rep.Runs) != 38 {
+	if rep.Tolerance != 5 || rep.MinSeverity != "concern" || rep.Offcourse != 21 || rep.Clean != 28 || rep.CleanSteps != 1145 || len(rep.Runs) != 55 {
 		t.Errorf("report: %+v", rep)
 	}
 }
