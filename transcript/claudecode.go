@@ -1,9 +1,11 @@
 package transcript
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/vigil-dev/vigil/llm"
 	"github.com/vigil-dev/vigil/session"
@@ -39,8 +41,18 @@ type ccLine struct {
 	Summary                   string          `json:"summary"`
 	LeafUUID                  string          `json:"leafUuid"`
 	// msg holds Message on the fast path, so that a reused line does not
-	// allocate it.
-	msg ccMessage
+	// allocate it; the fast path parses Timestamp into t.
+	msg     ccMessage
+	t       time.Time
+	stamped bool
+}
+
+// time returns when the line was written.
+func (l *ccLine) time() time.Time {
+	if l.stamped {
+		return l.t
+	}
+	return parseStamp(l.Timestamp)
 }
 
 // ccAttachment is what the reader uses of an attachment line's attachment.
@@ -157,13 +169,20 @@ func sniffClaudeCode(head []byte, name string) bool {
 // merged, the entries that arrived while it was (tool results, hook
 // context), and a compaction waiting for its summary line.
 type ccReader struct {
-	d       *decodeState
-	dec     jdec
-	l       ccLine // the line being read, reused
-	links   lineage
-	pending *ccPending
-	queue   []session.Entry
-	compact *session.Entry
+	d   *decodeState
+	dec jdec
+	l   ccLine // the line being read, reused
+	// bufs are the decoded blocks of each depth of content, reused.
+	bufs  [2]ccBlocks
+	depth int
+	// lastRole is the last renderedRole of an attachment, and
+	// lastRoleDetails the details it gave.
+	lastRole        string
+	lastRoleDetails json.RawMessage
+	links           lineage
+	pending         *ccPending
+	queue           []session.Entry
+	compact         *session.Entry
 }
 
 // ccPending is an assistant message whose blocks may continue on later
@@ -240,7 +259,7 @@ func (r *ccReader) line(n int, raw []byte) error {
 		if parent == "" {
 			parent = l.ParentUUID
 		}
-		r.compact = &session.Entry{ID: l.UUID, ParentID: r.links.parent(parent), Time: parseStamp(l.Timestamp), Body: c}
+		r.compact = &session.Entry{ID: l.UUID, ParentID: r.links.parent(parent), Time: l.time(), Body: c}
 		return nil
 	case l.Type == "system":
 		text, _ := stringContent(l.Content)
@@ -261,7 +280,7 @@ func (r *ccReader) line(n int, raw []byte) error {
 // entry returns an entry for line l with the given body, its parent
 // resolved past dropped and merged lines.
 func (r *ccReader) entry(l *ccLine, body session.Body) session.Entry {
-	return session.Entry{ID: l.UUID, ParentID: r.links.parent(l.ParentUUID), Time: parseStamp(l.Timestamp), Body: body}
+	return session.Entry{ID: l.UUID, ParentID: r.links.parent(l.ParentUUID), Time: l.time(), Body: body}
 }
 
 func (r *ccReader) assistant(n int, l *ccLine) error {
@@ -379,7 +398,11 @@ func (r *ccReader) attachment(l *ccLine) error {
 	}
 	var details json.RawMessage
 	if l.RenderedRole != "" {
-		details, _ = json.Marshal(map[string]string{"renderedRole": l.RenderedRole})
+		if l.RenderedRole != r.lastRole {
+			r.lastRole = l.RenderedRole
+			r.lastRoleDetails, _ = json.Marshal(map[string]string{"renderedRole": l.RenderedRole})
+		}
+		details = bytes.Clone(r.lastRoleDetails)
 	}
 	return r.put(r.entry(l, &session.Custom{CustomType: typ, Content: blocks, InContext: true, Details: details}), true)
 }
@@ -392,7 +415,21 @@ func (r *ccReader) blocks(n int, raw json.RawMessage) ([]llm.Block, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, nil
 	}
+	// Blocks are decoded into a buffer kept for their depth (a tool
+	// result's content is read while its message's blocks are).
 	var bs ccBlocks
+	if r.depth < len(r.bufs) {
+		depth := r.depth
+		bs = r.bufs[depth][:0]
+		defer func() {
+			clear(bs)
+			if cap(bs) > 0 && cap(bs) <= maxKeptBlocks {
+				r.bufs[depth] = bs[:0]
+			}
+		}()
+	}
+	r.depth++
+	defer func() { r.depth-- }()
 	if err := decodeJSON(&r.dec, raw, &bs); err != nil {
 		return nil, fmt.Errorf("content: %w", err)
 	}
@@ -502,11 +539,11 @@ func (l *ccLine) decodeFast(d *jdec) {
 			}
 		case "uuid":
 			if d.once(&seen, 2) {
-				l.UUID = d.str()
+				l.UUID = d.strRecent()
 			}
 		case "parentUuid":
 			if d.once(&seen, 3) {
-				l.ParentUUID = d.str()
+				l.ParentUUID = d.strRecent()
 			}
 		case "logicalParentUuid":
 			if d.once(&seen, 4) {
@@ -514,15 +551,15 @@ func (l *ccLine) decodeFast(d *jdec) {
 			}
 		case "timestamp":
 			if d.once(&seen, 5) {
-				l.Timestamp = d.str()
+				l.t, l.stamped = d.stamp(), true
 			}
 		case "sessionId":
 			if d.once(&seen, 6) {
-				l.SessionID = d.str()
+				l.SessionID = d.strRecent()
 			}
 		case "cwd":
 			if d.once(&seen, 7) {
-				l.CWD = d.str()
+				l.CWD = d.strRecent()
 			}
 		case "isMeta":
 			if d.once(&seen, 8) {
@@ -657,7 +694,7 @@ func (m *ccMessage) decodeFast(d *jdec) {
 		switch string(d.key) {
 		case "id":
 			if d.once(&seen, 0) {
-				m.ID = d.str()
+				m.ID = d.strRecent()
 			}
 		case "role":
 			if d.once(&seen, 1) {
@@ -665,7 +702,7 @@ func (m *ccMessage) decodeFast(d *jdec) {
 			}
 		case "model":
 			if d.once(&seen, 2) {
-				m.Model = d.str()
+				m.Model = d.strRecent()
 			}
 		case "content":
 			if d.once(&seen, 3) {
@@ -718,7 +755,11 @@ func (bs *ccBlocks) decodeFast(d *jdec) {
 		}
 		return
 	}
-	*bs = ccBlocks{}
+	if *bs == nil {
+		*bs = ccBlocks{}
+	} else {
+		*bs = (*bs)[:0]
+	}
 	for d.next() {
 		if !d.object() {
 			d.giveUp()
@@ -757,11 +798,11 @@ func (b *ccBlock) decodeFast(d *jdec) {
 			}
 		case "id":
 			if d.once(&seen, 5) {
-				b.ID = d.str()
+				b.ID = d.strRecent()
 			}
 		case "name":
 			if d.once(&seen, 6) {
-				b.Name = d.str()
+				b.Name = d.strRecent()
 			}
 		case "input":
 			if d.once(&seen, 7) {
@@ -769,7 +810,7 @@ func (b *ccBlock) decodeFast(d *jdec) {
 			}
 		case "tool_use_id":
 			if d.once(&seen, 8) {
-				b.ToolUseID = d.str()
+				b.ToolUseID = d.strRecent()
 			}
 		case "content":
 			if d.once(&seen, 9) {

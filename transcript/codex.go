@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/vigil-dev/vigil/llm"
 	"github.com/vigil-dev/vigil/session"
@@ -26,10 +27,21 @@ type cxLine struct {
 	Payload   json.RawMessage `json:"payload"`
 	Metadata  *cxLineMeta     `json:"metadata"`
 	// item and event, when set, are where the fast path may decode the
-	// payload with the line; decoded says it did.
+	// payload with the line; decoded says it did. The fast path parses
+	// Timestamp into t.
 	item    *cxItem
 	event   *cxEvent
 	decoded bool
+	t       time.Time
+	stamped bool
+}
+
+// time returns when the line was written.
+func (l *cxLine) time() time.Time {
+	if l.stamped {
+		return l.t
+	}
+	return parseStamp(l.Timestamp)
 }
 
 // cxLineMeta is a line's metadata.
@@ -432,7 +444,7 @@ func (r *cxReader) fail(callID string) {
 func (r *cxReader) reply(n int, l *cxLine, blocks ...llm.Block) error {
 	if r.pending == nil {
 		msg := &session.Message{Message: llm.Message{Role: llm.RoleAssistant}, Model: r.model}
-		r.pending = &session.Entry{ID: "L" + strconv.Itoa(n), ParentID: r.last, Time: parseStamp(l.Timestamp), Body: msg}
+		r.pending = &session.Entry{ID: "L" + strconv.Itoa(n), ParentID: r.last, Time: l.time(), Body: msg}
 		r.last = r.pending.ID
 	}
 	m := r.pending.Body.(*session.Message)
@@ -450,7 +462,7 @@ func (r *cxReader) put(n int, l *cxLine, body session.Body) error {
 	if !r.flush() {
 		return errStopped
 	}
-	e := session.Entry{ID: "L" + strconv.Itoa(n), ParentID: r.last, Time: parseStamp(l.Timestamp), Body: body}
+	e := session.Entry{ID: "L" + strconv.Itoa(n), ParentID: r.last, Time: l.time(), Body: body}
 	r.last = e.ID
 	if !r.d.emit(Item{Entry: e}) {
 		return errStopped
@@ -563,7 +575,7 @@ func (l *cxLine) decodeFast(d *jdec) {
 		switch string(d.key) {
 		case "timestamp":
 			if d.once(&seen, 0) {
-				l.Timestamp = d.str()
+				l.t, l.stamped = d.stamp(), true
 			}
 		case "type":
 			if d.once(&seen, 1) {
@@ -641,7 +653,7 @@ func (it *cxItem) decodeFast(d *jdec) {
 			}
 		case "name":
 			if d.once(&seen, 5) {
-				it.Name = d.str()
+				it.Name = d.strRecent()
 			}
 		case "arguments":
 			if d.once(&seen, 6) {
@@ -657,7 +669,7 @@ func (it *cxItem) decodeFast(d *jdec) {
 			}
 		case "call_id":
 			if d.once(&seen, 9) {
-				it.CallID = d.str()
+				it.CallID = d.strRecent()
 			}
 		case "id":
 			if d.once(&seen, 10) {

@@ -25,6 +25,58 @@ func parseStamp(s string) time.Time {
 	return t.UTC()
 }
 
+// parseStampBytes parses b as parseStamp does, without making a string of
+// it when stampFast can.
+func parseStampBytes(b []byte) time.Time {
+	if t, ok := stampFast(b); ok {
+		return t
+	}
+	return parseStamp(string(b))
+}
+
+// stampFast parses an RFC 3339 time in the form the agents write,
+// 2006-01-02T15:04:05Z with up to nine digits of fraction, to the time
+// time.Parse gives in UTC; ok is false for any other text, valid or not.
+func stampFast(b []byte) (t time.Time, ok bool) {
+	n := len(b)
+	if n < 20 || b[4] != '-' || b[7] != '-' || b[10] != 'T' || b[13] != ':' || b[16] != ':' || b[n-1] != 'Z' {
+		return t, false
+	}
+	num := func(s []byte) int {
+		v := 0
+		for _, c := range s {
+			if c < '0' || c > '9' {
+				return -1
+			}
+			v = v*10 + int(c-'0')
+		}
+		return v
+	}
+	year, month, day := num(b[0:4]), num(b[5:7]), num(b[8:10])
+	hour, minute, sec := num(b[11:13]), num(b[14:16]), num(b[17:19])
+	nsec := 0
+	switch frac := b[19 : n-1]; {
+	case len(frac) == 0:
+	case len(frac) >= 2 && len(frac) <= 10 && frac[0] == '.':
+		nsec = num(frac[1:])
+		for range 10 - len(frac) {
+			nsec *= 10
+		}
+	default:
+		nsec = -1
+	}
+	if year < 0 || month < 1 || month > 12 || day < 1 || day > 28 && day > daysIn(month, year) ||
+		hour < 0 || hour > 23 || minute < 0 || minute > 59 || sec < 0 || sec > 59 || nsec < 0 {
+		return t, false
+	}
+	return time.Date(year, time.Month(month), day, hour, minute, sec, nsec, time.UTC), true
+}
+
+// daysIn returns the number of days in a month.
+func daysIn(month, year int) int {
+	return time.Date(year, time.Month(month)+1, 0, 0, 0, 0, 0, time.UTC).Day()
+}
+
 // stringContent reports whether raw is a JSON string, and returns it.
 func stringContent(raw json.RawMessage) (string, bool) {
 	raw = bytes.TrimSpace(raw)

@@ -2,11 +2,15 @@ package transcript
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"strconv"
+	"time"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/vigil-dev/vigil/llm"
 )
 
 // A fast path for decoding the JSON the readers spend their time on.
@@ -46,11 +50,23 @@ type jdec struct {
 	key []byte
 	// scratch is reused to unquote strings with escapes.
 	scratch []byte
+	// recent are short strings read lately by strRecent, so that a value
+	// that comes again (the previous line's id as this line's parent, a
+	// model, a session id) is not allocated again.
+	recent     [8]string
+	nextRecent int
+	// blockBufs gather the blocks of a list of llm.Block, one buffer per
+	// depth, for decodeBlocks.
+	blockBufs [][]llm.Block
 }
 
 // jdecMaxDepth is how deep the fast path follows nesting before it gives
 // up (encoding/json allows 10,000 levels).
 const jdecMaxDepth = 200
+
+// maxKeptBlocks is the most decoded blocks a reader keeps room for
+// between lines.
+const maxKeptBlocks = 256
 
 // fastJSON turns the fast path off when false, so that tests can compare
 // what the readers yield with and without it.
@@ -294,6 +310,34 @@ var strSafe = func() (t [256]bool) {
 	return t
 }()
 
+// safeRun returns the index of the first byte of b from j on that is not
+// strSafe, or len(b). It looks at eight bytes at a time while none of
+// them is.
+func safeRun(b []byte, j int) int {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	for ; j+8 <= len(b); j += 8 {
+		x := binary.LittleEndian.Uint64(b[j:])
+		q := x ^ ('"' * ones)
+		bs := x ^ ('\\' * ones)
+		// A byte below 0x20, a quote or a backslash (the borrow of
+		// y - n*ones marks a byte of y below n, and a false mark only
+		// ever follows a true one), or a byte of 0x80 or more.
+		below := (x - 0x20*ones) &^ x
+		quote := (q - ones) &^ q
+		slash := (bs - ones) &^ bs
+		if (below|quote|slash|x)&highs != 0 {
+			break
+		}
+	}
+	for j < len(b) && strSafe[b[j]] {
+		j++
+	}
+	return j
+}
+
 // scanString checks the string at d.i and moves past it; its content is
 // b[s:e]. esc reports a backslash in it, high a byte of 0x80 or more.
 func (d *jdec) scanString() (s, e int, esc, high bool) {
@@ -301,9 +345,7 @@ func (d *jdec) scanString() (s, e int, esc, high bool) {
 	j := d.i + 1
 	s = j
 	for {
-		for j < len(b) && strSafe[b[j]] {
-			j++
-		}
+		j = safeRun(b, j)
 		if j >= len(b) {
 			d.fail = true
 			return
@@ -398,6 +440,30 @@ func (d *jdec) strBytes() []byte {
 	return unquoteInto(nil, raw)
 }
 
+// strRecent reads a string as str does, but returns the same string as a
+// recent call when it has the same value. For the short values that
+// repeat from line to line.
+func (d *jdec) strRecent() string {
+	b := d.strBytes()
+	if len(b) == 0 || len(b) > 64 {
+		return string(b)
+	}
+	for _, r := range d.recent {
+		if r == string(b) {
+			return r
+		}
+	}
+	s := string(b)
+	d.recent[d.nextRecent] = s
+	d.nextRecent = (d.nextRecent + 1) % len(d.recent)
+	return s
+}
+
+// stamp reads a string and parses it as parseStamp does.
+func (d *jdec) stamp() time.Time {
+	return parseStampBytes(d.strBytes())
+}
+
 // strOf reads a string as str does, but returns one of vals without
 // allocating when the string is equal to it.
 func (d *jdec) strOf(vals ...string) string {
@@ -426,10 +492,7 @@ func (d *jdec) strOf(vals ...string) string {
 // U+FFFD.
 func unquoteInto(buf, s []byte) []byte {
 	for r := 0; r < len(s); {
-		j := r
-		for j < len(s) && strSafe[s[j]] {
-			j++
-		}
+		j := safeRun(s, r)
 		buf = append(buf, s[r:j]...)
 		r = j
 		if r >= len(s) {
@@ -681,10 +744,11 @@ type fastDecoder interface {
 	decodeFast(d *jdec)
 }
 
-// decodeJSON decodes data into v, which must be zero: with the fast path
-// when it can, else with encoding/json. On the fast path, v's
-// json.RawMessage members are slices of data. d is the decoder to use,
-// kept by the caller to reuse its buffer; nil makes a new one.
+// decodeJSON decodes data into v, which must be zero (or, for a list, may
+// hold storage to reuse from its length on): with the fast path when it
+// can, else with encoding/json. On the fast path, v's json.RawMessage
+// members are slices of data. d is the decoder to use, kept by the caller
+// to reuse its buffer; nil makes a new one.
 func decodeJSON[T any, P interface {
 	*T
 	fastDecoder

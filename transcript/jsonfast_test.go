@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 )
 
@@ -249,6 +250,55 @@ func TestValidJSON(t *testing.T) {
 		d.skip()
 		if d.done() && !json.Valid([]byte(c)) {
 			t.Errorf("fast path accepts %q", c)
+		}
+	}
+}
+
+// TestSafeRun checks the eight-bytes-at-a-time scan against the table,
+// with each kind of byte that ends a run at each position.
+func TestSafeRun(t *testing.T) {
+	for _, stop := range []byte{'"', '\\', 0, 0x1f, 0x80, 0xff} {
+		for n := range 40 {
+			for at := range n + 1 {
+				b := bytes.Repeat([]byte{'a'}, n)
+				// Bytes near the stopping ones that must not stop a run.
+				for i := range b {
+					b[i] = " !#[]^_~\x7fa"[i%10]
+				}
+				want := n
+				if at < n {
+					b[at] = stop
+					want = at
+				}
+				for from := range min(at, 3) + 1 {
+					if got := safeRun(b, from); got != max(want, from) {
+						t.Fatalf("safeRun(%q, %d) = %d, want %d", b, from, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestParseStampBytes compares the fast time parser with parseStamp.
+func TestParseStampBytes(t *testing.T) {
+	cases := []string{"", "2026-11-30T01:33:52.344Z", "2026-11-30T01:33:52Z", "2026-11-30T01:33:52.1Z",
+		"2026-11-30T01:33:52.123456789Z", "2026-11-30T01:33:52.1234567891Z", "2026-11-30T01:33:52.Z",
+		"2026-02-29T00:00:00Z", "2024-02-29T00:00:00Z", "2026-02-28T23:59:59.999Z", "2026-13-01T00:00:00Z",
+		"2026-00-01T00:00:00Z", "2026-04-31T00:00:00Z", "2026-04-30T24:00:00Z", "2026-04-30T23:60:00Z",
+		"2026-04-30T23:59:60Z", "2026-11-30t01:33:52Z", "2026-11-30T01:33:52z", "2026-11-30T01:33:52+01:00",
+		"2026-11-30T01:33:52.344+05:30", "2026-02-05T11:24:45.305360", "0000-01-01T00:00:00Z",
+		"9999-12-31T23:59:59.999999999Z", "2026-1-30T01:33:52Z", "2026-11-30T01:33:5xZ", "+026-11-30T01:33:52Z",
+		"2026-11-30T01:33:52.-1Z", "2026-11-30T01:33:52,5Z", "2026-11-30 01:33:52Z", "2026-11-30T01:33:52.34a4Z"}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 2000 {
+		t := time.Unix(rng.Int64N(1<<34)-1<<33, rng.Int64N(1e9)).UTC()
+		cases = append(cases, t.Format(time.RFC3339Nano), t.Format("2006-01-02T15:04:05.000Z07:00"))
+	}
+	for _, c := range cases {
+		got, want := parseStampBytes([]byte(c)), parseStamp(c)
+		if got != want || !reflect.DeepEqual(got, want) {
+			t.Errorf("parseStampBytes(%q) = %v, want %v", c, got, want)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/vigil-dev/vigil/llm"
 	"github.com/vigil-dev/vigil/session"
@@ -46,8 +47,18 @@ type piLine struct {
 	TitleSource string `json:"titleSource"`
 	PromptKey   string `json:"providerPromptCacheKey"`
 	// msg holds Message on the fast path, so that a reused line does not
-	// allocate it.
-	msg piMessage
+	// allocate it; the fast path parses Timestamp into t.
+	msg     piMessage
+	t       time.Time
+	stamped bool
+}
+
+// time returns when the line was written.
+func (l *piLine) time() time.Time {
+	if l.stamped {
+		return l.t
+	}
+	return parseStamp(l.Timestamp)
 }
 
 // piMessage is an AgentMessage: the roles share one struct.
@@ -135,7 +146,8 @@ func sniffPi(head []byte, name string) bool {
 type piReader struct {
 	d       *decodeState
 	dec     jdec
-	l       piLine // the line being read, reused
+	l       piLine   // the line being read, reused
+	bs      piBlocks // its blocks, reused
 	run     RunInfo
 	links   lineage
 	started bool
@@ -228,7 +240,7 @@ func (r *piReader) line(n int, raw []byte) error {
 		r.links.drop(l.ID, l.ParentID)
 		return nil
 	}
-	e := session.Entry{ID: l.ID, ParentID: r.links.parent(l.ParentID), Time: parseStamp(l.Timestamp), Body: body}
+	e := session.Entry{ID: l.ID, ParentID: r.links.parent(l.ParentID), Time: l.time(), Body: body}
 	if !r.d.emit(Item{Entry: e}) {
 		return errStopped
 	}
@@ -247,7 +259,7 @@ func (r *piReader) header(n int, l *piLine) error {
 	if l.Title != "" {
 		r.run.Task = l.Title
 	}
-	r.run.ID, r.run.CWD, r.run.Started = l.ID, l.CWD, parseStamp(l.Timestamp)
+	r.run.ID, r.run.CWD, r.run.Started = l.ID, l.CWD, l.time()
 	if !r.d.emit(Item{Run: &r.run}) {
 		return errStopped
 	}
@@ -323,7 +335,13 @@ func (r *piReader) blocks(n int, raw json.RawMessage) ([]llm.Block, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, nil
 	}
-	var bs piBlocks
+	bs := r.bs[:0]
+	defer func() {
+		clear(bs)
+		if cap(bs) > 0 && cap(bs) <= maxKeptBlocks {
+			r.bs = bs[:0]
+		}
+	}()
 	if err := decodeJSON(&r.dec, raw, &bs); err != nil {
 		return nil, fmt.Errorf("content: %w", err)
 	}
@@ -383,15 +401,15 @@ func (l *piLine) decodeFast(d *jdec) {
 			}
 		case "id":
 			if d.once(&seen, 1) {
-				l.ID = d.str()
+				l.ID = d.strRecent()
 			}
 		case "parentId":
 			if d.once(&seen, 2) {
-				l.ParentID = d.str()
+				l.ParentID = d.strRecent()
 			}
 		case "timestamp":
 			if d.once(&seen, 3) {
-				l.Timestamp = d.str()
+				l.t, l.stamped = d.stamp(), true
 			}
 		case "message":
 			if d.once(&seen, 4) && d.object() {
@@ -487,11 +505,11 @@ func (m *piMessage) decodeFast(d *jdec) {
 			}
 		case "provider":
 			if d.once(&seen, 2) {
-				m.Provider = d.str()
+				m.Provider = d.strRecent()
 			}
 		case "model":
 			if d.once(&seen, 3) {
-				m.Model = d.str()
+				m.Model = d.strRecent()
 			}
 		case "stopReason":
 			if d.once(&seen, 4) {
@@ -526,7 +544,7 @@ func (m *piMessage) decodeFast(d *jdec) {
 			}
 		case "toolCallId":
 			if d.once(&seen, 6) {
-				m.ToolCallID = d.str()
+				m.ToolCallID = d.strRecent()
 			}
 		case "isError":
 			if d.once(&seen, 7) {
@@ -592,7 +610,11 @@ func (bs *piBlocks) decodeFast(d *jdec) {
 		}
 		return
 	}
-	*bs = piBlocks{}
+	if *bs == nil {
+		*bs = piBlocks{}
+	} else {
+		*bs = (*bs)[:0]
+	}
 	for d.next() {
 		if !d.object() {
 			d.giveUp()
@@ -628,11 +650,11 @@ func (bs *piBlocks) decodeFast(d *jdec) {
 				}
 			case "id":
 				if d.once(&seen, 6) {
-					b.ID = d.str()
+					b.ID = d.strRecent()
 				}
 			case "name":
 				if d.once(&seen, 7) {
-					b.Name = d.str()
+					b.Name = d.strRecent()
 				}
 			case "arguments":
 				if d.once(&seen, 8) {

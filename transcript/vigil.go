@@ -94,19 +94,20 @@ func readVigil(d *decodeState) error {
 // path: session.DecodeEntry decodes the line once for its base fields and
 // again for its body.
 type vigilLine struct {
-	typ, id, parentID, timestamp string
-	message                      llm.Message
-	model                        []byte
-	usage                        *llm.Usage
-	stopReason                   llm.StopReason
-	customType                   string
-	content                      []llm.Block
-	display, inContext           bool
-	details                      json.RawMessage
-	summary, firstKeptID         string
-	tokensBefore                 int64
-	fromID                       string
-	thinking                     llm.ThinkingLevel
+	typ, id, parentID    string
+	timestamp            []byte
+	message              llm.Message
+	model                []byte
+	usage                *llm.Usage
+	stopReason           llm.StopReason
+	customType           string
+	content              []llm.Block
+	display, inContext   bool
+	details              json.RawMessage
+	summary, firstKeptID string
+	tokensBefore         int64
+	fromID               string
+	thinking             llm.ThinkingLevel
 }
 
 // vigilKeys are the members of every entry type.
@@ -128,15 +129,15 @@ func (l *vigilLine) decodeFast(d *jdec) {
 			}
 		case "id":
 			if d.once(&seen, 1) {
-				l.id = d.str()
+				l.id = d.strRecent()
 			}
 		case "parentId":
 			if d.once(&seen, 2) {
-				l.parentID = d.str()
+				l.parentID = d.strRecent()
 			}
 		case "timestamp":
 			if d.once(&seen, 3) {
-				l.timestamp = d.str()
+				l.timestamp = d.strBytes()
 			}
 		case "message":
 			if d.once(&seen, 4) {
@@ -262,7 +263,22 @@ func decodeBlocks(d *jdec) []llm.Block {
 	if !d.array() {
 		return nil
 	}
-	out := []llm.Block{}
+	// The blocks are gathered in a buffer kept for the list's depth and
+	// copied to a list of their number, which saves growing lists.
+	level := d.depth
+	for len(d.blockBufs) <= level && level < 8 {
+		d.blockBufs = append(d.blockBufs, nil)
+	}
+	var out []llm.Block
+	if level < len(d.blockBufs) {
+		out = d.blockBufs[level][:0]
+		defer func() {
+			clear(out)
+			if cap(out) <= maxKeptBlocks {
+				d.blockBufs[level] = out[:0]
+			}
+		}()
+	}
 	for d.next() {
 		if !d.object() {
 			d.giveUp() // null or another kind: leave it to encoding/json
@@ -286,11 +302,11 @@ func decodeBlocks(d *jdec) []llm.Block {
 				}
 			case "id":
 				if d.once(&seen, 3) {
-					b.ID = d.str()
+					b.ID = d.strRecent()
 				}
 			case "name":
 				if d.once(&seen, 4) {
-					b.Name = d.str()
+					b.Name = d.strRecent()
 				}
 			case "arguments":
 				if d.once(&seen, 5) {
@@ -318,7 +334,10 @@ func decodeBlocks(d *jdec) []llm.Block {
 		}
 		out = append(out, b)
 	}
-	return out
+	if d.fail {
+		return nil
+	}
+	return append([]llm.Block{}, out...)
 }
 
 // vigilDecoder decodes entry lines: with the fast path when it can, else
@@ -389,9 +408,13 @@ func (v *vigilDecoder) entry(l *vigilLine) (e session.Entry, ok bool) {
 	default:
 		return e, false
 	}
-	t, err := time.Parse(time.RFC3339Nano, l.timestamp)
-	if l.timestamp == "" || err != nil {
-		return e, false
+	t, ok := stampFast(l.timestamp)
+	if !ok {
+		var err error
+		t, err = time.Parse(time.RFC3339Nano, string(l.timestamp))
+		if len(l.timestamp) == 0 || err != nil {
+			return e, false
+		}
 	}
 	e.ID, e.ParentID, e.Time = l.id, l.parentID, t.UTC()
 	return e, true
