@@ -23,9 +23,10 @@
 //     wrote it and the tokens the provider reported.
 //   - A prompt is a user message of a primary session that holds text and no
 //     tool result. Tool results, a subagent's task prompt (written by the
-//     parent agent) and the advisor's session updates (advisor_update custom
-//     entries, written by vigil) are never prompts.
-//   - A review is one session update the advisor was sent.
+//     parent agent) and whatever starts the advisor's reviews (custom
+//     entries written by vigil) are never prompts.
+//   - A review is one session update the advisor was sent (advisor_update),
+//     or one review prompt of its periodic mode (advisor_review).
 //   - Cost prices each turn with its model's price ([Options.Price]); a turn
 //     of a model with no price costs 0 and is counted as unpriced.
 //   - A fork starts with copies of its source's entries; those are counted

@@ -10,9 +10,14 @@ import (
 	"github.com/vigil-dev/vigil/session"
 )
 
-// advisorUpdate is the custom type of the session updates in an advisor
-// transcript (docs/session-format.md): written by vigil, never a prompt.
-const advisorUpdate = "advisor_update"
+// The custom types of the prompts that start an advisor's review in its
+// transcript (docs/session-format.md): the session updates, and the
+// periodic mode's review prompts. vigil writes them; they are never
+// prompts.
+const (
+	advisorUpdate = "advisor_update"
+	advisorReview = "advisor_review"
+)
 
 // file is what one session file holds, once read and filtered.
 type file struct {
@@ -65,7 +70,7 @@ func (s *scanner) readFile(path string, nested bool) (*file, *Problem) {
 				f.prompts++
 			}
 		case *session.Custom:
-			if f.role == RoleAdvisor && b.CustomType == advisorUpdate {
+			if f.role == RoleAdvisor && (b.CustomType == advisorUpdate || b.CustomType == advisorReview) {
 				f.reviews++
 			}
 		}

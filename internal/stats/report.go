@@ -161,8 +161,8 @@ type Transcript struct {
 	// ReadOnly is set for advisor transcripts: vigil never resumes,
 	// messages or stops an advisor through them.
 	ReadOnly bool `json:"readOnly"`
-	// Reviews counts the session updates an advisor was sent; 0 for a
-	// subagent.
+	// Reviews counts the reviews an advisor was asked for (session
+	// updates, and the periodic mode's review prompts); 0 for a subagent.
 	Reviews int `json:"reviews"`
 	Usage
 }

@@ -110,6 +110,9 @@ func buildTree(t *testing.T) tree {
 	appendAll(t, adv,
 		update("### Session update 1"), reply("fake/adv", llm.Usage{Input: 1000, Output: 100}), toolResult("a1"), reply("fake/adv", llm.Usage{Input: 50, Output: 5}),
 		update("### Session update 2"), reply("fake/adv", llm.Usage{Input: 2000, Output: 200}),
+		// Its memory after a compaction is no review; a periodic review is.
+		&session.Custom{CustomType: "advisor_memory", Content: []llm.Block{llm.Text("memory")}, InContext: true},
+		&session.Custom{CustomType: "advisor_review", Content: []llm.Block{llm.Text("review the last steps")}, InContext: true},
 	)
 	adv.Close()
 	leaf := main.Leaf()
@@ -183,7 +186,7 @@ func TestScanAttributesRolesPromptsAndCost(t *testing.T) {
 		t.Fatalf("advisors = %+v", main.Advisors)
 	}
 	adv := main.Advisors[0]
-	if !adv.ReadOnly || adv.Reviews != 2 || adv.Turns != 3 || adv.Tokens.Input != 3050 || adv.Parent != main.ID || adv.Role != stats.RoleAdvisor {
+	if !adv.ReadOnly || adv.Reviews != 3 || adv.Turns != 3 || adv.Tokens.Input != 3050 || adv.Parent != main.ID || adv.Role != stats.RoleAdvisor {
 		t.Errorf("advisor = %+v", adv)
 	}
 
