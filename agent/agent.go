@@ -84,6 +84,8 @@ type Agent struct {
 	busy bool
 	// running says the busy token is held by a run (Prompt, Resume).
 	running bool
+	// runs counts the runs started; the one going, if any, is number runs.
+	runs int
 	// runCancel aborts the run in progress; nil when there is none.
 	runCancel context.CancelCauseFunc
 	// interrupt cancels the wait an interrupting steer cuts short (the
@@ -111,6 +113,9 @@ type Agent struct {
 type queuedSteer struct {
 	body      session.Body
 	interrupt bool
+	// run, when not 0, is the run the steer belongs to (SteerRun): it is
+	// dropped if that run ends before delivering it.
+	run int
 }
 
 // New returns an agent over opts. It reads the session's current branch

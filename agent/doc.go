@@ -36,7 +36,9 @@
 // model-visible injection continues the turn with another step; queued
 // custom messages do not. Steers queued while no turn runs (also one that
 // arrives after a turn's last boundary delivered) are appended right
-// after the next turn's opening message, before its first request.
+// after the next turn's opening message, before its first request;
+// [Agent.SteerRun] queues one for the run in progress only, dropped if
+// that run ends without delivering it.
 //
 // An interrupting steer cancels the running tool call's context with cause
 // [ErrSteerInterrupt] (bash kills the command's process group at once),
@@ -145,9 +147,10 @@
 // agent, and the loop waits for it. Subscribers run in the order they
 // subscribed.
 //
-// Steer, SteerCustom, FollowUp, Abort, State and Subscribe never wait for
-// the loop: they take a short lock and return. They may be called from any
-// goroutine, from subscribers and from hooks.
+// Steer, SteerCustom, SteerRun, FollowUp, Abort, State and Subscribe
+// never wait for the loop: they take a short lock and return; Fork takes
+// none. They may be called from any goroutine, from subscribers and from
+// hooks.
 //
 // Every wait of the loop is bounded by a context: the model stream and
 // tool calls by the run's (which Abort cancels), the hooks by a boundary

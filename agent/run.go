@@ -83,6 +83,7 @@ func (a *Agent) run(ctx context.Context, cause TurnCause, opening session.Body) 
 	a.mu.Lock()
 	a.runCancel = cancel
 	a.running = true
+	a.runs++
 	a.lastAborted = false
 	a.mu.Unlock()
 	defer func() {
@@ -90,6 +91,7 @@ func (a *Agent) run(ctx context.Context, cause TurnCause, opening session.Body) 
 		a.mu.Lock()
 		a.runCancel = nil
 		a.running = false
+		a.dropRunSteers()
 		a.mu.Unlock()
 		cancel(nil)
 		a.emit(a.event(Event{Type: EventIdle}))

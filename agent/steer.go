@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"slices"
 
 	"github.com/vigil-dev/vigil/session"
 )
@@ -31,11 +32,36 @@ func (a *Agent) SteerCustom(c session.Custom, interrupt bool) {
 	a.queueSteer(&c, interrupt)
 }
 
+// SteerRun is SteerCustom for the run in progress only. While a run
+// (Prompt or Resume) is going it queues c and reports true; otherwise it
+// queues nothing and reports false. The steer belongs to that run: if the
+// run ends before a boundary delivers it, it is dropped, never delivered
+// at the start of a later run as a plain steer would be. The advisor's
+// periodic corrections use it, so that advice about one run never reaches
+// another.
+func (a *Agent) SteerRun(c session.Custom, interrupt bool) bool {
+	if c.CustomType == "" {
+		return false
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if !a.running {
+		return false
+	}
+	a.queueSteerLocked(queuedSteer{body: &c, interrupt: interrupt, run: a.runs})
+	return true
+}
+
 func (a *Agent) queueSteer(b session.Body, interrupt bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.steers = append(a.steers, queuedSteer{body: b, interrupt: interrupt})
-	if interrupt {
+	a.queueSteerLocked(queuedSteer{body: b, interrupt: interrupt})
+}
+
+// queueSteerLocked queues s; a.mu is held.
+func (a *Agent) queueSteerLocked(s queuedSteer) {
+	a.steers = append(a.steers, s)
+	if s.interrupt {
 		a.interruptPending = true
 		if a.interrupt != nil {
 			a.interrupt(ErrSteerInterrupt)
@@ -55,6 +81,13 @@ func (a *Agent) FollowUp(text string) {
 	a.mu.Lock()
 	a.followUps = append(a.followUps, text)
 	a.mu.Unlock()
+}
+
+// dropRunSteers forgets the steers that belong to the run ending now
+// (SteerRun), and the interrupt they asked for; a.mu is held.
+func (a *Agent) dropRunSteers() {
+	a.steers = slices.DeleteFunc(a.steers, func(s queuedSteer) bool { return s.run == a.runs })
+	a.interruptPending = slices.ContainsFunc(a.steers, func(s queuedSteer) bool { return s.interrupt })
 }
 
 // deliverSteers appends the queued steers and emits steer_delivered for
