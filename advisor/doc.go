@@ -78,13 +78,26 @@
 //	Run the tests before committing.
 //	</advisory>
 //
+// # The periodic mode
+//
+// [Periodic] is the other policy over the same boundary: instead of a
+// review per step it counts the tool calls and run time of the user's
+// runs, and every [PeriodicOptions.EveryToolCalls] calls or
+// [PeriodicOptions.EveryMinutes] minutes, once every running call has its
+// real result, forks the primary's conversation onto the primary's own
+// model ([PeriodicHost.Fork]) with [ReviewPrompt]. A reply whose shape is
+// CORRECTION ([ParseReview]) is steered into the run it was forked in
+// ([PeriodicHost.SteerRun]); anything else delivers nothing. The run's
+// end cancels a review in flight.
+//
 // # The host
 //
 // The advisor never imports the agent it watches. It talks to it through
 // [Host], which it declares itself: read the transcript since a cursor,
 // queue an aside, steer, record a card, resume a run. The agent reports
 // back a stream of [Event] values: step ends, the end of a run, user
-// interrupts and resumes, history rewrites. Every value crossing the
+// interrupts and resumes, history rewrites (and, for the periodic mode,
+// run starts and tool calls starting and settling). Every value crossing the
 // boundary is plain data, so a host may live in another process.
 //
 // # Concurrency

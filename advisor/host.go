@@ -74,7 +74,8 @@ const (
 	// results) ended, and its entries can be read with [Host.Since].
 	EventStepEnded EventKind = "step_ended"
 	// EventRunEnded: the primary's run ended on its own (it yielded); it
-	// is idle until a prompt or a [Host.Resume].
+	// is idle until a prompt or a [Host.Resume]. Run, when set, names the
+	// run that ended.
 	EventRunEnded EventKind = "run_ended"
 	// EventUserInterrupted: the user stopped the run; sets the [Latch].
 	EventUserInterrupted EventKind = "user_interrupted"
@@ -84,6 +85,22 @@ const (
 	// EventHistoryRewritten: the transcript was replaced (compaction, a
 	// session switch, a branch or fork); cursors from before are invalid.
 	EventHistoryRewritten EventKind = "history_rewritten"
+
+	// The periodic mode's events (see [Periodic] and [PeriodicHost]).
+
+	// EventRunStarted: a run of the primary began; Run names it and
+	// Trigger says what started it.
+	EventRunStarted EventKind = "run_started"
+	// EventToolStarted: a tool call of the primary is running, from the
+	// moment the call is known (it may not have started executing yet)
+	// until its EventToolSettled; Call names it and Parent the call it
+	// is nested in, if any.
+	EventToolStarted EventKind = "tool_started"
+	// EventToolSettled: the call named by Call recorded its real result
+	// in the primary's transcript (a stand-in a fork would make up does
+	// not count). A call that owns nested calls settles with its own
+	// result, never with theirs.
+	EventToolSettled EventKind = "tool_settled"
 )
 
 // Event is one thing the watched agent reports to its advisor. Events
@@ -93,4 +110,24 @@ type Event struct {
 	// Cursor is, for EventStepEnded, the transcript cursor just after the
 	// step's last entry; 0 otherwise.
 	Cursor int `json:"cursor,omitempty"`
+	// Run names a run (EventRunStarted, EventRunEnded); the host chooses
+	// the names, unique within the session.
+	Run string `json:"run,omitempty"`
+	// Trigger says what started a run (EventRunStarted): "" or
+	// [TriggerUser] for a user's prompt, [TriggerManual], or the host's
+	// word for anything else (a resume, a schedule, a memory flush).
+	Trigger string `json:"trigger,omitempty"`
+	// Call names a tool call (EventToolStarted, EventToolSettled).
+	Call CallKey `json:"call,omitzero"`
+	// Parent names the call that Call is nested in (EventToolStarted,
+	// EventToolSettled), zero for a call the primary made itself.
+	Parent CallKey `json:"parent,omitzero"`
+}
+
+// CallKey names one tool call: Source says whose numbering ID belongs
+// to (the primary's own calls, a subagent's, a native tool item), so
+// two calls that share an ID but not a source are different calls.
+type CallKey struct {
+	Source string `json:"source,omitempty"`
+	ID     string `json:"id"`
 }
