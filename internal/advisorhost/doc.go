@@ -35,4 +35,16 @@
 //
 // A turn_start with cause resume (a run the advisor started) is not a
 // user resume and is not forwarded; nor is any other event.
+//
+// # The periodic mode
+//
+// [Periodic] adds to a Host what the advisor's periodic mode needs
+// ([advisor.PeriodicHost]): [Periodic.Forward] reports runs and tool
+// calls (a task call's subagent calls nested under it, in a numbering of
+// their own); [Periodic.Fork] forks the session at its last settled point
+// onto the agent's own model with the agent's own request
+// ([agent.Agent.Fork]), so the provider's cache is warm, and runs no tool
+// of the reply; [Periodic.SteerRun] steers a correction into the run it
+// names only ([agent.Agent.SteerRun]), and refuses when
+// advisor.allowPromptInjection is false.
 package advisorhost

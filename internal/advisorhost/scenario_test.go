@@ -32,8 +32,15 @@ import (
 // A scenario is a txtar archive under testdata/scenarios:
 //
 //	-- settings.yml --   advisor settings: syncBacklog (int), syncTimeoutSeconds,
-//	                     immuneTurns, callTimeoutSeconds, start (beginning|end|primed)
-//	-- fakellm.yml --    one fakellm script; the primary is model "m", the advisor "adv"
+//	                     immuneTurns, callTimeoutSeconds, start (beginning|end|primed);
+//	                     mode: periodic and its everyToolCalls, everyMinutes,
+//	                     reviewInstructions, reviewTimeoutSeconds,
+//	                     allowPromptInjection (default true); subagents: true
+//	                     gives the primary the task tool
+//	-- fakellm.yml --    one fakellm script; the primary is model "m", the advisor "adv";
+//	                     a periodic review's fork goes to "m" with "### Advisor review"
+//	                     in its body, and a subagent's requests to "m" with the
+//	                     system prompt SUBAGENT-SYSTEM-PROMPT
 //	-- actions --        one action a line (see run)
 //	-- want --           one check a line (see check)
 //
@@ -61,6 +68,8 @@ type scenarioSettings struct {
 	ImmuneTurns        int    `yaml:"immuneTurns"`
 	CallTimeoutSeconds int    `yaml:"callTimeoutSeconds"`
 	Start              string `yaml:"start"`
+	Subagents          bool   `yaml:"subagents"`
+	PeriodicSettings   `yaml:",inline"`
 }
 
 type scenario struct {
@@ -74,6 +83,7 @@ type scenario struct {
 	ag       *agent.Agent
 	host     *advisorhost.Host
 	rt       *advisor.Runtime
+	per      *advisor.Periodic
 	gate     *gatedModel
 
 	mu     sync.Mutex
@@ -82,6 +92,7 @@ type scenario struct {
 	mark   int           // events before the last action that was not a wait
 	runs   sync.WaitGroup
 	runErr []error
+	logs   []string
 }
 
 func newScenario(t *testing.T, ar *txtar.Archive) *scenario {
@@ -122,13 +133,21 @@ func (s *scenario) build() {
 		t.Fatal(err)
 	}
 	var fwd hookRef
-	s.ag, err = agent.New(agent.Options{Model: s.model("m"), Session: s.sess, Tools: ts.Tools(), Hooks: []agent.Hook{&fwd}})
+	opts := agent.Options{Model: s.model("m"), Session: s.sess, Tools: ts.Tools(), Hooks: []agent.Hook{&fwd}}
+	if s.settings.Subagents {
+		opts.Subagents = &agent.SubagentConfig{System: subagentSystem}
+	}
+	s.ag, err = agent.New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	s.ag.Subscribe(s.record)
 	s.host = advisorhost.New(s.ag, s.sess)
 	fwd.h = s.host.Hook()
+	if s.settings.Mode == "periodic" {
+		s.buildPeriodic()
+		return
+	}
 	s.gate = &gatedModel{m: s.model("adv"), open: make(chan struct{})}
 	close(s.gate.open)
 	start := map[string]advisor.StartPoint{"": advisor.StartAtBeginning, "beginning": advisor.StartAtBeginning, "end": advisor.StartAtEnd, "primed": advisor.StartPrimed}[s.settings.Start]
@@ -139,7 +158,7 @@ func (s *scenario) build() {
 		ImmuneTurns: s.settings.ImmuneTurns,
 		Start:       start,
 		CallTimeout: time.Duration(s.settings.CallTimeoutSeconds) * time.Second,
-		Logf:        t.Logf,
+		Logf:        s.logf,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -274,6 +293,9 @@ func (s *scenario) wait(what string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), scenarioBound)
 	defer cancel()
 	if what == "advisor" {
+		if s.per != nil {
+			return s.per.WaitReview(ctx)
+		}
 		return s.rt.WaitBacklogBelow(ctx, 1)
 	}
 	types := map[string]agent.EventType{"idle": agent.EventIdle, "tool": agent.EventToolStart, "step": agent.EventStepEnd}
@@ -305,8 +327,12 @@ func (s *scenario) wait(what string) error {
 //
 //	primary N contains|lacks TEXT   N from 1, or "last"; the request's body
 //	advisor N contains|lacks TEXT
-//	primary|advisor requests N      how many requests the model got
+//	fork N contains|lacks TEXT      a periodic review's fork
+//	primary N tail TEXT             the last message of request N holds TEXT
+//	primary|advisor|fork|subagent requests N   how many requests each got
 //	advisor N messages K            how many messages request N sends
+//	log contains|lacks TEXT         the advisor's log lines
+//	turns N                         turn_start events of the primary
 //	cards N                         advisor entries held as cards
 //	advisories N                    advisor entries of any delivery
 //	steps N                         assistant messages in the session file
@@ -316,6 +342,12 @@ func (s *scenario) check() {
 	reqs := map[string][]request{}
 	for _, r := range s.srv.Requests() {
 		who := map[string]string{"m": "primary", "adv": "advisor"}[r.Model]
+		switch body := string(r.Body); {
+		case who == "primary" && strings.Contains(body, advisor.ReviewHeading):
+			who = "fork"
+		case who == "primary" && strings.Contains(body, subagentSystem):
+			who = "subagent"
+		}
 		reqs[who] = append(reqs[who], parseRequest(t, r.Body))
 	}
 	for n, line := range strings.Split(s.files["want"], "\n") {
@@ -328,11 +360,13 @@ func (s *scenario) check() {
 			t.Errorf("want:%d: %s: %s", n+1, line, fmt.Sprintf(format, args...))
 		}
 		switch {
+		case f[0] == "log" && len(f) >= 3:
+			s.checkLog(f[1], strings.SplitN(line, " ", 3)[2], fail)
 		case len(f) == 3 && f[1] == "requests":
 			if got := len(reqs[f[0]]); strconv.Itoa(got) != f[2] {
 				fail("got %d", got)
 			}
-		case len(f) >= 3 && (f[0] == "primary" || f[0] == "advisor"):
+		case len(f) >= 3 && (f[0] == "primary" || f[0] == "advisor" || f[0] == "fork"):
 			list := reqs[f[0]]
 			i := len(list)
 			if f[1] != "last" {
@@ -355,6 +389,10 @@ func (s *scenario) check() {
 			case f[2] == "messages" && len(f) == 4:
 				if strconv.Itoa(req.messages) != f[3] {
 					fail("got %d", req.messages)
+				}
+			case f[2] == "tail" && len(f) == 4:
+				if !strings.Contains(req.tail, f[3]) {
+					fail("the request's last message lacks it:\n%.4000s", req.tail)
 				}
 			default:
 				fail("bad check")
@@ -380,6 +418,15 @@ func (s *scenario) check() {
 				s.mu.Lock()
 				got = len(s.runErr)
 				s.mu.Unlock()
+			case "turns":
+				got = 0
+				s.mu.Lock()
+				for _, ev := range s.events {
+					if ev.Type == agent.EventTurnStart {
+						got++
+					}
+				}
+				s.mu.Unlock()
 			}
 			if strconv.Itoa(got) != f[1] {
 				fail("got %d", got)
@@ -391,10 +438,12 @@ func (s *scenario) check() {
 }
 
 // request is what the checks read of a request: its message count and
-// every string in its messages, one per line.
+// every string in its messages, one per line; tail is the same of its
+// last message.
 type request struct {
 	messages int
 	text     string
+	tail     string
 }
 
 func parseRequest(t *testing.T, body []byte) request {
@@ -426,6 +475,12 @@ func parseRequest(t *testing.T, body []byte) request {
 			}
 		}
 	}
+	var tail string
+	if n := len(v.Messages); n > 0 {
+		walk(v.Messages[n-1])
+		tail = sb.String()
+		sb.Reset()
+	}
 	walk(v.Messages)
-	return request{messages: len(v.Messages), text: sb.String()}
+	return request{messages: len(v.Messages), text: sb.String(), tail: tail}
 }

@@ -21,10 +21,15 @@ const UpdateType = "advisor_update"
 // reviews when the advisor's context was compacted.
 const MemoryType = "advisor_memory"
 
+// ReviewType is the custom type of the prompts of the periodic mode's
+// reviews, each followed by the reply of the fork it was sent to.
+const ReviewType = "advisor_review"
+
 // Transcript is an [advisor.Recorder] that appends the advisor's turns to
 // its session's advisor transcript, <artifacts>/__advisor.jsonl, in the
-// session format. Update prompts are custom entries of [UpdateType], so
-// nothing counts them as user messages; replies are assistant messages
+// session format. Update prompts are custom entries of [UpdateType] (the
+// periodic mode's review prompts of [ReviewType]), so nothing counts them
+// as user messages; replies are assistant messages
 // with their model and usage. The file only ever grows: resets of the
 // advisor's context do not touch it, and a later advisor of the same
 // session appends to it.
@@ -78,6 +83,8 @@ func (t *Transcript) Record(m llm.Message, u llm.Usage) {
 		body = &session.Custom{CustomType: UpdateType, Content: m.Content, InContext: true}
 	case m.Role == llm.RoleUser && strings.HasPrefix(m.Text(), advisor.MemoryHeading):
 		body = &session.Custom{CustomType: MemoryType, Content: m.Content, InContext: true}
+	case m.Role == llm.RoleUser && strings.HasPrefix(m.Text(), advisor.ReviewHeading):
+		body = &session.Custom{CustomType: ReviewType, Content: m.Content, InContext: true}
 	case m.Role == llm.RoleAssistant:
 		var ref llm.Ref
 		if t.model != nil {

@@ -1,0 +1,250 @@
+package advisorhost
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"sync"
+
+	"github.com/vigil-dev/vigil/advisor"
+	"github.com/vigil-dev/vigil/agent"
+	"github.com/vigil-dev/vigil/llm"
+	"github.com/vigil-dev/vigil/session"
+)
+
+// The sources of the calls Periodic reports: the agent's own calls, and
+// those of the subagent a task call runs (SourceSubagent + its id), whose
+// ids are numbered apart from the agent's.
+const (
+	SourceAgent    = "agent"
+	SourceSubagent = "subagent:"
+)
+
+// BlockedByPolicy is the reason [Periodic.SteerRun] gives when the
+// advisor may not inject anything into the agent's runs.
+const BlockedByPolicy = "advisor.allowPromptInjection=false"
+
+// Periodic is an [advisor.PeriodicHost] over one agent: its [Host], and
+// the runs, tool calls, forks and run-scoped steers of the periodic mode.
+// Its methods are safe for concurrent use.
+type Periodic struct {
+	*Host
+	allow bool
+
+	mu sync.Mutex
+	// run names the run going, "" when none; runs counts them.
+	run  string
+	runs int
+	// task is the agent's own call running now: the parent of the calls
+	// of a subagent, which run inside a task call.
+	task advisor.CallKey
+}
+
+var _ advisor.PeriodicHost = (*Periodic)(nil)
+
+// NewPeriodic returns the periodic host over h's agent. With allow false
+// (advisor.allowPromptInjection: false) SteerRun delivers nothing and
+// answers [advisor.SteerBlocked].
+func NewPeriodic(h *Host, allow bool) *Periodic {
+	return &Periodic{Host: h, allow: allow}
+}
+
+// Forward subscribes to the agent's events and passes the periodic mode's
+// to notify (the runtime's Notify); Close ends the subscription. notify
+// is called on the agent's goroutine and must not block. The mapping:
+//
+//	agent event                                advisor event
+//	turn_start opening a run                   run_started, Run "run-N", Trigger
+//	                                           user (a prompt) or resume
+//	message_end with tool calls                tool_started, each call, Source agent
+//	tool_end                                   tool_settled, Source agent
+//	subagent_event: message_end with calls     tool_started, Source subagent:ID,
+//	                                           Parent the running task call
+//	subagent_event: tool_end                   tool_settled, the same
+//	idle                                       run_ended, Run
+//
+// A step's calls all start when its reply is written, before the first
+// runs, so that no review forks between two calls of one step; a call
+// the agent skips settles with its tool_end like any other.
+func (p *Periodic) Forward(notify func(advisor.Event)) {
+	unsub := p.ag.Subscribe(func(ev agent.Event) {
+		for _, out := range p.mapEvent(ev) {
+			notify(out)
+		}
+	})
+	p.Host.mu.Lock()
+	p.unsubs = append(p.unsubs, unsub)
+	p.Host.mu.Unlock()
+}
+
+func (p *Periodic) mapEvent(ev agent.Event) []advisor.Event {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch ev.Type {
+	case agent.EventTurnStart:
+		if p.run != "" {
+			return nil // a follow-up's turn, within the run
+		}
+		p.runs++
+		p.run = "run-" + strconv.Itoa(p.runs)
+		trigger := advisor.TriggerUser
+		if ev.Cause != agent.CausePrompt {
+			trigger = string(ev.Cause)
+		}
+		return []advisor.Event{{Kind: advisor.EventRunStarted, Run: p.run, Trigger: trigger}}
+	case agent.EventIdle:
+		if p.run == "" {
+			return nil
+		}
+		run := p.run
+		p.run, p.task = "", advisor.CallKey{}
+		return []advisor.Event{{Kind: advisor.EventRunEnded, Run: run}}
+	case agent.EventMessageEnd:
+		return started(ev, SourceAgent, advisor.CallKey{})
+	case agent.EventToolStart:
+		p.task = advisor.CallKey{Source: SourceAgent, ID: ev.ToolCallID}
+	case agent.EventToolEnd:
+		p.task = advisor.CallKey{}
+		return []advisor.Event{{Kind: advisor.EventToolSettled, Call: advisor.CallKey{Source: SourceAgent, ID: ev.ToolCallID}}}
+	case agent.EventSubagent:
+		sub := ev.Subagent
+		if sub == nil {
+			return nil
+		}
+		source := SourceSubagent + ev.SubagentID
+		switch sub.Type {
+		case agent.EventMessageEnd:
+			return started(*sub, source, p.task)
+		case agent.EventToolEnd:
+			return []advisor.Event{{Kind: advisor.EventToolSettled, Call: advisor.CallKey{Source: source, ID: sub.ToolCallID}, Parent: p.task}}
+		}
+	}
+	return nil
+}
+
+// started reports the calls of the reply a message_end carries.
+func started(ev agent.Event, source string, parent advisor.CallKey) []advisor.Event {
+	if ev.Entry == nil {
+		return nil
+	}
+	m, ok := ev.Entry.Body.(*session.Message)
+	if !ok {
+		return nil
+	}
+	var out []advisor.Event
+	for _, c := range m.Message.ToolCalls() {
+		out = append(out, advisor.Event{Kind: advisor.EventToolStarted, Call: advisor.CallKey{Source: source, ID: c.ID}, Parent: parent})
+	}
+	return out
+}
+
+// Fork implements [advisor.PeriodicHost]: the session's current path, cut
+// before a trailing reply whose calls are not all answered, as the
+// agent's own request ([agent.Agent.Fork]: its system prompt, tool
+// definitions and messages), with prompt added to its last user message
+// (or as one), sent to the agent's model. Tool calls in the reply are
+// not run.
+func (p *Periodic) Fork(ctx context.Context, prompt string) (advisor.ForkReply, error) {
+	if err := ctx.Err(); err != nil {
+		return advisor.ForkReply{}, err
+	}
+	s := p.session()
+	path, err := s.Path(s.Leaf())
+	if err != nil {
+		return advisor.ForkReply{}, fmt.Errorf("advisorhost: fork: %w", err)
+	}
+	path = settledPath(path)
+	f := p.ag.Fork(path)
+	req := f.Request
+	req.Messages = withUserText(req.Messages, prompt)
+	resp, err := llm.Accumulate(f.Model.Stream(ctx, req))
+	if err != nil {
+		return advisor.ForkReply{}, fmt.Errorf("advisorhost: fork on %s: %w", f.Ref, err)
+	}
+	reply := advisor.ForkReply{Reply: resp.Message, Usage: resp.Usage, Model: f.Ref}
+	if len(path) > 0 {
+		reply.At = path[len(path)-1].ID
+	}
+	return reply, nil
+}
+
+// settledPath cuts path before its last reply with tool calls if any of
+// them has no result after it: that step is still running.
+func settledPath(path []session.Entry) []session.Entry {
+	last := -1
+	var calls []llm.Block
+	for i, e := range path {
+		if m, ok := e.Body.(*session.Message); ok && m.Message.Role == llm.RoleAssistant {
+			if c := m.Message.ToolCalls(); len(c) > 0 {
+				last, calls = i, c
+			}
+		}
+	}
+	if last < 0 {
+		return path
+	}
+	answered := map[string]bool{}
+	for _, e := range path[last+1:] {
+		if m, ok := e.Body.(*session.Message); ok {
+			for _, b := range m.Message.Content {
+				if b.Type == llm.BlockToolResult {
+					answered[b.ID] = true
+				}
+			}
+		}
+	}
+	for _, c := range calls {
+		if !answered[c.ID] {
+			return path[:last]
+		}
+	}
+	return path
+}
+
+// withUserText adds text to the conversation as the agent adds a steer:
+// into the last message if it is the user's, else as a new one. msgs is
+// not written.
+func withUserText(msgs []llm.Message, text string) []llm.Message {
+	out := slices.Clone(msgs)
+	if n := len(out); n > 0 && out[n-1].Role == llm.RoleUser {
+		content := append(slices.Clip(out[n-1].Content), llm.Text(text))
+		out[n-1] = llm.Message{Role: llm.RoleUser, Content: content}
+		return out
+	}
+	return append(out, llm.UserText(text))
+}
+
+// DeliveryPeriodic is the source a periodic correction's entry records in
+// its details: {"delivery": "steer", "source": "advisor:periodic"}.
+const DeliveryPeriodic = "advisor:periodic"
+
+// SteerRun implements [advisor.PeriodicHost] with [agent.Agent.SteerRun]:
+// an interrupting custom message of type [CustomType], whose details say
+// it came from the periodic review.
+func (p *Periodic) SteerRun(ctx context.Context, run string, note advisor.Advice) (advisor.SteerResult, error) {
+	if err := ctx.Err(); err != nil {
+		return advisor.SteerResult{}, err
+	}
+	if !p.allow {
+		return advisor.SteerResult{Outcome: advisor.SteerBlocked, Reason: BlockedByPolicy}, nil
+	}
+	details, _ := json.Marshal(map[string]string{"delivery": DeliverySteer, "source": DeliveryPeriodic})
+	c := session.Custom{
+		CustomType: CustomType,
+		Content:    []llm.Block{llm.Text(advisor.FormatAdvisories([]advisor.Advice{note}))},
+		Display:    true,
+		InContext:  true,
+		Details:    details,
+	}
+	// Held across the agent call: the run's end, which the subscriber
+	// reports under p.mu, cannot be missed between the check and the
+	// steer (the agent refuses once its run is over).
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if run == "" || run != p.run || !p.ag.SteerRun(c, true) {
+		return advisor.SteerResult{Outcome: advisor.SteerRunEnded}, nil
+	}
+	return advisor.SteerResult{Outcome: advisor.SteerDelivered}, nil
+}

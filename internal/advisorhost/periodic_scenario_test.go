@@ -1,0 +1,82 @@
+package advisorhost_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/vigil-dev/vigil/advisor"
+	"github.com/vigil-dev/vigil/internal/advisorhost"
+)
+
+// subagentSystem is the system prompt of a scenario's subagents, by which
+// their requests are told from the primary's.
+const subagentSystem = "SUBAGENT-SYSTEM-PROMPT"
+
+// PeriodicSettings are a scenario's settings of the periodic mode.
+type PeriodicSettings struct {
+	Mode                 string `yaml:"mode"`
+	EveryToolCalls       int    `yaml:"everyToolCalls"`
+	EveryMinutes         int    `yaml:"everyMinutes"`
+	ReviewInstructions   string `yaml:"reviewInstructions"`
+	ReviewTimeoutSeconds int    `yaml:"reviewTimeoutSeconds"`
+	AllowPromptInjection *bool  `yaml:"allowPromptInjection"`
+}
+
+// buildPeriodic attaches a periodic advisor to the scenario's agent, as
+// the CLI does: the agent waits at a boundary for the review it forked.
+func (s *scenario) buildPeriodic() {
+	t := s.t
+	st := s.settings.PeriodicSettings
+	allow := st.AllowPromptInjection == nil || *st.AllowPromptInjection
+	ph := advisorhost.NewPeriodic(s.host, allow)
+	var err error
+	s.per, err = advisor.NewPeriodic(advisor.PeriodicOptions{
+		Host:           ph,
+		EveryToolCalls: st.EveryToolCalls,
+		EveryMinutes:   st.EveryMinutes,
+		Instructions:   func() string { return st.ReviewInstructions },
+		ReviewTimeout:  time.Duration(st.ReviewTimeoutSeconds) * time.Second,
+		Logf:           s.logf,
+		OnWarning:      func(w string) { s.logf("%s", w) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	timeout := time.Duration(s.settings.SyncTimeoutSeconds) * time.Second
+	if timeout == 0 {
+		timeout = 30 * time.Second
+	}
+	s.host.SetSync(1, timeout, func(ctx context.Context, _ int) error { return s.per.WaitReview(ctx) })
+	ph.Forward(s.per.Notify)
+	s.per.Start(context.Background())
+	t.Cleanup(func() {
+		s.per.Stop()
+		s.host.Close()
+	})
+}
+
+// logf keeps the advisor's log lines for the log checks.
+func (s *scenario) logf(format string, args ...any) {
+	line := fmt.Sprintf(format, args...)
+	s.mu.Lock()
+	s.logs = append(s.logs, line)
+	s.mu.Unlock()
+	s.t.Log(line)
+}
+
+// checkLog runs "log contains|lacks TEXT".
+func (s *scenario) checkLog(verb, text string, fail func(string, ...any)) {
+	s.mu.Lock()
+	logs := strings.Join(s.logs, "\n")
+	s.mu.Unlock()
+	switch has := strings.Contains(logs, text); {
+	case verb == "contains" && !has:
+		fail("no log line holds it; log:\n%s", logs)
+	case verb == "lacks" && has:
+		fail("a log line holds it; log:\n%s", logs)
+	case verb != "contains" && verb != "lacks":
+		fail("bad check")
+	}
+}
