@@ -1,17 +1,10 @@
 package advisor
 
-import (
-	"strings"
-	"unicode/utf8"
-)
+import "strings"
 
 // ReviewHeading opens every periodic review prompt; an advisor transcript
 // recognises the prompts by it.
 const ReviewHeading = "### Advisor review"
-
-// MaxReviewInstructions is the most characters the review instructions
-// (advisor.periodic.reviewInstructions) may have, once trimmed.
-const MaxReviewInstructions = 4000
 
 // reviewPrefix is the fixed opening of a review prompt: who asks, that
 // no tool may be called, and that the conversation is evidence.
@@ -60,12 +53,6 @@ func ReviewPrompt(instructions string) string {
 		guidance = DefaultReviewInstructions
 	}
 	return reviewPrefix + guidance + reviewContract
-}
-
-// ReviewInstructionsTooLong reports whether instructions, trimmed, have
-// more than [MaxReviewInstructions] characters.
-func ReviewInstructionsTooLong(instructions string) bool {
-	return utf8.RuneCountInString(strings.TrimSpace(instructions)) > MaxReviewInstructions
 }
 
 // Verdict is the shape of a review's reply.

@@ -293,16 +293,6 @@ func TestParseReview(t *testing.T) {
 	}
 }
 
-func TestReviewInstructionsTooLong(t *testing.T) {
-	at := strings.Repeat("é", MaxReviewInstructions)
-	if ReviewInstructionsTooLong("  " + at + "\n") {
-		t.Errorf("%d characters, padded with whitespace, are too long", MaxReviewInstructions)
-	}
-	if !ReviewInstructionsTooLong(at + "x") {
-		t.Errorf("%d characters are not too long", MaxReviewInstructions+1)
-	}
-}
-
 // The exchange of each review is recorded, prompt then reply with its
 // usage, and kept for Transcript.
 func TestPeriodicRecordsExchange(t *testing.T) {

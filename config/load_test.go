@@ -96,7 +96,25 @@ func TestLoad(t *testing.T) {
 			"",
 			func(s *config.Settings) {
 				s.Advisor.Mode = config.ModePeriodic
-				s.Advisor.Periodic = config.Periodic{EveryToolCalls: 0, EveryMinutes: 5}
+				s.Advisor.Periodic.EveryToolCalls, s.Advisor.Periodic.EveryMinutes = 0, 5
+			},
+		},
+		{
+			"periodic review settings",
+			"advisor:\n  allowPromptInjection: false\n  periodic:\n    reviewTimeoutSeconds: 60\n    reviewInstructions: |\n      Flag any edit under vendor/.\n",
+			"",
+			func(s *config.Settings) {
+				s.Advisor.AllowPromptInjection = false
+				s.Advisor.Periodic.ReviewTimeoutSeconds = 60
+				s.Advisor.Periodic.ReviewInstructions = "Flag any edit under vendor/.\n"
+			},
+		},
+		{
+			"review instructions of 4,000 characters, padded",
+			"advisor:\n  periodic:\n    reviewInstructions: \"  " + strings.Repeat("é", config.MaxReviewInstructions) + "  \"\n",
+			"",
+			func(s *config.Settings) {
+				s.Advisor.Periodic.ReviewInstructions = "  " + strings.Repeat("é", config.MaxReviewInstructions) + "  "
 			},
 		},
 		{
@@ -128,7 +146,7 @@ func TestLoadErrors(t *testing.T) {
 		want          string // FILE is replaced by the file's path
 	}{
 		{"unknown key", "advisr:\n  enabled: true\n", "", "user:1:1: advisr: unknown key (the top level takes modelRoles, advisor, compaction, tools; keys are case-sensitive)"},
-		{"unknown nested key", "advisor:\n  enable: true\n", "", "user:2:3: advisor.enable: unknown key (advisor takes enabled, subagents, reviewer, gate, mode, syncBacklog, syncTimeoutSeconds, immuneTurns, periodic; "},
+		{"unknown nested key", "advisor:\n  enable: true\n", "", "user:2:3: advisor.enable: unknown key (advisor takes enabled, subagents, reviewer, gate, mode, syncBacklog, syncTimeoutSeconds, immuneTurns, periodic, allowPromptInjection; "},
 		{"wrong type", "advisor:\n  enabled: yes\n", "", `user:2:12: advisor.enabled: want true or false, got "yes"`},
 		{"number wanted", "tools:\n  bash:\n    timeoutSeconds: 2m\n", "", `user:3:21: tools.bash.timeoutSeconds: want a whole number, got "2m"`},
 		{"mapping wanted", "advisor: true\n", "", "user:1:10: advisor: boolean was used where mapping is expected"},
@@ -150,6 +168,9 @@ func TestLoadErrors(t *testing.T) {
 		{"zero sync timeout", "advisor:\n  syncTimeoutSeconds: 0\n", "", "advisor.syncTimeoutSeconds: must be at least 1"},
 		{"tool calls out of range", "advisor:\n  periodic: {everyToolCalls: 1001}\n", "", "advisor.periodic.everyToolCalls: must be 0 (off) to 1000"},
 		{"minutes out of range", "advisor:\n  periodic: {everyMinutes: -1}\n", "", "advisor.periodic.everyMinutes: must be 0 (off) to 1440"},
+		{"review instructions too long", "advisor:\n  periodic:\n    reviewInstructions: " + strings.Repeat("x", config.MaxReviewInstructions+1) + "\n", "", "user:3:25: advisor.periodic.reviewInstructions: must be at most 4000 characters, got 4001"},
+		{"review timeout out of range", "advisor:\n  periodic: {reviewTimeoutSeconds: 0}\n", "", "advisor.periodic.reviewTimeoutSeconds: must be 1 to 3600, got 0"},
+		{"allow prompt injection wrong type", "advisor:\n  allowPromptInjection: no\n", "", `user:2:25: advisor.allowPromptInjection: want true or false, got "no"`},
 		{
 			"periodic with no trigger, across files",
 			"advisor:\n  periodic: {everyToolCalls: 0, everyMinutes: 0}\n",

@@ -78,6 +78,10 @@ type Advisor struct {
 	// interrupting; 0 lets every one interrupt.
 	ImmuneTurns int      `yaml:"immuneTurns"`
 	Periodic    Periodic `yaml:"periodic"`
+	// AllowPromptInjection lets the periodic mode steer its corrections
+	// into the agent's run; false delivers none (each one is logged as
+	// blocked).
+	AllowPromptInjection bool `yaml:"allowPromptInjection"`
 }
 
 // SyncTimeout returns SyncTimeoutSeconds as a duration.
@@ -127,10 +131,29 @@ func (b SyncBacklog) Threshold() int {
 	return 0
 }
 
-// Periodic are the triggers of the periodic mode; 0 turns a trigger off.
+// Periodic are the settings of the periodic mode: its triggers (0 turns
+// one off), the guidance its reviews follow and their time limit.
 type Periodic struct {
 	EveryToolCalls int `yaml:"everyToolCalls"`
-	EveryMinutes   int `yaml:"everyMinutes"`
+	// EveryMinutes counts minutes of accumulated run time, not of the
+	// wall clock.
+	EveryMinutes int `yaml:"everyMinutes"`
+	// ReviewInstructions replace the review's default guidance (what off
+	// course means, when to stay quiet); trimmed, at most
+	// MaxReviewInstructions characters, and "" or whitespace means the
+	// default.
+	ReviewInstructions string `yaml:"reviewInstructions"`
+	// ReviewTimeoutSeconds bounds one review, fork and reply.
+	ReviewTimeoutSeconds int `yaml:"reviewTimeoutSeconds"`
+}
+
+// MaxReviewInstructions is the most characters
+// advisor.periodic.reviewInstructions may have, once trimmed.
+const MaxReviewInstructions = 4000
+
+// ReviewTimeout returns ReviewTimeoutSeconds as a duration.
+func (p Periodic) ReviewTimeout() time.Duration {
+	return time.Duration(p.ReviewTimeoutSeconds) * time.Second
 }
 
 // Compaction are the settings of context compaction, shared by the agent
@@ -205,7 +228,9 @@ func Default() *Settings {
 			SyncBacklog:        SyncOff,
 			SyncTimeoutSeconds: 30,
 			ImmuneTurns:        3,
-			Periodic:           Periodic{EveryToolCalls: 10, EveryMinutes: 20},
+			Periodic:           Periodic{EveryToolCalls: 10, EveryMinutes: 20, ReviewTimeoutSeconds: 120},
+
+			AllowPromptInjection: true,
 		},
 		Compaction: Compaction{Enabled: true, ReserveTokens: 16384, KeepRecentTokens: 20000},
 		Tools: Tools{

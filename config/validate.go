@@ -3,6 +3,7 @@ package config
 import (
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/vigil-dev/vigil/internal/yamlfile"
 	"github.com/vigil-dev/vigil/llm"
@@ -55,6 +56,12 @@ func (s *Settings) validate(name string, data []byte) error {
 	}
 	if n := a.Periodic.EveryMinutes; n < 0 || n > 1440 {
 		return at("$.advisor.periodic.everyMinutes", "must be 0 (off) to 1440, got %d", n)
+	}
+	if n := utf8.RuneCountInString(strings.TrimSpace(a.Periodic.ReviewInstructions)); n > MaxReviewInstructions {
+		return at("$.advisor.periodic.reviewInstructions", "must be at most %d characters, got %d", MaxReviewInstructions, n)
+	}
+	if n := a.Periodic.ReviewTimeoutSeconds; n < 1 || n > 3600 {
+		return at("$.advisor.periodic.reviewTimeoutSeconds", "must be 1 to 3600, got %d", n)
 	}
 	if a.Mode == ModePeriodic && a.Periodic.EveryToolCalls == 0 && a.Periodic.EveryMinutes == 0 {
 		key := "$.advisor.periodic"
