@@ -22,10 +22,12 @@ import (
 	"github.com/vigil-dev/vigil/tools"
 )
 
-// advisorRun is the advisor of one agent: its host and its runtime.
+// advisorRun is the advisor of one agent: its host and its runtime, rt
+// in the continuous mode or per in the periodic one.
 type advisorRun struct {
 	host  *advisorhost.Host
 	rt    *advisor.Runtime
+	per   *advisor.Periodic
 	rec   *advisorhost.Transcript // nil without a model: nothing to record
 	unsub func()
 }
@@ -38,11 +40,18 @@ func (r *advisorRun) stop() llm.Usage {
 		return llm.Usage{}
 	}
 	r.unsub()
-	r.rt.Stop()
+	if r.per != nil {
+		r.per.Stop()
+	} else {
+		r.rt.Stop()
+	}
 	r.host.Close()
 	if r.rec != nil {
 		// After the runtime stopped: no advisor turn is still to come.
 		r.rec.Close()
+	}
+	if r.per != nil {
+		return r.per.Status().Usage
 	}
 	return r.rt.Status().Usage
 }
@@ -80,7 +89,7 @@ var errNoAdvisorModel = errors.New("no model is assigned to the 'advisor' role (
 func (a *app) setupAdvisor(flag bool, ref string) {
 	a.advOn = flag || a.settings.Advisor.Enabled
 	a.advFlagRef = ref
-	if !a.advOn || a.rulesOnly() {
+	if !a.advOn || a.rulesOnly() || a.periodic() {
 		return
 	}
 	res, err := a.resolveAdvisor(a.settings)
@@ -125,6 +134,9 @@ func (a *app) startAdvisor(ag *agent.Agent, sess *session.Session, fwd *forwardH
 	a.mu.Lock()
 	res, on := a.advisorRes, a.advOn
 	a.mu.Unlock()
+	if on && a.periodic() {
+		return a.startPeriodic(ag, sess, fwd)
+	}
 	rulesOnly := a.rulesOnly()
 	if !on || (res == nil && !rulesOnly) {
 		return nil, nil
@@ -248,7 +260,9 @@ func (a *app) subagentConfig(subTools func() ([]tools.Tool, error)) *agent.Subag
 	}
 	cfg.Started = func(id string, sub *agent.Agent, s *session.Session) func() {
 		v, ok := hooks.LoadAndDelete(id)
-		if !ok {
+		if !ok || a.periodic() {
+			// The periodic mode reviews the user's runs only: a
+			// subagent's calls are part of its task call.
 			return nil
 		}
 		run, err := a.startAdvisor(sub, s, v.(*forwardHook), advisor.StartAtBeginning)
@@ -394,6 +408,9 @@ func cmdAdvisor(_ context.Context, a *app, args string) (string, error) {
 		if run == nil {
 			return "Advisor is not active for this session.", nil
 		}
+		if run.per != nil {
+			return strings.TrimRight(run.per.Transcript().Compact(), "\n"), nil
+		}
 		t := run.rt.Transcript()
 		if strings.EqualFold(strings.TrimSpace(rest), "raw") {
 			name := "rules (zero-token detectors)"
@@ -435,7 +452,7 @@ func (a *app) setAdvisor(on bool) (string, error) {
 	if running {
 		return "Advisor enabled.", nil
 	}
-	if !a.rulesOnly() {
+	if !a.rulesOnly() && !a.periodic() {
 		res, err := a.resolveAdvisor(a.settings)
 		if err != nil {
 			if errors.Is(err, errNoAdvisorModel) {
@@ -471,6 +488,8 @@ func (a *app) advisorStatus() string {
 	run, res, on, spent := a.adv, a.advisorRes, a.advOn, a.advSpent
 	a.mu.Unlock()
 	switch {
+	case on && run != nil && run.per != nil:
+		return a.periodicStatus(run)
 	case on && run != nil && a.rulesOnly():
 		st := run.rt.Status()
 		return fmt.Sprintf("Advisor is enabled (rules: zero-token detectors, no model). Reviews: %d. Spend: $0.", st.Reviews)
