@@ -102,11 +102,19 @@ func (p *Periodic) loop(ctx context.Context) {
 // advice. It stands down instead, and stays due.
 func (p *Periodic) dispatch(ctx context.Context) {
 	p.mu.Lock()
-	if !p.queued || p.inFlight != nil || p.run == "" {
+	if !p.queued {
 		p.mu.Unlock()
 		return
 	}
 	p.queued = false
+	if p.inFlight != nil || p.run == "" {
+		// Not reached (arming needs a run and no review in flight, and a
+		// run's end unqueues), but a queue left set would hold the agent
+		// at its boundary.
+		p.broadcastLocked()
+		p.mu.Unlock()
+		return
+	}
 	if p.starts != p.queuedAt {
 		p.status.StoodDown++
 		p.status.Last = OutcomeStoodDown
