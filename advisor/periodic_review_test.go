@@ -330,3 +330,28 @@ func (r *listRecorder) all() []recorded {
 	defer r.mu.Unlock()
 	return append([]recorded(nil), r.list...)
 }
+
+// FuzzParseReview: whatever a model answers, the reply reads as one of
+// the three verdicts, and a correction is non-empty, trimmed text of the
+// reply that follows a first line of CORRECTION alone.
+func FuzzParseReview(f *testing.F) {
+	for _, s := range []string{"NO_CHANGE", "CORRECTION\nRead the config.", "CORRECTION", "CORRECTION: x", " \nCORRECTION \r\n\r\n x \n", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, reply string) {
+		v, c := ParseReview(reply)
+		switch v {
+		case VerdictCorrection:
+			first, _, _ := strings.Cut(strings.TrimSpace(reply), "\n")
+			if c == "" || c != strings.TrimSpace(c) || !strings.Contains(reply, c) || strings.TrimSpace(first) != "CORRECTION" {
+				t.Errorf("ParseReview(%q) = %s, %q", reply, v, c)
+			}
+		case VerdictNoChange, VerdictMalformed:
+			if c != "" {
+				t.Errorf("ParseReview(%q) = %s with correction %q", reply, v, c)
+			}
+		default:
+			t.Errorf("ParseReview(%q) = unknown verdict %q", reply, v)
+		}
+	})
+}
