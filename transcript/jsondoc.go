@@ -7,16 +7,33 @@ import (
 	"io"
 )
 
-// jsonDoc walks one JSON document with encoding/json's token API, so that a
-// reader of a document format (SWE-agent, mini-swe-agent, an OpenHands
-// event list) holds one element of an array at a time, never the whole
-// array.
+// jsonDoc walks one JSON document with encoding/json's token API (as
+// docStream implements it), so that a reader of a document format
+// (SWE-agent, mini-swe-agent, an OpenHands event list) holds one element
+// of an array at a time, never the whole array.
 type jsonDoc struct {
-	dec *json.Decoder
+	dec tokenReader
+}
+
+// tokenReader is what jsonDoc uses of json.Decoder; docStream implements
+// it faster.
+type tokenReader interface {
+	Token() (json.Token, error)
+	More() bool
+	Decode(v any) error
+}
+
+// newTokenReader returns a docStream reading r, or a json.Decoder when
+// the fast path is off (in tests that compare the two).
+func newTokenReader(r io.Reader) tokenReader {
+	if fastJSON {
+		return newDocStream(r)
+	}
+	return json.NewDecoder(r)
 }
 
 func newJSONDoc(r io.Reader) *jsonDoc {
-	return &jsonDoc{dec: json.NewDecoder(r)}
+	return &jsonDoc{dec: newTokenReader(r)}
 }
 
 // open reads the token that starts the next value and returns it when it
@@ -56,12 +73,18 @@ func (j *jsonDoc) close() error {
 
 // decode reads the next value into v. A value of the wrong shape for v is
 // not fatal: the decoder has read past it, v holds what fitted, and the
-// error is a *json.UnmarshalTypeError the caller may note.
+// error is a *json.UnmarshalTypeError the caller may note. When v has a
+// fast path (jsonfast.go), its json.RawMessage members are valid only
+// until the next read.
 func (j *jsonDoc) decode(v any) error { return j.dec.Decode(v) }
 
-// skip reads past the next value token by token, so that skipping a huge
-// array holds no more than one string of it at a time.
+// skip reads past the next value token by token (or as doing so would,
+// faster), so that skipping a huge array holds no more than one string of
+// it at a time.
 func (j *jsonDoc) skip() error {
+	if s, ok := j.dec.(*docStream); ok {
+		return s.Skip()
+	}
 	tok, err := j.dec.Token()
 	if err != nil {
 		return err
@@ -171,7 +194,7 @@ func docResult(d *decodeState, at int, err error) error {
 func docCut(err error) bool {
 	var syn *json.SyntaxError
 	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
-		errors.Is(err, errBadToken) || errors.As(err, &syn)
+		errors.Is(err, errBadToken) || errors.Is(err, errDocSyntax) || errors.As(err, &syn)
 }
 
 // wrongShape reports whether err only says a value did not fit the Go type

@@ -1,11 +1,13 @@
 package transcript
 
 import (
+	"bufio"
 	"bytes"
 	"cmp"
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"reflect"
 	"regexp"
@@ -23,10 +25,21 @@ import (
 // readBoth reads data as format f with the fast path on and off, and
 // reports how the results differ ("" when they do not).
 func readBoth(data []byte, f Format) string {
+	return readBothFrom(func() io.Reader { return bytes.NewReader(data) }, f)
+}
+
+// readBothFrom is readBoth on what open returns.
+func readBothFrom(open func() io.Reader, f Format) string {
 	read := func(fast bool) jlResult {
 		defer func(old bool) { fastJSON = old }(fastJSON)
 		fastJSON = fast
-		return jlDrain(jlForced(data, f))
+		for _, ft := range formats {
+			if ft.name == f {
+				rd := &Reader{name: "fuzz", br: bufio.NewReaderSize(open(), sniffSize), format: ft, notes: map[string]*Note{}}
+				return jlDrain(rd)
+			}
+		}
+		panic("no format " + f)
 	}
 	fast, slow := read(true), read(false)
 	// Notes of the same line come in no fixed order.
@@ -86,11 +99,37 @@ func TestFastPathRecordings(t *testing.T) {
 // memberName finds a member's name and the colon after it.
 var memberName = regexp.MustCompile(`"([A-Za-z_][A-Za-z_0-9]*)"\s*:`)
 
+// mutation is one changed member of a text: the bytes from start to end
+// replaced by parts.
+type mutation struct {
+	text       []byte
+	start, end int
+	parts      []string
+}
+
+// build returns the changed text.
+func (m mutation) build() []byte {
+	b := append([]byte(nil), m.text[:m.start]...)
+	for _, p := range m.parts {
+		b = append(b, p...)
+	}
+	return append(b, m.text[m.end:]...)
+}
+
 // mutations returns variants of line, each changing one member: its name
 // in another case or escaped, its value replaced by values of other kinds,
 // the member written twice.
 func mutations(line []byte) [][]byte {
 	var out [][]byte
+	for _, m := range mutationsOf(line) {
+		out = append(out, m.build())
+	}
+	return out
+}
+
+// mutationsOf returns the changes mutations makes, unbuilt.
+func mutationsOf(line []byte) []mutation {
+	var out []mutation
 	for _, m := range memberName.FindAllSubmatchIndex(line, -1) {
 		name := string(line[m[2]:m[3]])
 		valStart := m[1]
@@ -102,13 +141,7 @@ func mutations(line []byte) [][]byte {
 		valEnd := valStart + int(dec.InputOffset())
 		value := line[valStart:valEnd]
 		with := func(parts ...string) {
-			var b []byte
-			b = append(b, line[:m[0]]...)
-			for _, p := range parts {
-				b = append(b, p...)
-			}
-			b = append(b, line[valEnd:]...)
-			out = append(out, b)
+			out = append(out, mutation{text: line, start: m[0], end: valEnd, parts: parts})
 		}
 		member := string(line[m[0]:m[1]])
 		upper := strings.ToUpper(name[:1]) + name[1:]
@@ -301,4 +334,99 @@ func TestParseStampBytes(t *testing.T) {
 			t.Errorf("parseStampBytes(%q) = %v, want %v", c, got, want)
 		}
 	}
+}
+
+// docRecordings are the document formats' files the fast path is compared
+// on (with json.Decoder when it is off).
+var docRecordings = []struct {
+	path   string
+	format Format
+}{
+	{"mini-swe-agent/django__django-13658.traj.json", FormatMiniSWEAgent},
+	{"mini-swe-agent/django__django-13658.list.traj.json", FormatMiniSWEAgent},
+	{"swe-agent/BabyEncryption.traj", FormatSWEAgent},
+	{"swe-agent/function_calling_simple.traj", FormatSWEAgent},
+	{"swe-agent/rock.traj", FormatSWEAgent},
+	{"openhands/basic_interactions.json", FormatOpenHands},
+	{"openhands/wrong_initial_state.json", FormatOpenHands},
+	{"openhands/resolver-output.jsonl", FormatOpenHands},
+	{"openhands/v1-events.jsonl", FormatOpenHands},
+}
+
+// TestFastPathDocuments compares the document readers with and without the
+// fast path (json.Decoder and encoding/json alone) on each file whole, cut
+// at many points, failing to read at many points, and with members
+// changed (a sample; all with -mutations.all).
+func TestFastPathDocuments(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, rec := range docRecordings {
+		data := jlTestdata(t, rec.path)
+		if diff := readBoth(data, rec.format); diff != "" {
+			t.Fatalf("%s: %s", rec.path, diff)
+		}
+		step := max(1, len(data)/100)
+		for cut := 0; cut < len(data); cut += step + rng.IntN(3) {
+			if diff := readBoth(data[:cut], rec.format); diff != "" {
+				t.Fatalf("%s cut at %d: %s", rec.path, cut, diff)
+			}
+			if diff := readBothFrom(func() io.Reader { return &failingReader{data: data[:cut], err: errDisk} }, rec.format); diff != "" {
+				t.Fatalf("%s failing at %d: %s", rec.path, cut, diff)
+			}
+		}
+		muts := mutationsOf(data)
+		if !*allMutations {
+			rng.Shuffle(len(muts), func(a, b int) { muts[a], muts[b] = muts[b], muts[a] })
+			muts = muts[:min(len(muts), 100)]
+		}
+		for _, m := range muts {
+			mut := m.build()
+			if diff := readBoth(mut, rec.format); diff != "" {
+				t.Fatalf("%s changed to\n%s\n%s", rec.path, mut, diff)
+			}
+		}
+	}
+}
+
+// TestFastPathDocumentShapes compares the document readers with and
+// without the fast path on values json.Decoder's token API handles in its
+// own way: scalars where a document or an element belongs, numbers too
+// large for a float64 in what is skipped, deep nesting, values run
+// together.
+func TestFastPathDocumentShapes(t *testing.T) {
+	deep := strings.Repeat("[", 10001) + strings.Repeat("]", 10001)
+	docs := []string{
+		`01`, `1x`, `tru`, `"a"x`, `[1e400]`, `{"messages":[],"junk":[1,2,1e400]}`, `{"messages":[],"junk":` + deep + `}`,
+		`{"messages":[{"role":"user","content":"x","extra":` + deep + `}]}`,
+		`{"messages":[{"role":"user","content":"x"} {"role":"user"}]}`, `{"info":{"exit_status":1e999},"messages":[]}`,
+		`{"messages":[{"role":"user","content":"x","extra":{"timestamp":1e999}}]}`, `{"messages":[01]}`, `{"messages":[1 2]}`,
+		`{"messages":[{"role":"assistant","content":[{"type":"text","text":"a"},{"type":"image"}]}],"instance_id":"i"}`,
+		`{"trajectory":[{"action":"x"}],"history":[{"role":"user","content":"t","agent":"main"}],"info":{},"environment":` + deep + `}`,
+		`{"attempts":[{"history":[{"role":"user","content":"t","agent":"main"}]}, 5],"history":[1e400]}`,
+		`[{"source":"user","action":"message","args":{"content":"hi"}}, 1e400]`,
+		`{"source":"user","action":"message","args":{"content":"hi"}}{"source":"agent","action":"run","args":{"command":"ls"}} 7 "x"`,
+		"{\"source\":\"user\",\n\"action\":\"message\",\"args\":{\"content\":\"hi\"}}\n{\"source\":",
+	}
+	for _, doc := range docs {
+		for _, f := range []Format{FormatMiniSWEAgent, FormatSWEAgent, FormatOpenHands} {
+			if diff := readBoth([]byte(doc), f); diff != "" {
+				t.Errorf("%s %.80q: %s", f, doc, diff)
+			}
+		}
+	}
+}
+
+// FuzzFastPathDocuments compares the document readers with and without the
+// fast path on any input.
+func FuzzFastPathDocuments(f *testing.F) {
+	for _, rec := range docRecordings {
+		data := jlTestdata(f, rec.path)
+		f.Add(data[:min(len(data), 4000)])
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, ft := range []Format{FormatMiniSWEAgent, FormatSWEAgent, FormatOpenHands} {
+			if diff := readBoth(data, ft); diff != "" {
+				t.Fatalf("%s: %s", ft, diff)
+			}
+		}
+	})
 }

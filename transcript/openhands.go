@@ -140,7 +140,7 @@ func (st *ohState) readList() error {
 // readValues reads JSON values one after another, however they are laid
 // out over lines.
 func (st *ohState) readValues() error {
-	dec := json.NewDecoder(st.d.in)
+	dec := newTokenReader(st.d.in)
 	for n := 1; ; n++ {
 		st.at = n
 		var raw json.RawMessage

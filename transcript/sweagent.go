@@ -77,18 +77,21 @@ func sniffSWEAgent(head []byte, name string) bool {
 
 // sweItem is one element of history.
 type sweItem struct {
-	Role           string       `json:"role"`
-	Content        flexText     `json:"content"`
-	MessageType    string       `json:"message_type"`
-	IsDemo         bool         `json:"is_demo"`
-	Thought        *string      `json:"thought"`
-	Action         *string      `json:"action"`
-	ToolCalls      []openAICall `json:"tool_calls"`
-	ToolCallIDs    []string     `json:"tool_call_ids"`
-	ThinkingBlocks []struct {
-		Thinking  string `json:"thinking"`
-		Signature string `json:"signature"`
-	} `json:"thinking_blocks"`
+	Role           string        `json:"role"`
+	Content        flexText      `json:"content"`
+	MessageType    string        `json:"message_type"`
+	IsDemo         bool          `json:"is_demo"`
+	Thought        *string       `json:"thought"`
+	Action         *string       `json:"action"`
+	ToolCalls      []openAICall  `json:"tool_calls"`
+	ToolCallIDs    []string      `json:"tool_call_ids"`
+	ThinkingBlocks []sweThinking `json:"thinking_blocks"`
+}
+
+// sweThinking is a thinking block of a reply.
+type sweThinking struct {
+	Thinking  string `json:"thinking"`
+	Signature string `json:"signature"`
 }
 
 // sweInfo is the part of info a reader uses.
@@ -391,4 +394,87 @@ func splitLastFence(text string) (thought, action string) {
 func sweTimedOut(text string) bool {
 	return strings.Contains(text, "EXECUTION TIMED OUT") ||
 		strings.Contains(text, "was cancelled because it took more than")
+}
+
+// The fast path's decoder (jsonfast.go) of sweItem.
+
+var (
+	sweItemKeys     = fieldNames("role", "content", "message_type", "is_demo", "thought", "action", "tool_calls", "tool_call_ids", "thinking_blocks")
+	sweThinkingKeys = fieldNames("thinking", "signature")
+)
+
+func (it *sweItem) decodeFast(d *jdec) {
+	if !d.object() {
+		d.giveUp()
+		return
+	}
+	var seen uint64
+	for d.more() {
+		switch string(d.key) {
+		case "role":
+			if d.once(&seen, 0) {
+				it.Role = d.strOf("assistant", "user", "tool", "system")
+			}
+		case "content":
+			if d.once(&seen, 1) {
+				it.Content = decodeFlexText(d)
+			}
+		case "message_type":
+			if d.once(&seen, 2) {
+				it.MessageType = d.strOf("action", "observation", "thought")
+			}
+		case "is_demo":
+			if d.once(&seen, 3) {
+				it.IsDemo = d.boolean()
+			}
+		case "thought":
+			if d.once(&seen, 4) && !d.null() {
+				s := d.str()
+				it.Thought = &s
+			}
+		case "action":
+			if d.once(&seen, 5) && !d.null() {
+				s := d.str()
+				it.Action = &s
+			}
+		case "tool_calls":
+			if d.once(&seen, 6) {
+				it.ToolCalls = decodeOpenAICalls(d)
+			}
+		case "tool_call_ids":
+			if d.once(&seen, 7) && d.array() {
+				it.ToolCallIDs = []string{}
+				for d.next() {
+					it.ToolCallIDs = append(it.ToolCallIDs, d.strRecent())
+				}
+			}
+		case "thinking_blocks":
+			if d.once(&seen, 8) && d.array() {
+				it.ThinkingBlocks = []sweThinking{}
+				for d.next() {
+					var tb sweThinking
+					if d.object() {
+						var seen uint64
+						for d.more() {
+							switch string(d.key) {
+							case "thinking":
+								if d.once(&seen, 0) {
+									tb.Thinking = d.str()
+								}
+							case "signature":
+								if d.once(&seen, 1) {
+									tb.Signature = d.str()
+								}
+							default:
+								d.unknown(sweThinkingKeys)
+							}
+						}
+					}
+					it.ThinkingBlocks = append(it.ThinkingBlocks, tb)
+				}
+			}
+		default:
+			d.unknown(sweItemKeys)
+		}
+	}
 }
