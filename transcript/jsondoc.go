@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -34,6 +35,14 @@ func newTokenReader(r io.Reader) tokenReader {
 
 func newJSONDoc(r io.Reader) *jsonDoc {
 	return &jsonDoc{dec: newTokenReader(r)}
+}
+
+// newJSONDocBytes walks the document data, which it reads in place.
+func newJSONDocBytes(data []byte) *jsonDoc {
+	if fastJSON {
+		return &jsonDoc{dec: &docStream{buf: data, whole: true}}
+	}
+	return newJSONDoc(bytes.NewReader(data))
 }
 
 // open reads the token that starts the next value and returns it when it
@@ -211,6 +220,14 @@ type flexText string
 
 // UnmarshalJSON accepts a string, a list of blocks or null.
 func (t *flexText) UnmarshalJSON(b []byte) error {
+	if fastJSON {
+		var d jdec
+		d.reset(b)
+		if v := decodeFlexText(&d); d.done() {
+			*t = v
+			return nil
+		}
+	}
 	var s string
 	if json.Unmarshal(b, &s) == nil {
 		*t = flexText(s)

@@ -430,3 +430,27 @@ func FuzzFastPathDocuments(f *testing.F) {
 		}
 	})
 }
+
+// TestMarshalWithout compares ohFields.without with and without the fast
+// path on members of every kind.
+func TestMarshalWithout(t *testing.T) {
+	objects := []string{
+		`{}`, `{"a":1}`, `{"thought":"x","command":"ls -l <dir> && echo \"a&b\"","z":[1, 2 ,{"k" : "v"}],"b":null}`,
+		"{\"a\":\"\u2028\u2029 \xe2\x80\xa8\",\"b\":\"\\u2028\",\"c\":\"tab\\t\\\\\\\"\"}",
+		`{"keep":true,"security_risk":"low","x y":"1 2"}`, `{"k<":1}`, `{"caf\u00e9":1}`, "{\"\\u00e9\":2}",
+		"{\"a\"  :  { \"b\" : [ 1 , \"two words\" , { } , [ ] ] } }",
+	}
+	for _, o := range objects {
+		var f ohFields
+		if err := json.Unmarshal([]byte(o), &f); err != nil {
+			t.Fatalf("%s: %v", o, err)
+		}
+		got := f.without("thought", "security_risk")
+		fastJSON = false
+		want := f.without("thought", "security_risk")
+		fastJSON = true
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: without = %s, want %s", o, got, want)
+		}
+	}
+}

@@ -29,6 +29,9 @@ type docStream struct {
 
 	tokenState int
 	tokenStack []int
+	// whole says buf is all of the input, read in place: it is never
+	// moved or written to.
+	whole bool
 
 	dec jdec // the fast path's decoder, reused
 }
@@ -66,6 +69,9 @@ const (
 // start; it grows the buffer when full, and lets go of one grown for a
 // long value once that value has been read.
 func (s *docStream) refill() error {
+	if s.whole {
+		return io.EOF
+	}
 	if s.scanp > 0 {
 		n := copy(s.buf, s.buf[s.scanp:])
 		s.buf = s.buf[:n]
@@ -228,6 +234,16 @@ func (s *docStream) Decode(v any) error {
 	data, err := s.value(maxNestingDepth, false)
 	if err != nil {
 		return err
+	}
+	if raw, ok := v.(*json.RawMessage); ok && fastJSON {
+		// As json.RawMessage.UnmarshalJSON, given the value without the
+		// space before it.
+		i := 0
+		for i < len(data) && isSpace(data[i]) {
+			i++
+		}
+		*raw = append((*raw)[:0], data[i:]...)
+		return nil
 	}
 	if f, ok := v.(fastDecoder); ok && fastJSON {
 		s.dec.reset(data)

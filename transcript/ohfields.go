@@ -2,7 +2,9 @@ package transcript
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // ohFields is one JSON object of an OpenHands file, its members kept raw
@@ -14,8 +16,11 @@ type ohFields map[string]json.RawMessage
 
 // str returns member k when it is a string, "" otherwise.
 func (f ohFields) str(k string) string {
-	var s string
-	if raw, ok := f[k]; ok && len(raw) > 0 && raw[0] == '"' && json.Unmarshal(raw, &s) == nil {
+	raw, ok := f[k]
+	if !ok || len(raw) == 0 || raw[0] != '"' {
+		return ""
+	}
+	if s, ok := stringContent(raw); ok {
 		return s
 	}
 	return ""
@@ -40,7 +45,7 @@ func (f ohFields) sub(k string) ohFields {
 		return nil
 	}
 	var o ohFields
-	if json.Unmarshal(raw, &o) != nil {
+	if decodeJSON(nil, raw, &o) != nil {
 		return nil
 	}
 	return o
@@ -50,7 +55,19 @@ func (f ohFields) sub(k string) ohFields {
 func (f ohFields) num(k string) (int, bool) {
 	var n int
 	raw, ok := f[k]
-	if !ok || string(raw) == "null" || json.Unmarshal(raw, &n) != nil {
+	if !ok || string(raw) == "null" {
+		return 0, false
+	}
+	if fastJSON {
+		var d jdec
+		d.reset(raw)
+		if c := d.peek(); c == '-' || '0' <= c && c <= '9' {
+			if n := d.int64v(); d.done() {
+				return int(n), true
+			}
+		}
+	}
+	if json.Unmarshal(raw, &n) != nil {
 		return 0, false
 	}
 	return n, true
@@ -90,6 +107,11 @@ func (f ohFields) id(k string) string {
 // without returns the object's members as a JSON object, leaving out the
 // keys named; it is {} when nothing is left.
 func (f ohFields) without(keys ...string) json.RawMessage {
+	if fastJSON {
+		if raw, ok := f.marshalWithout(keys); ok {
+			return raw
+		}
+	}
 	out := make(map[string]json.RawMessage, len(f))
 	for k, v := range f {
 		drop := false
@@ -108,6 +130,96 @@ func (f ohFields) without(keys ...string) json.RawMessage {
 		return json.RawMessage("{}")
 	}
 	return raw
+}
+
+// marshalWithout writes what json.Marshal writes for the members of f
+// but keys (names sorted, values compacted with <, >, &, U+2028 and
+// U+2029 escaped), when every name is one that json.Marshal writes as it
+// is; ok is false otherwise.
+func (f ohFields) marshalWithout(keys []string) (raw json.RawMessage, ok bool) {
+	names := make([]string, 0, len(f))
+	size := 2
+	for k, v := range f {
+		if slices.Contains(keys, k) {
+			continue
+		}
+		for i := 0; i < len(k); i++ {
+			if c := k[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+				return nil, false
+			}
+		}
+		if len(v) == 0 {
+			return nil, false
+		}
+		names = append(names, k)
+		size += len(k) + len(v) + 4
+	}
+	slices.Sort(names)
+	out := make([]byte, 0, size)
+	out = append(out, '{')
+	for i, k := range names {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, '"')
+		out = append(out, k...)
+		out = append(out, '"', ':')
+		out = appendCompactHTML(out, f[k])
+	}
+	return append(out, '}'), true
+}
+
+// appendCompactHTML appends the valid JSON value src to dst as
+// json.Marshal writes a json.RawMessage: without the space between tokens,
+// with <, >, & and U+2028 and U+2029 escaped.
+func appendCompactHTML(dst, src []byte) []byte {
+	const hex = "0123456789abcdef"
+	inString, escaped := false, false
+	start := 0
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		switch {
+		case inString && escaped:
+			escaped = false
+		case inString && c == '\\':
+			escaped = true
+		case c == '"':
+			inString = !inString
+		case !inString && isSpace(c):
+			dst = append(dst, src[start:i]...)
+			start = i + 1
+		case c == '<' || c == '>' || c == '&':
+			dst = append(dst, src[start:i]...)
+			dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+			start = i + 1
+		case c == 0xE2 && i+2 < len(src) && src[i+1] == 0x80 && src[i+2]&^1 == 0xA8:
+			dst = append(dst, src[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hex[src[i+2]&0xF])
+			start = i + 3
+			i += 2
+		}
+	}
+	return append(dst, src[start:]...)
+}
+
+// decodeFast decodes an object into a map of its members, as
+// encoding/json does: the last of a name given twice wins, null is
+// "null". The members are slices of the input.
+func (f *ohFields) decodeFast(d *jdec) {
+	if !d.object() {
+		d.giveUp() // null leaves the map nil; encoding/json says so
+		return
+	}
+	m := make(ohFields)
+	for d.more() {
+		if !utf8.Valid(d.key) {
+			d.giveUp() // encoding/json replaces what is not UTF-8
+			return
+		}
+		k := string(d.key) // before the value, whose members move d.key
+		m[k] = d.raw()
+	}
+	*f = m
 }
 
 // failedExit reports whether an exit code says a command failed. OpenHands

@@ -68,8 +68,9 @@ func ohLooksLikeEvent(o shapeObj) bool {
 
 // ohState reads one OpenHands file.
 type ohState struct {
-	d *decodeState
-	b runBuilder
+	d   *decodeState
+	dec jdec
+	b   runBuilder
 	// at is the line or element being read, from 1.
 	at int
 	// runs counts the runs opened.
@@ -214,16 +215,17 @@ type ohRunHead struct {
 		Number int    `json:"number"`
 	} `json:"issue"`
 	Metadata struct {
-		LLM struct {
-			Model string `json:"model"`
-		} `json:"llm"`
-		LLMConfig struct {
-			Model string `json:"model"`
-		} `json:"llm_config"`
+		LLM       ohModel `json:"llm"`
+		LLMConfig ohModel `json:"llm_config"`
 	} `json:"metadata"`
 	Error   *string    `json:"error"`
 	Success *bool      `json:"success"`
 	History ohPresence `json:"history"`
+}
+
+// ohModel names the model of a run.
+type ohModel struct {
+	Model string `json:"model"`
 }
 
 // ohPresence records that a member is there without keeping its value.
@@ -249,7 +251,7 @@ func (st *ohState) value(raw []byte) error {
 		return nil
 	}
 	var head ohRunHead
-	if err := json.Unmarshal(raw, &head); err != nil && !wrongShape(err) {
+	if err := decodeJSON(&st.dec, raw, &head); err != nil && !wrongShape(err) {
 		return err
 	}
 	if !head.History {
@@ -274,7 +276,7 @@ func (st *ohState) runLine(raw []byte, head *ohRunHead) error {
 	st.openRun(RunInfo{ID: id, Task: id, Model: firstNonEmpty(head.Metadata.LLM.Model, head.Metadata.LLMConfig.Model)}, exit, head.Instruction)
 	st.prefix = strconv.Itoa(st.info.Index) + ":"
 
-	doc := newJSONDoc(bytes.NewReader(raw))
+	doc := newJSONDocBytes(raw)
 	if _, err := doc.open(); err != nil {
 		return err
 	}
@@ -325,7 +327,7 @@ func (st *ohState) historyItem(raw []byte) error {
 		return nil
 	}
 	var f ohFields
-	if err := json.Unmarshal(raw, &f); err != nil {
+	if err := decodeJSON(&st.dec, raw, &f); err != nil {
 		if wrongShape(err) {
 			st.d.note(st.at, "event that is not an object skipped")
 			return nil
@@ -440,4 +442,106 @@ func (st *ohState) source(f ohFields, action string) string {
 		return "user"
 	}
 	return "agent"
+}
+
+// The fast path's decoder (jsonfast.go) of ohRunHead.
+
+var (
+	ohRunHeadKeys  = fieldNames("instance_id", "instruction", "issue", "metadata", "error", "success", "history")
+	ohIssueKeys    = fieldNames("owner", "repo", "number")
+	ohMetadataKeys = fieldNames("llm", "llm_config")
+	ohModelKeys    = fieldNames("model")
+)
+
+func (h *ohRunHead) decodeFast(d *jdec) {
+	if !d.object() {
+		d.giveUp()
+		return
+	}
+	var seen uint64
+	for d.more() {
+		switch string(d.key) {
+		case "instance_id":
+			if d.once(&seen, 0) {
+				h.InstanceID = d.str()
+			}
+		case "instruction":
+			if d.once(&seen, 1) {
+				h.Instruction = d.str()
+			}
+		case "issue":
+			if d.once(&seen, 2) && d.object() {
+				h.Issue = &struct {
+					Owner  string `json:"owner"`
+					Repo   string `json:"repo"`
+					Number int    `json:"number"`
+				}{}
+				var seen uint64
+				for d.more() {
+					switch string(d.key) {
+					case "owner":
+						if d.once(&seen, 0) {
+							h.Issue.Owner = d.str()
+						}
+					case "repo":
+						if d.once(&seen, 1) {
+							h.Issue.Repo = d.str()
+						}
+					case "number":
+						if d.once(&seen, 2) {
+							h.Issue.Number = int(d.int64v())
+						}
+					default:
+						d.unknown(ohIssueKeys)
+					}
+				}
+			}
+		case "metadata":
+			if d.once(&seen, 3) && d.object() {
+				var seen uint64
+				for d.more() {
+					switch string(d.key) {
+					case "llm":
+						if d.once(&seen, 0) && d.object() {
+							h.Metadata.LLM.decodeFast(d)
+						}
+					case "llm_config":
+						if d.once(&seen, 1) && d.object() {
+							h.Metadata.LLMConfig.decodeFast(d)
+						}
+					default:
+						d.unknown(ohMetadataKeys)
+					}
+				}
+			}
+		case "error":
+			if d.once(&seen, 4) && !d.null() {
+				s := d.str()
+				h.Error = &s
+			}
+		case "success":
+			if d.once(&seen, 5) && !d.null() {
+				b := d.boolean()
+				h.Success = &b
+			}
+		case "history":
+			if d.once(&seen, 6) {
+				h.History = string(d.raw()) != "null"
+			}
+		default:
+			d.unknown(ohRunHeadKeys)
+		}
+	}
+}
+
+// decodeFast reads the members of the object just entered.
+func (m *ohModel) decodeFast(d *jdec) {
+	var seen uint64
+	for d.more() {
+		if string(d.key) != "model" {
+			d.unknown(ohModelKeys)
+		} else if d.once(&seen, 0) {
+			m.Model = d.str()
+		}
+	}
 }

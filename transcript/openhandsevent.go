@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -213,7 +214,8 @@ func (st *ohState) v1Event(kind string, f ohFields) {
 		args := action.without("kind")
 		if tc := f.sub("tool_call"); tc != nil {
 			if raw, ok := tc["arguments"]; ok {
-				args = callArgs(raw).object()
+				// A copy: raw may be a slice of a line that is reused.
+				args = callArgs(bytes.Clone(raw)).object()
 			}
 		}
 		c.call = llm.ToolCall(callID, name, args)
