@@ -87,6 +87,19 @@ func (j *jsonDoc) close() error {
 // until the next read.
 func (j *jsonDoc) decode(v any) error { return j.dec.Decode(v) }
 
+// rawValue reads the next value as decode(&raw) with a json.RawMessage
+// does; when the document is read in place (newJSONDocBytes), the value
+// is a slice of it rather than a copy.
+func (j *jsonDoc) rawValue() (json.RawMessage, error) {
+	if s, ok := j.dec.(*docStream); ok && s.whole {
+		data, err := s.value(maxNestingDepth, false)
+		return bytes.TrimLeft(data, " \t\r\n"), err
+	}
+	var raw json.RawMessage
+	err := j.decode(&raw)
+	return raw, err
+}
+
 // skip reads past the next value token by token (or as doing so would,
 // faster), so that skipping a huge array holds no more than one string of
 // it at a time.

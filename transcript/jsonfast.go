@@ -99,8 +99,17 @@ func (d *jdec) ws() {
 	}
 }
 
-// peek returns the first byte of the next value, 0 at the end.
+// peek returns the first byte of the next value, 0 at the end (or, once
+// the fast path failed, possibly any byte: callers check d.fail).
 func (d *jdec) peek() byte {
+	if d.i < len(d.b) && d.b[d.i] > ' ' {
+		return d.b[d.i]
+	}
+	return d.peekSpace()
+}
+
+// peekSpace is peek past whitespace.
+func (d *jdec) peekSpace() byte {
 	d.ws()
 	if d.fail || d.i >= len(d.b) {
 		return 0
@@ -191,15 +200,31 @@ func (d *jdec) more() bool {
 		d.fail = true
 		return false
 	}
-	s, e, esc, _ := d.scanString()
-	if d.fail || esc {
-		// An escaped name may match a field once unquoted.
-		d.fail = true
-		return false
+	// Names are short: a plain loop finds the end of one sooner than
+	// scanString, which takes over at anything but a plain byte.
+	b, s := d.b, d.i+1
+	e := s
+	for e < len(b) && strSafe[b[e]] {
+		e++
 	}
-	d.key = d.b[s:e]
+	if e < len(b) && b[e] == '"' {
+		d.i = e + 1
+	} else {
+		var esc bool
+		s, e, esc, _ = d.scanString()
+		if d.fail || esc {
+			// An escaped name may match a field once unquoted.
+			d.fail = true
+			return false
+		}
+	}
+	d.key = b[s:e]
+	if d.i < len(b) && b[d.i] == ':' {
+		d.i++
+		return true
+	}
 	d.ws()
-	if d.i >= len(d.b) || d.b[d.i] != ':' {
+	if d.i >= len(b) || b[d.i] != ':' {
 		d.fail = true
 		return false
 	}

@@ -292,8 +292,8 @@ func (st *ohState) runLine(raw []byte, head *ohRunHead) error {
 			continue
 		}
 		_, err = doc.array(func(int) error {
-			var item json.RawMessage
-			if err := doc.decode(&item); err != nil {
+			item, err := doc.rawValue()
+			if err != nil {
 				return err
 			}
 			if err := st.historyItem(item); err != nil {

@@ -104,6 +104,7 @@ type vigilLine struct {
 	content              []llm.Block
 	display, inContext   bool
 	details              json.RawMessage
+	usageBuf             llm.Usage // where usage points
 	summary, firstKeptID string
 	tokensBefore         int64
 	fromID               string
@@ -149,7 +150,7 @@ func (l *vigilLine) decodeFast(d *jdec) {
 			}
 		case "usage":
 			if d.once(&seen, 6) && d.object() {
-				l.usage = &llm.Usage{}
+				l.usage = &l.usageBuf
 				decodeUsage(d, l.usage)
 			}
 		case "stopReason":
@@ -345,20 +346,21 @@ func decodeBlocks(d *jdec) []llm.Block {
 // usually the next one's too.
 type vigilDecoder struct {
 	dec       jdec
+	l         vigilLine // the line being read, reused
 	lastModel string
 	lastRef   llm.Ref
 }
 
 func (v *vigilDecoder) decode(line []byte) (session.Entry, error) {
 	if fastJSON {
-		var l vigilLine
+		v.l = vigilLine{}
 		v.dec.reset(line)
-		l.decodeFast(&v.dec)
+		v.l.decodeFast(&v.dec)
 		if cap(v.dec.scratch) > maxKeptBuffer {
 			v.dec.scratch = nil
 		}
 		if v.dec.done() {
-			if e, ok := v.entry(&l); ok {
+			if e, ok := v.entry(&v.l); ok {
 				return e, nil
 			}
 		}
