@@ -361,3 +361,30 @@ func BenchmarkReadOpenHands(b *testing.B) {
 		return benchJSONL(b, "openhands/resolver-output.jsonl", 0, size)
 	})
 }
+
+// BenchmarkReadRecording reads each recording in testdata as it is, a few
+// KB to a few hundred: what a file costs beyond its lines (detection, the
+// run's header read from the file's head, buffers).
+func BenchmarkReadRecording(b *testing.B) {
+	for _, rec := range append(append([]struct {
+		path   string
+		format Format
+	}{}, fastRecordings...), docRecordings...) {
+		data := jlTestdata(b, rec.path)
+		b.Run(strings.ReplaceAll(rec.path, "/", "_"), func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for range b.N {
+				rd, err := NewReader(bytes.NewReader(data), filepath.Base(rec.path))
+				if err != nil {
+					b.Fatal(err)
+				}
+				for _, err := range rd.Items() {
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
+	}
+}

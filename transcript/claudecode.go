@@ -139,9 +139,12 @@ type ccProbe struct {
 	Payload    json.RawMessage `json:"payload"`
 	CWD        string          `json:"cwd"`
 	Timestamp  string          `json:"timestamp"`
-	Message    *struct {
-		Model string `json:"model"`
-	} `json:"message"`
+	Message    *ccProbeMessage `json:"message"`
+}
+
+// ccProbeMessage is what the probe reads of a message.
+type ccProbeMessage struct {
+	Model string `json:"model"`
 }
 
 // sniffClaudeCode looks at the first lines for Claude Code's envelope: a
@@ -198,9 +201,10 @@ const ccQueueMax = 64
 
 func readClaudeCode(d *decodeState) error {
 	run := RunInfo{Format: FormatClaudeCode}
+	var dec jdec
 	for _, line := range headLines(peekHead(d), 200) {
 		var p ccProbe
-		if json.Unmarshal(line, &p) != nil {
+		if decodeJSON(&dec, line, &p) != nil {
 			continue
 		}
 		if run.ID == "" {
@@ -841,6 +845,73 @@ func (b *ccBlock) decodeFast(d *jdec) {
 			}
 		default:
 			d.unknown(ccBlockKeys)
+		}
+	}
+}
+
+var (
+	ccProbeKeys        = fieldNames("type", "sessionId", "uuid", "parentUuid", "leafUuid", "messageId", "payload", "cwd", "timestamp", "message")
+	ccProbeMessageKeys = fieldNames("model")
+)
+
+func (p *ccProbe) decodeFast(d *jdec) {
+	if !d.object() {
+		d.giveUp()
+		return
+	}
+	var seen uint64
+	for d.more() {
+		switch string(d.key) {
+		case "type":
+			if d.once(&seen, 0) {
+				p.Type = d.strOf("assistant", "user", "attachment", "system", "progress")
+			}
+		case "sessionId":
+			if d.once(&seen, 1) {
+				p.SessionID = d.strRecent()
+			}
+		case "uuid":
+			if d.once(&seen, 2) {
+				p.UUID = d.str()
+			}
+		case "parentUuid":
+			if d.once(&seen, 3) {
+				p.ParentUUID = d.raw()
+			}
+		case "leafUuid":
+			if d.once(&seen, 4) {
+				p.LeafUUID = d.str()
+			}
+		case "messageId":
+			if d.once(&seen, 5) {
+				p.MessageID = d.str()
+			}
+		case "payload":
+			if d.once(&seen, 6) {
+				p.Payload = d.raw()
+			}
+		case "cwd":
+			if d.once(&seen, 7) {
+				p.CWD = d.strRecent()
+			}
+		case "timestamp":
+			if d.once(&seen, 8) {
+				p.Timestamp = d.str()
+			}
+		case "message":
+			if d.once(&seen, 9) && d.object() {
+				p.Message = &ccProbeMessage{}
+				var seen uint64
+				for d.more() {
+					if string(d.key) != "model" {
+						d.unknown(ccProbeMessageKeys)
+					} else if d.once(&seen, 0) {
+						p.Message.Model = d.strRecent()
+					}
+				}
+			}
+		default:
+			d.unknown(ccProbeKeys)
 		}
 	}
 }

@@ -157,14 +157,17 @@ var cxEventTypes = map[string]bool{
 
 // cxProbe is what sniffing and the run's header read of the first lines.
 type cxProbe struct {
-	Type    string `json:"type"`
-	Payload *struct {
-		ID            string `json:"id"`
-		CWD           string `json:"cwd"`
-		Timestamp     string `json:"timestamp"`
-		ModelProvider string `json:"model_provider"`
-		Model         string `json:"model"`
-	} `json:"payload"`
+	Type    string          `json:"type"`
+	Payload *cxProbePayload `json:"payload"`
+}
+
+// cxProbePayload is what the probe reads of a payload.
+type cxProbePayload struct {
+	ID            string `json:"id"`
+	CWD           string `json:"cwd"`
+	Timestamp     string `json:"timestamp"`
+	ModelProvider string `json:"model_provider"`
+	Model         string `json:"model"`
 }
 
 // cxLineTypes are the top-level line types of a rollout.
@@ -213,7 +216,7 @@ func readCodex(d *decodeState) error {
 	provider := ""
 	for _, line := range headLines(peekHead(d), 100) {
 		var p cxProbe
-		if json.Unmarshal(line, &p) != nil || p.Payload == nil {
+		if decodeJSON(&r.dec, line, &p) != nil || p.Payload == nil {
 			continue
 		}
 		switch p.Type {
@@ -912,6 +915,60 @@ func (c *cxCompacted) decodeFast(d *jdec) {
 			d.unknown(cxCompactedKeys)
 		} else if d.once(&seen, 0) {
 			c.Message = d.str()
+		}
+	}
+}
+
+var (
+	cxProbeKeys        = fieldNames("type", "payload")
+	cxProbePayloadKeys = fieldNames("id", "cwd", "timestamp", "model_provider", "model")
+)
+
+func (p *cxProbe) decodeFast(d *jdec) {
+	if !d.object() {
+		d.giveUp()
+		return
+	}
+	var seen uint64
+	for d.more() {
+		switch string(d.key) {
+		case "type":
+			if d.once(&seen, 0) {
+				p.Type = d.strOf("response_item", "event_msg", "turn_context", "session_meta")
+			}
+		case "payload":
+			if d.once(&seen, 1) && d.object() {
+				p.Payload = &cxProbePayload{}
+				var seen uint64
+				for d.more() {
+					switch string(d.key) {
+					case "id":
+						if d.once(&seen, 0) {
+							p.Payload.ID = d.str()
+						}
+					case "cwd":
+						if d.once(&seen, 1) {
+							p.Payload.CWD = d.str()
+						}
+					case "timestamp":
+						if d.once(&seen, 2) {
+							p.Payload.Timestamp = d.str()
+						}
+					case "model_provider":
+						if d.once(&seen, 3) {
+							p.Payload.ModelProvider = d.str()
+						}
+					case "model":
+						if d.once(&seen, 4) {
+							p.Payload.Model = d.str()
+						}
+					default:
+						d.unknown(cxProbePayloadKeys)
+					}
+				}
+			}
+		default:
+			d.unknown(cxProbeKeys)
 		}
 	}
 }
