@@ -23,9 +23,11 @@ import (
 // once into $TMPDIR/vigil-transcript-bench/). They report
 // MB/s of input, what is allocated per MB of input (constant when memory
 // is flat in the file's size), and the peak live heap above the input
-// itself, which must not grow with it:
+// itself, which must not grow with it. Pinned to one core, as
+// docs/benchmarks.md measures them:
 //
-//	go test -run '^$' -bench 'BenchmarkRead' -benchtime 3x -cpu 1 ./transcript/
+//	go test -c -o /tmp/transcript.test ./transcript/
+//	cd transcript && taskset -c 1 /tmp/transcript.test -test.run '^$' -test.bench 'BenchmarkRead' -test.benchtime 4x -test.cpu 1
 
 // benchSizes are the input sizes, in MiB: two, to show that memory does
 // not grow with the file.
