@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"strconv"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf16"
@@ -764,6 +765,9 @@ func (d *jdec) skip() {
 	}
 }
 
+// jdecPool holds decoders for decodeJSON's callers that keep none.
+var jdecPool = sync.Pool{New: func() any { return new(jdec) }}
+
 // fastDecoder is a struct with a fast path.
 type fastDecoder interface {
 	decodeFast(d *jdec)
@@ -780,7 +784,8 @@ func decodeJSON[T any, P interface {
 }](d *jdec, data []byte, v P) error {
 	if fastJSON {
 		if d == nil {
-			d = new(jdec)
+			d = jdecPool.Get().(*jdec)
+			defer jdecPool.Put(d)
 		}
 		d.reset(data)
 		v.decodeFast(d)
