@@ -92,7 +92,7 @@ func (j *jsonDoc) decode(v any) error { return j.dec.Decode(v) }
 // is a slice of it rather than a copy.
 func (j *jsonDoc) rawValue() (json.RawMessage, error) {
 	if s, ok := j.dec.(*docStream); ok && s.whole {
-		data, err := s.value(maxNestingDepth, false)
+		data, err := s.value(false)
 		return bytes.TrimLeft(data, " \t\r\n"), err
 	}
 	var raw json.RawMessage

@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -110,13 +111,12 @@ func (s *docStream) peek() (byte, error) {
 }
 
 // readValue finds the value that starts at s.scanp (after whitespace) and
-// returns its length from s.scanp; limit is the nesting it allows, 0 for
-// none (as for a value read token by token), and floats whether a number
-// too large for a float64 is an error (as it is when read as a token).
-func (s *docStream) readValue(limit int, floats bool) (int, error) {
+// returns its length from s.scanp; floats says whether a number too large
+// for a float64 is an error (as it is when read as a token).
+func (s *docStream) readValue(floats bool) (int, error) {
 	var err error
 	for {
-		n, res := scanValue(s.buf[s.scanp:], err == io.EOF, limit, floats)
+		n, res := scanValue(s.buf[s.scanp:], err == io.EOF, floats)
 		switch res {
 		case scanOK:
 			return n, nil
@@ -194,7 +194,7 @@ func (s *docStream) tokenValueEnd() {
 
 // value reads the next value whole, as json.Decoder.Decode does before it
 // decodes; the bytes are valid until the next read.
-func (s *docStream) value(limit int, floats bool) ([]byte, error) {
+func (s *docStream) value(floats bool) ([]byte, error) {
 	if s.err != nil {
 		return nil, s.err
 	}
@@ -204,16 +204,12 @@ func (s *docStream) value(limit int, floats bool) ([]byte, error) {
 	if !s.tokenValueAllowed() {
 		return nil, errDocSyntax
 	}
-	n, err := s.readValue(limit, floats)
+	n, err := s.readValue(floats)
 	if err == errFloat {
-		// The number that ends the part read does not fit a float64.
-		num := s.buf[s.scanp : s.scanp+n]
-		i := len(num)
-		for i > 0 && (num[i-1] == '-' || num[i-1] == '+' || num[i-1] == '.' || num[i-1] == 'e' || num[i-1] == 'E' || '0' <= num[i-1] && num[i-1] <= '9') {
-			i--
-		}
-		// The error ends the reading of the document.
-		return nil, &json.UnmarshalTypeError{Value: "number " + string(num[i:]), Type: reflect.TypeFor[float64]()}
+		// The value is a number that does not fit a float64; the error
+		// ends the reading of the document.
+		num := bytes.TrimLeft(s.buf[s.scanp:s.scanp+n], " \t\r\n")
+		return nil, &json.UnmarshalTypeError{Value: "number " + string(num), Type: reflect.TypeFor[float64]()}
 	}
 	if err != nil {
 		return nil, err
@@ -231,7 +227,7 @@ var errFloat = errors.New("number too large")
 // with a fast path is decoded with it; its json.RawMessage members are
 // then valid only until the next read.
 func (s *docStream) Decode(v any) error {
-	data, err := s.value(maxNestingDepth, false)
+	data, err := s.value(false)
 	if err != nil {
 		return err
 	}
@@ -357,7 +353,7 @@ func (s *docStream) token(keep bool) (json.Token, error) {
 			if s.tokenState == tokenObjectStart || s.tokenState == tokenObjectKey {
 				old := s.tokenState
 				s.tokenState = tokenTopValue
-				data, err := s.value(maxNestingDepth, false)
+				data, err := s.value(false)
 				s.tokenState = old
 				if err != nil {
 					return nil, err
@@ -372,7 +368,7 @@ func (s *docStream) token(keep bool) (json.Token, error) {
 		if !s.tokenValueAllowed() {
 			return nil, errDocSyntax
 		}
-		data, err := s.value(maxNestingDepth, true)
+		data, err := s.value(true)
 		if err != nil {
 			return nil, err
 		}
@@ -411,17 +407,17 @@ const (
 	scanOK    scanResult = iota
 	scanMore             // the value goes on past the end of the buffer
 	scanBad              // not valid JSON
-	scanFloat            // a number too large for a float64, at b[:n]
+	scanFloat            // a number too large for a float64: b[:n], after whitespace
 )
 
 // scanValue finds the end of the JSON value that b starts with, after
 // whitespace, as json.Decoder's scanner does: a container ends at its
 // closing bracket, a scalar at the first byte that cannot continue it,
-// which must be there unless eof says the input ends with b. limit bounds
-// nesting (0: no bound); with floats, a number too large for a float64
-// ends the scan with scanFloat. The first problem in the order of the
-// text decides the result.
-func scanValue(b []byte, eof bool, limit int, floats bool) (n int, res scanResult) {
+// which must be there unless eof says the input ends with b; nesting
+// deeper than maxNestingDepth is invalid. With floats, a number too large
+// for a float64 ends the scan with scanFloat. The first problem in the
+// order of the text decides the result.
+func scanValue(b []byte, eof bool, floats bool) (n int, res scanResult) {
 	i := 0
 	for i < len(b) && isSpace(b[i]) {
 		i++
@@ -483,7 +479,7 @@ func scanValue(b []byte, eof bool, limit int, floats bool) (n int, res scanResul
 		// A value.
 		switch {
 		case c == '{' || c == '[':
-			if limit > 0 && len(stack) >= limit {
+			if len(stack) >= maxNestingDepth {
 				return 0, scanBad
 			}
 			stack = append(stack, c)
