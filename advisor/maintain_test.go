@@ -1,6 +1,7 @@
 package advisor
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -45,7 +46,7 @@ rules:
 	steps := 0
 	for st := h.r.Status(); st.Reprimes == 0 && steps < 200; st = h.r.Status() {
 		steps++
-		h.r.Notify(h.host.step(strings.Repeat("output line of a long build log ", 40) + itoa(steps)))
+		h.r.Notify(h.host.step(strings.Repeat("output line of a long build log ", 40) + strconv.Itoa(steps)))
 		h.waitFor("the review", func(s Status) bool { return s.Reviews == steps })
 	}
 	st := h.r.Status()

@@ -2,6 +2,7 @@ package advisor
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -58,7 +59,7 @@ func TestRuntimeStartPrimedReplaysABoundedTail(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		host := &fakeHost{}
 		for i := range 200 {
-			host.step(strings.Repeat("x", 400) + " OLD-" + string(rune('A'+i%26)) + "-" + strings.Repeat("y", 3) + itoa(i))
+			host.step(strings.Repeat("x", 400) + " OLD-" + string(rune('A'+i%26)) + "-" + strings.Repeat("y", 3) + strconv.Itoa(i))
 		}
 		r, m := startBlockingWith(t, host, func(o *Options) { o.Start = StartPrimed; o.PrimeTokens = 2000 })
 		defer r.Stop()
@@ -80,17 +81,6 @@ func TestRuntimeStartPrimedReplaysABoundedTail(t *testing.T) {
 			t.Errorf("primed update is about %d tokens, want about the 2000 budget", n)
 		}
 	})
-}
-
-func itoa(i int) string {
-	if i == 0 {
-		return "0"
-	}
-	s := ""
-	for ; i > 0; i /= 10 {
-		s = string(rune('0'+i%10)) + s
-	}
-	return s
 }
 
 func TestRuntimeRewriteResetsAndPrimesFromTheView(t *testing.T) {
