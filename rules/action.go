@@ -116,16 +116,39 @@ type Action struct {
 // Actions returns the actions of a step: one per tool call of its reply,
 // in order, each with the result that answers it.
 func Actions(st *transcript.Step) []Action {
-	calls := st.Calls()
-	if len(calls) == 0 {
-		return nil
+	return appendActions(nil, st)
+}
+
+// appendActions appends the actions of a step to dst; with no calls it
+// returns dst as it is.
+func appendActions(dst []Action, st *transcript.Step) []Action {
+	m := st.Message()
+	if m == nil {
+		return dst
 	}
-	out := make([]Action, 0, len(calls))
-	for _, c := range calls {
+	for _, c := range m.Message.Content {
+		if c.Type != llm.BlockToolCall {
+			continue
+		}
 		res, ok := st.Result(c.ID)
-		out = append(out, newAction(c, res, ok))
+		dst = append(dst, newAction(c, res, ok))
 	}
-	return out
+	return dst
+}
+
+// callCount returns how many tool calls a step's reply makes.
+func callCount(st *transcript.Step) int {
+	m := st.Message()
+	if m == nil {
+		return 0
+	}
+	n := 0
+	for _, c := range m.Message.Content {
+		if c.Type == llm.BlockToolCall {
+			n++
+		}
+	}
+	return n
 }
 
 // callArgs holds the argument names that the tool shapes vigil knows use.

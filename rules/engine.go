@@ -63,6 +63,9 @@ type Engine struct {
 	v    view
 	// lowered holds the step's text in lower case, reused from step to step.
 	lowered []byte
+	// actions are the actions of the step last observed, reused from step
+	// to step.
+	actions []Action
 }
 
 // New returns an engine with the given settings; zero fields take their
@@ -93,6 +96,17 @@ func (e *Engine) Reset() {
 	e.last = 0
 	e.reported = e.reported[:0]
 	e.openFile = ""
+	clear(e.actions)
+	e.actions = e.actions[:0]
+}
+
+// LastActions returns the actions of the step Observe last took, as it
+// derived them: what [Actions] returns for that step, without deriving
+// them again. The slice is the engine's and the actions refer to the
+// step's text: both are valid until the next call to Observe or Reset,
+// so a caller that keeps anything of them must copy it.
+func (e *Engine) LastActions() []Action {
+	return e.actions
 }
 
 // Observe takes the next step of the run and returns the findings that
@@ -207,13 +221,15 @@ func (e *Engine) build(st *transcript.Step) *view {
 	e.lowered = lowerInto(e.lowered, v.text)
 	v.lower = e.lowered
 	v.claim = claimIn(v.text, v.lower)
-	v.final = len(st.Calls()) == 0
+	v.final = callCount(st) == 0
 	for _, c := range st.Context {
 		if t := noteText(c); t != "" {
 			v.notes = append(v.notes, t)
 		}
 	}
-	for _, a := range Actions(st) {
+	clear(e.actions)
+	e.actions = appendActions(e.actions[:0], st)
+	for _, a := range e.actions {
 		acts = append(acts, e.enrich(a, st.N))
 	}
 	v.acts = acts

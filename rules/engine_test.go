@@ -1,8 +1,13 @@
 package rules
 
 import (
+	"math/rand/v2"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/vigil-dev/vigil/transcript"
 )
 
 func TestDetectorsDocumented(t *testing.T) {
@@ -48,5 +53,33 @@ func TestSettingsDefaults(t *testing.T) {
 	e := New(Settings{Disabled: []string{"sidestep", "no-such-detector"}})
 	if len(e.dets) != len(registry)-1 {
 		t.Errorf("with one detector disabled the engine runs %d of %d", len(e.dets), len(registry))
+	}
+}
+
+// TestLastActions checks that the engine hands out, for every step, the
+// same actions Actions derives from it, and none after a reset.
+func TestLastActions(t *testing.T) {
+	runs := [][]transcript.Step{}
+	r := rand.New(rand.NewPCG(7, 11))
+	for range 20 {
+		runs = append(runs, randomRun(r, 40))
+	}
+	matches, _ := filepath.Glob(filepath.Join(devset, "*.traj.json.gz"))
+	for _, m := range matches[:min(len(matches), 5)] {
+		steps, _ := readSteps(t, m)
+		runs = append(runs, steps)
+	}
+	for i, steps := range runs {
+		e := New(Settings{})
+		for _, st := range steps {
+			e.Observe(st)
+			if got, want := e.LastActions(), Actions(&st); !reflect.DeepEqual(got, want) && (len(got) > 0 || len(want) > 0) {
+				t.Fatalf("run %d step %d: LastActions %+v, Actions %+v", i, st.N, got, want)
+			}
+		}
+		e.Reset()
+		if n := len(e.LastActions()); n != 0 {
+			t.Fatalf("run %d: %d actions after Reset", i, n)
+		}
 	}
 }

@@ -191,7 +191,7 @@ func (s *runState) add(it transcript.Item) {
 func (s *runState) observe(st *transcript.Step) {
 	s.run.Steps = st.N
 	found := s.engine.Observe(*st)
-	s.tl.add(summarise(st))
+	s.tl.add(summarise(st, s.engine.LastActions()))
 	for _, f := range found {
 		f.Message, f.Evidence = strings.Clone(f.Message), strings.Clone(f.Evidence)
 		s.run.Findings = append(s.run.Findings, f)

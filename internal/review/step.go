@@ -49,11 +49,11 @@ type Call struct {
 // maxText is how long a kept text or command may be, in bytes.
 const maxText = 160
 
-// summarise reduces a step to what the timeline keeps. Every string is
-// copied, so the summary holds no reference to the step's decoded text.
-func summarise(st *transcript.Step) StepInfo {
+// summarise reduces a step, with the actions the engine derived from it,
+// to what the timeline keeps. Every string is copied, so the summary
+// holds no reference to the step's decoded text.
+func summarise(st *transcript.Step, acts []rules.Action) StepInfo {
 	si := StepInfo{N: st.N, Text: firstText(st)}
-	acts := rules.Actions(st)
 	if len(acts) > 0 {
 		si.Calls = make([]Call, len(acts))
 	}
