@@ -24,9 +24,12 @@ type editThrash struct {
 	// reported remembers the files reported, for the flip and the rewrite
 	// episodes, until the episode ends.
 	flipped, rewritten map[*fileState]bool
+	// unused is set when a file may have been rewritten since its last
+	// use; it is cleared when a look at every file finds none.
+	unused bool
 }
 
-func (d *editThrash) reset() { d.flipped, d.rewritten = nil, nil }
+func (d *editThrash) reset() { d.flipped, d.rewritten, d.unused = nil, nil, false }
 
 func (d *editThrash) observe(v *view, emit func(candidate)) {
 	for i := range v.acts {
@@ -81,6 +84,7 @@ func (d *editThrash) observe(v *view, emit func(candidate)) {
 					fs.firstUnused = v.n
 				}
 				fs.unusedWrites++
+				d.unused = true
 				if fs.unusedWrites >= d.rewrites && !d.rewritten[fs] {
 					if d.rewritten == nil {
 						d.rewritten = map[*fileState]bool{}
@@ -109,6 +113,10 @@ func (d *editThrash) observe(v *view, emit func(candidate)) {
 // uses marks the files an action uses (reads, runs, applies, or any run
 // at all, which may exercise them) as used since their last rewrite.
 func (d *editThrash) uses(a *act, v *view) {
+	if !d.unused {
+		// No file waits for a use: there is nothing to mark.
+		return
+	}
 	if a.Run || a.Test {
 		for fs := range d.pending(v) {
 			fs.unusedWrites = 0
@@ -156,10 +164,20 @@ func (d *editThrash) use(v *view, p string) {
 // pending yields the files rewritten since their last use.
 func (d *editThrash) pending(v *view) func(func(*fileState) bool) {
 	return func(yield func(*fileState) bool) {
+		if !d.unused {
+			return
+		}
+		found := false
 		for _, fs := range v.files.files {
-			if fs.unusedWrites > 0 && !yield(fs) {
-				return
+			if fs.unusedWrites > 0 {
+				if !yield(fs) {
+					return
+				}
+				found = found || fs.unusedWrites > 0
 			}
+		}
+		if !found {
+			d.unused = false
 		}
 	}
 }

@@ -58,12 +58,24 @@ var editRefusals = []string{
 // Code's "Exit code N", Codex's "Process exited with code N". It looks
 // only at the first and last few hundred bytes.
 func exitCode(out string) (int, bool) {
-	head, tail := out, out
+	parts := [2]string{out}
 	if len(out) > 512 {
-		head, tail = out[:256], out[len(out)-256:]
+		parts = [2]string{out[:256], out[len(out)-256:]}
+	}
+	// Every marker names a code or a status: a part with neither has none.
+	for k, part := range parts {
+		if !strings.Contains(part, "code") && !strings.Contains(part, "status") {
+			parts[k] = ""
+		}
+	}
+	if parts[0] == "" && parts[1] == "" {
+		return 0, false
 	}
 	for _, m := range exitMarkers {
-		for _, part := range [2]string{head, tail} {
+		for _, part := range parts {
+			if part == "" {
+				continue
+			}
 			i := strings.Index(part, m.prefix)
 			if i < 0 {
 				continue
@@ -81,6 +93,8 @@ func exitCode(out string) (int, bool) {
 	return 0, false
 }
 
+// exitMarkers are the texts that come before an exit code. Each contains
+// "code" or "status", which exitCode relies on.
 var exitMarkers = []struct{ prefix string }{
 	{"<returncode>"},
 	{"[exit code "},

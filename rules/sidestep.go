@@ -85,7 +85,7 @@ func (d *sidestep) hit(a *act, v *view) {
 	key, what, missing := "", "", ""
 	var m []string
 	for _, lit := range missingLiterals {
-		if i := strings.LastIndex(tail, lit); i >= 0 {
+		if i := lastIndex(tail, lit); i >= 0 {
 			m = missingModule.FindStringSubmatch(tail[i:min(len(tail), i+len(lit)+200)])
 			break
 		}
@@ -123,7 +123,7 @@ func (d *sidestep) hit(a *act, v *view) {
 	}
 	// The traceback, for the import that failed, may start further up.
 	trace := a.Output[max(0, len(a.Output)-16<<10):]
-	if i := strings.LastIndex(trace, "Traceback (most recent call last)"); i >= 0 {
+	if i := lastIndex(trace, "Traceback (most recent call last)"); i >= 0 {
 		trace = trace[i:]
 	}
 	if r := firstImport(trace); r != "" {

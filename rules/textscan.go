@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"regexp"
 	"slices"
+	"strings"
 )
 
 // Long texts (a model's reasoning, a task prompt of many kilobytes) are
@@ -115,4 +116,21 @@ func sentenceAt(text []byte, i, limit int) (int, int) {
 		}
 	}
 	return lo, hi
+}
+
+// lastIndex is strings.LastIndex for texts that rarely contain sub, or
+// contain it a few times: it jumps from one occurrence to the next with
+// strings.Index, which is much faster than LastIndex's backward scan.
+func lastIndex(s, sub string) int {
+	i := strings.Index(s, sub)
+	if i < 0 || len(sub) == 0 {
+		return i
+	}
+	for {
+		j := strings.Index(s[i+1:], sub)
+		if j < 0 {
+			return i
+		}
+		i += 1 + j
+	}
 }
