@@ -122,8 +122,11 @@ func sentenceAt(text []byte, i, limit int) (int, int) {
 // contain it a few times: it jumps from one occurrence to the next with
 // strings.Index, which is much faster than LastIndex's backward scan.
 func lastIndex(s, sub string) int {
+	if sub == "" {
+		return len(s)
+	}
 	i := strings.Index(s, sub)
-	if i < 0 || len(sub) == 0 {
+	if i < 0 {
 		return i
 	}
 	for {
