@@ -82,64 +82,92 @@ func mix(a, b sig) sig {
 func normHash(h uint64, s string, keepNumbers bool) uint64 {
 	var n normBuf
 	n.h = h
-	space := false // a space is pending
-	for i := 0; i < len(s); {
-		c := s[i]
-		if byteClass[c] == classSpace {
-			space = true
+	// Most bytes are written as they are: lo is the start of the stretch
+	// of s not yet written that is written unchanged, so that it goes into
+	// the buffer in one copy. What is normalised is a run of white space,
+	// a word with a digit or a path component, so a stretch always starts
+	// at a word boundary.
+	i := 0
+	// Leading white space is dropped.
+	for i < len(s) && byteClass[s[i]] == classSpace {
+		i++
+	}
+	lo := i
+	for {
+		// Letters, punctuation and single spaces between them stay as
+		// they are.
+		for i < len(s) && (byteClass[s[i]] == classPlain || s[i] == ' ' && i+1 < len(s) && byteClass[s[i+1]] != classSpace) {
 			i++
-			continue
 		}
-		if space && n.started {
-			n.put(' ')
+		if i == len(s) {
+			break
 		}
-		space, n.started = false, true
-		switch byteClass[c] {
-		case classWord:
+		switch c := s[i]; byteClass[c] {
+		case classSpace:
 			j := i + 1
-			for j < len(s) && byteClass[s[j]] == classWord {
+			for j < len(s) && byteClass[s[j]] == classSpace {
 				j++
 			}
-			w := s[i:j]
-			if len(w) >= 3 && isHexID(w) {
-				n.put('#')
-			} else if keepNumbers || !hasDigit(w) {
-				n.write(w)
-			} else {
-				for k := 0; k < len(w); k++ {
-					d := w[k]
-					if !keepNumbers && d >= '0' && d <= '9' {
-						for k+1 < len(w) && w[k+1] >= '0' && w[k+1] <= '9' {
-							k++
-						}
-						d = '0'
-					}
-					n.put(d)
-				}
+			if j == len(s) {
+				// Trailing white space is dropped.
+				n.write(s[lo:i])
+				return n.sum()
 			}
-			i = j
+			n.write(s[lo:i])
+			n.put(' ')
+			lo, i = j, j
+		case classDigit:
+			// The word around the digit.
+			from, to := i, i+1
+			for from > lo && isWordByte(s[from-1]) {
+				from--
+			}
+			for to < len(s) && isWordByte(s[to]) {
+				to++
+			}
+			w := s[from:to]
+			if len(w) >= 3 && isHexID(w) {
+				n.write(s[lo:from])
+				n.put('#')
+				lo = to
+			} else if !keepNumbers {
+				n.write(s[lo:from])
+				writeNumbersZeroed(&n, w)
+				lo = to
+			}
+			i = to
 		case classSlash:
 			if strings.HasPrefix(s[i:], "/tmp/") || strings.HasPrefix(s[i:], "/var/folders/") {
 				// Keep the prefix, replace the next component.
 				j := i + 1 + strings.IndexByte(s[i+1:], '/') + 1
-				for k := i; k < j; k++ {
-					n.put(s[k])
-				}
+				n.write(s[lo:j])
 				n.put('*')
 				for j < len(s) && !isPathEnd(s[j]) {
 					j++
 				}
-				i = j
+				lo, i = j, j
 				continue
 			}
-			n.put(c)
-			i++
-		default:
-			n.put(c)
 			i++
 		}
 	}
+	n.write(s[lo:])
 	return n.sum()
+}
+
+// writeNumbersZeroed writes a word with each run of digits replaced by
+// one "0".
+func writeNumbersZeroed(n *normBuf, w string) {
+	for k := 0; k < len(w); k++ {
+		d := w[k]
+		if d >= '0' && d <= '9' {
+			for k+1 < len(w) && w[k+1] >= '0' && w[k+1] <= '9' {
+				k++
+			}
+			d = '0'
+		}
+		n.put(d)
+	}
 }
 
 // normBuf gathers normalised bytes and hashes them a buffer at a time.
@@ -185,11 +213,12 @@ func (b *normBuf) sum() uint64 {
 // within one process, so a per-process seed is fine.
 var hashSeed = maphash.MakeSeed()
 
-// The byte classes normHash tells apart.
+// The byte classes normHash tells apart: white space, digits, the
+// slash, and everything else.
 const (
-	classOther = iota
+	classPlain = iota
 	classSpace
-	classWord
+	classDigit
 	classSlash
 )
 
@@ -197,10 +226,8 @@ var byteClass = func() (t [256]uint8) {
 	for _, c := range " \t\n\r\f\v" {
 		t[c] = classSpace
 	}
-	for c := 0; c < 256; c++ {
-		if isWordByte(byte(c)) {
-			t[c] = classWord
-		}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = classDigit
 	}
 	t['/'] = classSlash
 	return t

@@ -107,3 +107,132 @@ func TestEditRefusals(t *testing.T) {
 		t.Error("an applied edit failed")
 	}
 }
+
+// normHashRef is normHash written the simple way, byte by byte: the
+// reference the fast one must agree with.
+func normHashRef(h uint64, s string, keepNumbers bool) uint64 {
+	var n normBuf
+	n.h = h
+	space := false // a space is pending
+	for i := 0; i < len(s); {
+		c := s[i]
+		if refClass[c] == refSpace {
+			space = true
+			i++
+			continue
+		}
+		if space && n.started {
+			n.put(' ')
+		}
+		space, n.started = false, true
+		switch refClass[c] {
+		case refWord:
+			j := i + 1
+			for j < len(s) && refClass[s[j]] == refWord {
+				j++
+			}
+			w := s[i:j]
+			if len(w) >= 3 && isHexID(w) {
+				n.put('#')
+			} else if keepNumbers || !hasDigit(w) {
+				n.write(w)
+			} else {
+				for k := 0; k < len(w); k++ {
+					d := w[k]
+					if !keepNumbers && d >= '0' && d <= '9' {
+						for k+1 < len(w) && w[k+1] >= '0' && w[k+1] <= '9' {
+							k++
+						}
+						d = '0'
+					}
+					n.put(d)
+				}
+			}
+			i = j
+		case refSlash:
+			if strings.HasPrefix(s[i:], "/tmp/") || strings.HasPrefix(s[i:], "/var/folders/") {
+				// Keep the prefix, replace the next component.
+				j := i + 1 + strings.IndexByte(s[i+1:], '/') + 1
+				for k := i; k < j; k++ {
+					n.put(s[k])
+				}
+				n.put('*')
+				for j < len(s) && !isPathEnd(s[j]) {
+					j++
+				}
+				i = j
+				continue
+			}
+			n.put(c)
+			i++
+		default:
+			n.put(c)
+			i++
+		}
+	}
+	return n.sum()
+}
+
+// The byte classes of normHashRef.
+const (
+	refOther = iota
+	refSpace
+	refWord
+	refSlash
+)
+
+var refClass = func() (t [256]uint8) {
+	for _, c := range " \t\n\r\f\v" {
+		t[c] = refSpace
+	}
+	for c := 0; c < 256; c++ {
+		if isWordByte(byte(c)) {
+			t[c] = refWord
+		}
+	}
+	t['/'] = refSlash
+	return t
+}()
+
+// normSamples are texts with every case normHash normalises, at the
+// edges of words, lines and its buffer.
+func normSamples() []string {
+	base := []string{"", " ", "  \n\t ", "a", " a", "a ", " a b  c\t\nd ", "x1", "1x", "abc123", "0x1f", "0x", "0xzz",
+		"deadbeef1", "deadbeef", "1234567", "a1b2c3d4e5", "v1.2.3 at 12:30:00", "/tmp/abc/def", "/tmp/", "x/tmp/y z",
+		"/var/folders/ab/cd", "a//b", "path/to/file.py:12", "ok 0.53s", "_a_1_", "é1 ü", "a\r\nb", "a  b", "tmp/x /tmp/q:3"}
+	out := append([]string(nil), base...)
+	for _, a := range base {
+		for _, b := range base {
+			out = append(out, a+b, a+" "+b, a+"\n"+b)
+		}
+	}
+	long := ""
+	for i := 0; len(long) < 2000; i++ {
+		long += base[i%len(base)] + " "
+		out = append(out, long)
+	}
+	return out
+}
+
+func TestNormHashMatchesReference(t *testing.T) {
+	for _, s := range normSamples() {
+		for _, keep := range []bool{false, true} {
+			if got, want := normHash(fnvOffset, s, keep), normHashRef(fnvOffset, s, keep); got != want {
+				t.Errorf("normHash(%q, %v) differs from the reference", s, keep)
+			}
+		}
+	}
+}
+
+func FuzzNormHash(f *testing.F) {
+	for _, s := range normSamples()[:40] {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, keep := range []bool{false, true} {
+			if got, want := normHash(7, s, keep), normHashRef(7, s, keep); got != want {
+				t.Errorf("normHash(%q, %v) differs from the reference", s, keep)
+			}
+		}
+	})
+}
