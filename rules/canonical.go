@@ -36,7 +36,7 @@ func canonicalShell(cmds []simpleCmd) string {
 				b.WriteString(a)
 			}
 		} else {
-			b.WriteString(strings.Join(c.args, " "))
+			writeWords(&b, c.args)
 		}
 		for _, o := range c.out {
 			b.WriteString(" > ")
@@ -60,7 +60,7 @@ func bareShell(cmds []simpleCmd) string {
 	b.Grow(64)
 	for i := range cmds {
 		c := &cmds[i]
-		b.WriteString(strings.Join(c.args, " "))
+		writeWords(&b, c.args)
 		for _, o := range c.out {
 			b.WriteString(" > ")
 			b.WriteString(o)
@@ -84,4 +84,15 @@ func trailingFilters(cmds []simpleCmd) bool {
 		}
 	}
 	return true
+}
+
+// writeWords writes words separated by spaces, as strings.Join would
+// without building the joined string.
+func writeWords(b *strings.Builder, words []string) {
+	for i, w := range words {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(w)
+	}
 }

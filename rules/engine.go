@@ -66,6 +66,10 @@ type Engine struct {
 	// actions are the actions of the step last observed, reused from step
 	// to step.
 	actions []Action
+	// found are the findings of the step being observed; emit is report,
+	// made once so that each step does not allocate it again.
+	found []Finding
+	emit  func(candidate)
 }
 
 // New returns an engine with the given settings; zero fields take their
@@ -120,20 +124,27 @@ func (e *Engine) Observe(st transcript.Step) []Finding {
 	}
 	e.last = st.N
 	v := e.build(&st)
-	var found []Finding
-	emit := func(c candidate) {
-		if e.duplicate(c) {
-			return
-		}
-		e.reported = append(e.reported, c)
-		found = append(found, c.Finding)
+	e.found = nil
+	if e.emit == nil {
+		e.emit = e.report
 	}
 	for _, d := range e.dets {
-		d.observe(v, emit)
+		d.observe(v, e.emit)
 	}
 	e.checks.update(v)
 	e.prune(v.oldest())
+	found := e.found
+	e.found = nil
 	return found
+}
+
+// report takes a detector's candidate for the step being observed.
+func (e *Engine) report(c candidate) {
+	if e.duplicate(c) {
+		return
+	}
+	e.reported = append(e.reported, c)
+	e.found = append(e.found, c.Finding)
 }
 
 // compacted reports whether the entries before a step include a
@@ -255,7 +266,7 @@ func noteText(e session.Entry) string {
 
 func (e *Engine) enrich(a Action, n int) act {
 	x := act{Action: a}
-	x.cmd = commandSig(a.Kind.String() + "\x00" + a.canonical)
+	x.cmd = actionSig(a.Kind, a.canonical)
 	failed := sig(0)
 	if a.Failed {
 		failed = 1

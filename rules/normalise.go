@@ -55,6 +55,24 @@ func commandSig(s string) sig {
 	return sig(normHash(fnvOffset, s, true))
 }
 
+// kindNames0 are the kinds' names, each followed by a zero byte.
+var kindNames0 = func() (t [len(kindNames)]string) {
+	for i, n := range kindNames {
+		t[i] = n + "\x00"
+	}
+	return t
+}()
+
+// actionSig returns the signature of an action's command: commandSig of
+// its kind's name, a zero byte and the command, without joining them.
+func actionSig(k Kind, command string) sig {
+	prefix := kindNames0[KindOther]
+	if int(k) < len(kindNames0) {
+		prefix = kindNames0[k]
+	}
+	return sig(normHashAfter(fnvOffset, prefix, command, true))
+}
+
 // textSig hashes s exactly.
 func textSig(s string) sig { return sig(maphash.String(hashSeed, s)) }
 
@@ -80,8 +98,16 @@ func mix(a, b sig) sig {
 // The normalised bytes are gathered in a small buffer and hashed a buffer
 // at a time, which is several times faster than hashing byte by byte.
 func normHash(h uint64, s string, keepNumbers bool) uint64 {
+	return normHashAfter(h, "", s, keepNumbers)
+}
+
+// normHashAfter is normHash of prefix+s without joining them. The prefix
+// must need no normalising: no white space, digit or slash, and, when not
+// empty, a last byte that cannot be part of a word.
+func normHashAfter(h uint64, prefix, s string, keepNumbers bool) uint64 {
 	var n normBuf
 	n.h = h
+	n.write(prefix)
 	// Most bytes are written as they are: lo is the start of the stretch
 	// of s not yet written that is written unchanged, so that it goes into
 	// the buffer in one copy. What is normalised is a run of white space,
@@ -89,7 +115,7 @@ func normHash(h uint64, s string, keepNumbers bool) uint64 {
 	// at a word boundary.
 	i := 0
 	// Leading white space is dropped.
-	for i < len(s) && byteClass[s[i]] == classSpace {
+	for prefix == "" && i < len(s) && byteClass[s[i]] == classSpace {
 		i++
 	}
 	lo := i

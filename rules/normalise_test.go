@@ -220,6 +220,11 @@ func TestNormHashMatchesReference(t *testing.T) {
 			if got, want := normHash(fnvOffset, s, keep), normHashRef(fnvOffset, s, keep); got != want {
 				t.Errorf("normHash(%q, %v) differs from the reference", s, keep)
 			}
+			for k := KindOther; k <= KindShell+1; k++ {
+				if got, want := actionSig(k, s), commandSig(k.String()+"\x00"+s); got != want {
+					t.Errorf("actionSig(%v, %q) differs from commandSig of the joined text", k, s)
+				}
+			}
 		}
 	}
 }
@@ -232,6 +237,9 @@ func FuzzNormHash(f *testing.F) {
 		for _, keep := range []bool{false, true} {
 			if got, want := normHash(7, s, keep), normHashRef(7, s, keep); got != want {
 				t.Errorf("normHash(%q, %v) differs from the reference", s, keep)
+			}
+			if got, want := normHashAfter(7, "shell\x00", s, keep), normHashRef(7, "shell\x00"+s, keep); got != want {
+				t.Errorf("normHashAfter(shell, %q, %v) differs from the reference", s, keep)
 			}
 		}
 	})

@@ -19,7 +19,7 @@ const pollGap = 5
 // polling counts, per read-only command, identical results in a row.
 type polling struct {
 	min   int
-	reads map[sig]*readRun
+	reads map[sig]readRun
 }
 
 type readRun struct {
@@ -38,10 +38,10 @@ func (d *polling) observe(v *view, emit func(candidate)) {
 			continue
 		}
 		if d.reads == nil {
-			d.reads = map[sig]*readRun{}
+			d.reads = map[sig]readRun{}
 		}
-		r := d.reads[a.cmd]
-		if r == nil || r.out != a.norm || v.n-r.last > pollGap {
+		r, ok := d.reads[a.cmd]
+		if !ok || r.out != a.norm || v.n-r.last > pollGap {
 			if len(d.reads) >= 256 {
 				for k, o := range d.reads {
 					if o.last < v.oldest() {
@@ -49,16 +49,17 @@ func (d *polling) observe(v *view, emit func(candidate)) {
 					}
 				}
 			}
-			r = &readRun{out: a.norm, first: v.n}
-			d.reads[a.cmd] = r
+			r = readRun{out: a.norm, first: v.n}
 		}
 		if r.last == v.n && r.count > 0 {
 			continue
 		}
 		r.count++
 		r.last = v.n
-		if r.count >= d.min && !r.reported {
-			r.reported = true
+		report := r.count >= d.min && !r.reported
+		r.reported = r.reported || report
+		d.reads[a.cmd] = r
+		if report {
 			emit(candidate{subject: a.cmd, Finding: Finding{
 				Detector:  pollingInfo.Name,
 				Severity:  pollingInfo.Severity,

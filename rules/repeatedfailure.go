@@ -18,9 +18,9 @@ var repeatedFailureInfo = Info{
 // program (for commands that differ a little and fail the same way).
 type repeatedFailure struct {
 	min  int
-	runs map[sig]*failRun
+	runs map[sig]failRun
 	// similar counts failures by program.
-	similar map[sig]*failRun
+	similar map[sig]failRun
 }
 
 type failRun struct {
@@ -47,11 +47,12 @@ func (d *repeatedFailure) observe(v *view, emit func(candidate)) {
 		}
 		prog := commandSig(programKey(a.canonical))
 		if d.runs == nil {
-			d.runs, d.similar = map[sig]*failRun{}, map[sig]*failRun{}
+			d.runs, d.similar = map[sig]failRun{}, map[sig]failRun{}
 		}
-		exact := d.count(d.runs, a.cmd, a.err, v)
-		if exact != nil && exact.count >= d.min && !exact.reported {
+		exact, counted := d.count(d.runs, a.cmd, a.err, v)
+		if counted && exact.count >= d.min && !exact.reported {
 			exact.reported = true
+			d.runs[a.cmd] = exact
 			emit(candidate{subject: a.cmd, Finding: Finding{
 				Detector:  repeatedFailureInfo.Name,
 				Severity:  repeatedFailureInfo.Severity,
@@ -62,11 +63,12 @@ func (d *repeatedFailure) observe(v *view, emit func(candidate)) {
 				Evidence: clip(lastLine(a.Output), 160),
 			}})
 		}
-		similar := d.count(d.similar, prog, a.err, v)
+		similar, ok := d.count(d.similar, prog, a.err, v)
 		// Identical commands are the per-command count's to report; this
 		// one reports when some of the failures were phrased differently.
-		if similar != nil && similar.count >= d.min && !similar.reported && (exact == nil || exact.count < similar.count) {
+		if ok && similar.count >= d.min && !similar.reported && (!counted || exact.count < similar.count) {
 			similar.reported = true
+			d.similar[prog] = similar
 			emit(candidate{subject: mix(prog, a.err), Finding: Finding{
 				Detector:  repeatedFailureInfo.Name,
 				Severity:  repeatedFailureInfo.Severity,
@@ -80,11 +82,11 @@ func (d *repeatedFailure) observe(v *view, emit func(candidate)) {
 	}
 }
 
-// count records a failure under key in m and returns its run, or nil
-// when this step already counted it.
-func (d *repeatedFailure) count(m map[sig]*failRun, key, err sig, v *view) *failRun {
-	r := m[key]
-	if r == nil || r.err != err || r.last < v.oldest() {
+// count records a failure under key in m and returns its run; false when
+// this step already counted it.
+func (d *repeatedFailure) count(m map[sig]failRun, key, err sig, v *view) (failRun, bool) {
+	r, ok := m[key]
+	if !ok || r.err != err || r.last < v.oldest() {
 		if len(m) >= 128 {
 			for k, o := range m {
 				if o.last < v.oldest() {
@@ -92,13 +94,13 @@ func (d *repeatedFailure) count(m map[sig]*failRun, key, err sig, v *view) *fail
 				}
 			}
 		}
-		r = &failRun{err: err, first: v.n}
-		m[key] = r
+		r = failRun{err: err, first: v.n}
 	}
 	if r.last == v.n && r.count > 0 {
-		return nil // the same call twice in one step counts once
+		return r, false // the same call twice in one step counts once
 	}
 	r.count++
 	r.last = v.n
-	return r
+	m[key] = r
+	return r, true
 }

@@ -127,42 +127,68 @@ func (d *workaround) hides(a *act) (failure, string) {
 // with the subcommand for tools that have them (git commit, go test,
 // python -m pytest).
 func programKey(canonical string) string {
-	f := firstWords(canonical, 3)
+	var buf [3][2]int
+	f := firstWords(canonical, buf[:0])
 	if len(f) == 0 {
 		return ""
 	}
-	k := baseName(f[0])
+	word := func(i int) string { return canonical[f[i][0]:f[i][1]] }
+	k := baseName(word(0))
 	if len(f) > 1 {
 		switch k {
 		case "git", "go", "npm", "yarn", "pnpm", "cargo", "make", "docker", "kubectl", "gh":
-			k += " " + f[1]
+			return joinWords(canonical, k, f[:2])
 		case "python", "python3":
-			if f[1] == "-m" && len(f) > 2 {
-				k += " -m " + f[2]
-			} else {
-				k += " " + f[1]
+			if word(1) == "-m" && len(f) > 2 {
+				return joinWords(canonical, k, f[:3])
 			}
+			return joinWords(canonical, k, f[:2])
 		}
 	}
 	return k
 }
 
-// firstWords returns up to n of the first words of s.
-func firstWords(s string, n int) []string {
-	var out []string
-	for len(out) < n {
-		s = strings.TrimLeft(s, " \t\n")
-		if s == "" {
+// joinWords returns prog (the base name of s's first word) and the other
+// words of s at bounds, joined by single spaces: a part of s when s has
+// them so, without allocating.
+func joinWords(s, prog string, bounds [][2]int) string {
+	contiguous := true
+	for i := 1; i < len(bounds); i++ {
+		if bounds[i][0] != bounds[i-1][1]+1 || s[bounds[i][0]-1] != ' ' {
+			contiguous = false
+		}
+	}
+	if contiguous {
+		return s[bounds[0][1]-len(prog) : bounds[len(bounds)-1][1]]
+	}
+	var b strings.Builder
+	b.WriteString(prog)
+	for _, w := range bounds[1:] {
+		b.WriteByte(' ')
+		b.WriteString(s[w[0]:w[1]])
+	}
+	return b.String()
+}
+
+// firstWords appends to dst the bounds of up to cap(dst) of the first
+// words of s.
+func firstWords(s string, dst [][2]int) [][2]int {
+	i := 0
+	for len(dst) < cap(dst) {
+		for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n') {
+			i++
+		}
+		if i == len(s) {
 			break
 		}
-		i := strings.IndexAny(s, " \t\n")
-		if i < 0 {
-			i = len(s)
+		j := i
+		for j < len(s) && s[j] != ' ' && s[j] != '\t' && s[j] != '\n' {
+			j++
 		}
-		out = append(out, s[:i])
-		s = s[i:]
+		dst = append(dst, [2]int{i, j})
+		i = j
 	}
-	return out
+	return dst
 }
 
 // addedText returns the lines an edit adds that were not there before.
