@@ -24,3 +24,25 @@ func TestWorkaround(t *testing.T) {
 		{"a fix is not a workaround", []st{failTest, do(tool("edit", map[string]any{"path": "api.py", "old_text": "return 0", "new_text": "return 1"}, "ok", false))}, nil},
 	})
 }
+
+func TestProgramKey(t *testing.T) {
+	cases := map[string]string{
+		"":                             "",
+		"   ":                          "",
+		"ls -la":                       "ls",
+		"git commit -m x":              "git commit",
+		"/usr/bin/git  status":         "git status",
+		"python -m pytest -q":          "python -m pytest",
+		"python\t-m\npytest":           "python -m pytest",
+		"/opt/bin/python3 -m pytest x": "python3 -m pytest",
+		"python3 x.py":                 "python3 x.py",
+		" go test ./...":               "go test",
+		"python -m":                    "python -m",
+		"gh":                           "gh",
+	}
+	for in, want := range cases {
+		if got := programKey(in); got != want {
+			t.Errorf("programKey(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
