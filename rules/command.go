@@ -58,7 +58,9 @@ func analyseShellDepth(line string, depth int) shellFacts {
 		f.kind, f.edits, f.canonical, f.bare = KindEdit, []Edit{e}, line, line
 		return f
 	}
-	cmds := parseShell(line)
+	p := parsePooled(line)
+	defer p.release()
+	cmds := p.cmds
 	for i := range cmds {
 		c := &cmds[i]
 		prog, args := c.program()

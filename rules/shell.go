@@ -1,6 +1,9 @@
 package rules
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // simpleCmd is one simple command of a shell command line: its words
 // after quote removal, where its output goes and what it reads.
@@ -35,11 +38,42 @@ func parseShell(s string) []simpleCmd {
 	return p.cmds
 }
 
+// parsers holds shellParsers whose memory is reused from one command line
+// to the next.
+var parsers = sync.Pool{New: func() any { return new(shellParser) }}
+
+// parsePooled is parseShell with a parser taken from parsers: the
+// commands are in its cmds, valid until its release method hands it back.
+func parsePooled(s string) *shellParser {
+	p := parsers.Get().(*shellParser)
+	p.s = s
+	p.run()
+	return p
+}
+
+// release forgets the line (so that the pool keeps none of its text
+// alive) and puts the parser back in the pool, unless a huge line made it
+// too big to keep.
+func (p *shellParser) release() {
+	if cap(p.words) > 4096 || cap(p.cmds) > 1024 {
+		return
+	}
+	clear(p.cmds)
+	clear(p.words)
+	clear(p.docs)
+	*p = shellParser{cmds: p.cmds[:0], words: p.words[:0], docs: p.docs[:0]}
+	parsers.Put(p)
+}
+
 type shellParser struct {
 	s    string
 	i    int
 	cmds []simpleCmd
 	cur  simpleCmd
+	// words holds the words of every command of the line; argStart is
+	// where the current command's words start.
+	words    []string
+	argStart int
 	// pending here-document delimiters, each with the index of the
 	// command it feeds.
 	docs []pendingDoc
@@ -173,7 +207,7 @@ func (p *shellParser) readRedirect() {
 func (p *shellParser) addWord(w string) {
 	switch p.redirect {
 	case "":
-		if len(p.cur.args) == 0 {
+		if len(p.words) == p.argStart {
 			if isAssignment(w) {
 				return
 			}
@@ -182,7 +216,7 @@ func (p *shellParser) addWord(w string) {
 				return
 			}
 		}
-		p.cur.args = append(p.cur.args, w)
+		p.words = append(p.words, w)
 	case ">", ">>":
 		if w != "/dev/null" {
 			p.cur.out = append(p.cur.out, w)
@@ -222,6 +256,10 @@ func (p *shellParser) endOp(op string) {
 func (p *shellParser) end(piped bool) {
 	if p.cur.op == "" && !piped {
 		p.cur.op = ";"
+	}
+	if n := len(p.words); n > p.argStart {
+		p.cur.args = p.words[p.argStart:n:n]
+		p.argStart = n
 	}
 	if len(p.cur.args) > 0 || len(p.cur.out) > 0 || p.cur.heredoc != "" || p.hasDocFor(len(p.cmds)) {
 		p.cur.piped = p.piped
