@@ -163,6 +163,7 @@ type runState struct {
 	stepper transcript.Stepper
 	engine  *rules.Engine
 	tl      timelineBuilder
+	sum     summariser
 }
 
 func newRunState(info transcript.RunInfo, opt Options) *runState {
@@ -191,7 +192,7 @@ func (s *runState) add(it transcript.Item) {
 func (s *runState) observe(st *transcript.Step) {
 	s.run.Steps = st.N
 	found := s.engine.Observe(*st)
-	s.tl.add(summarise(st, s.engine.LastActions()))
+	s.tl.add(s.sum.summarise(st, s.engine.LastActions()))
 	for _, f := range found {
 		f.Message, f.Evidence = strings.Clone(f.Message), strings.Clone(f.Evidence)
 		s.run.Findings = append(s.run.Findings, f)
