@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/vigil-dev/vigil/llm"
 	"github.com/vigil-dev/vigil/transcript"
@@ -317,14 +318,14 @@ func newAction(call, res llm.Block, answered bool) Action {
 		a.Edits = []Edit{{Path: p, Op: EditWrite, New: firstOf(args.Content, args.FileText)}}
 	case isReadTool(name):
 		a.Kind, a.Path = KindRead, p
-		a.Command = "read " + p + " " + compactJSON(call.Arguments)
+		a.Command = describeCall("read ", p, call.Arguments)
 		a.paths = []string{p}
 	case isSearchTool(name):
 		a.Kind, a.Path = KindSearch, p
-		a.Command = name + " " + compactJSON(call.Arguments)
+		a.Command = describeCall(name, "", call.Arguments)
 	default:
 		a.Kind, a.Path = KindOther, p
-		a.Command = call.Name + " " + compactJSON(call.Arguments)
+		a.Command = describeCall(call.Name, "", call.Arguments)
 	}
 	if a.Path == "" && len(a.Edits) > 0 {
 		a.Path = a.Edits[0].Path
@@ -425,7 +426,8 @@ func isSearchTool(n string) bool {
 	return false
 }
 
-// compactJSON renders arguments on one line, bounded.
+// compactJSON renders arguments on one line, bounded: their words
+// (strings.Fields) joined by single spaces, at most 400 bytes of them.
 func compactJSON(raw json.RawMessage) string {
 	s := strings.Join(strings.Fields(string(raw)), " ")
 	if len(s) > 400 {
@@ -433,6 +435,44 @@ func compactJSON(raw json.RawMessage) string {
 	}
 	return s
 }
+
+// describeCall returns head, tail, a space and the compactJSON rendering
+// of the arguments, built in one allocation when the arguments are ASCII.
+func describeCall(head, tail string, raw json.RawMessage) string {
+	const limit = 400
+	var b strings.Builder
+	b.Grow(len(head) + len(tail) + 1 + min(len(raw), limit))
+	b.WriteString(head)
+	b.WriteString(tail)
+	b.WriteByte(' ')
+	start := b.Len()
+	space := false // a separator is due before the next word
+	for _, c := range raw {
+		if c >= utf8.RuneSelf {
+			// strings.Fields knows the Unicode spaces.
+			return head + tail + " " + compactJSON(raw)
+		}
+		if asciiSpace[c] {
+			space = b.Len() > start
+			continue
+		}
+		if b.Len()-start >= limit {
+			break
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+			if b.Len()-start >= limit {
+				break
+			}
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// asciiSpace marks the ASCII bytes that strings.Fields splits on.
+var asciiSpace = [256]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
 
 // resultText joins the text blocks of a tool result.
 func resultText(b llm.Block) string {

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/vigil-dev/vigil/llm"
@@ -107,6 +108,30 @@ func FuzzFlatObject(f *testing.F) {
 			if got[k] != v {
 				t.Fatalf("%q: key %q: flatObject %q, encoding/json %q", raw, k, got[k], v)
 			}
+		}
+	})
+}
+
+func describeSamples() []string {
+	return []string{"", " ", `{"path": "a.py"}`, "{\n  \"path\":\t\"a b\" ,\r\n \"x\": 1 }  ", strings.Repeat(`{"k": "v w"} `, 60),
+		strings.Repeat("x", 399) + " y", strings.Repeat("x", 400) + " y", strings.Repeat("x", 398) + "  y z", "\u00a0a\u0085b é", "a\vb\fc"}
+}
+
+func TestDescribeCall(t *testing.T) {
+	for _, raw := range describeSamples() {
+		if got, want := describeCall("read ", "p.go", json.RawMessage(raw)), "read p.go "+compactJSON(json.RawMessage(raw)); got != want {
+			t.Errorf("describeCall(%q) = %q, want %q", raw, got, want)
+		}
+	}
+}
+
+func FuzzDescribeCall(f *testing.F) {
+	for _, s := range describeSamples() {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		if got, want := describeCall("grep", "", json.RawMessage(raw)), "grep "+compactJSON(json.RawMessage(raw)); got != want {
+			t.Errorf("describeCall(%q) = %q, want %q", raw, got, want)
 		}
 	})
 }

@@ -375,8 +375,9 @@ func (t *checkTracker) update(v *view) {
 		a := &v.acts[i]
 		if a.Run && !(a.hasCode && a.code.writes) {
 			t.runs++
-			// Copies, so that the step's text is not kept alive.
-			t.last = act{Action: Action{Command: strings.Clone(clip(a.Command, 200)), Failed: a.Failed, Test: a.Test, Output: strings.Clone(lastLine(a.Output))}}
+			// Copies, so that the step's text is not kept alive (the last
+			// run's copies serve again when they are the same).
+			t.last = act{Action: Action{Command: keepCopy(t.last.Command, clip(a.Command, 200)), Failed: a.Failed, Test: a.Test, Output: keepCopy(t.last.Output, lastLine(a.Output))}}
 			t.lastStep = v.n
 			t.editedSince = false
 		}
@@ -391,9 +392,18 @@ func (t *checkTracker) update(v *view) {
 	}
 }
 
+// keepCopy returns a copy of s: old when it is the same text.
+func keepCopy(old, s string) string {
+	if s == old {
+		return old
+	}
+	return strings.Clone(s)
+}
+
 // lastLine returns the last meaningful line of an output.
 func lastLine(out string) string {
-	l := lastLines(out, 1)
+	var buf [1]string
+	l := appendLastLines(buf[:0], out, 1)
 	if len(l) == 0 {
 		return ""
 	}

@@ -315,10 +315,15 @@ func isHex(c byte) bool {
 // closing </output> tag, an "[exit code N]" note). It looks only at the
 // tail of s, so its cost does not grow with the output.
 func lastLines(s string, n int) []string {
+	return appendLastLines(nil, s, n)
+}
+
+// appendLastLines is lastLines appending to out, which must be empty:
+// with a buffer of the caller's, it does not allocate.
+func appendLastLines(out []string, s string, n int) []string {
 	if len(s) > tailSize {
 		s = s[len(s)-tailSize:]
 	}
-	var out []string
 	for len(s) > 0 && len(out) < n {
 		i := strings.LastIndexByte(s, '\n')
 		line := strings.TrimSpace(s[i+1:])
@@ -355,7 +360,8 @@ func isWrapperLine(line string) bool {
 // the same errorSig even when the noise before it differs.
 func errorSig(output string) sig {
 	h := fnvOffset
-	for _, l := range lastLines(output, 3) {
+	var buf [3]string
+	for _, l := range appendLastLines(buf[:0], output, 3) {
 		h = normHash(h, l, false)
 		h ^= '\n'
 		h *= fnvPrime

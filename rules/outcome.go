@@ -15,7 +15,7 @@ func (a *Action) judge() {
 		if code != 0 {
 			a.Failed = true
 		}
-		if code == 1 && a.Kind == KindSearch && len(lastLines(a.Output, 1)) == 0 {
+		if code == 1 && a.Kind == KindSearch && lastLine(a.Output) == "" {
 			// grep and friends exit 1 when they find nothing: an answer,
 			// not a failure.
 			a.Failed = false
@@ -111,7 +111,8 @@ var errorLine = regexp.MustCompile(`^(?:[A-Za-z_][\w.]*(?:Error|Exception|Exit|I
 // endsInError reports whether output ends in an error: one of its last
 // three lines is an exception, a failure summary or a shell error.
 func endsInError(out string) bool {
-	for _, l := range lastLines(out, 3) {
+	var buf [3]string
+	for _, l := range appendLastLines(buf[:0], out, 3) {
 		if errorLine.MatchString(l) {
 			return true
 		}
