@@ -191,56 +191,60 @@ type callArgs struct {
 // object of strings, else through encoding/json.
 func decodeArgs(raw json.RawMessage) callArgs {
 	var a callArgs
-	ok := flatObject(raw, func(k, v string) {
-		switch k {
+	o := flatObject{raw: raw}
+	for o.next() {
+		switch string(o.key) {
 		case "command":
-			a.command = v
+			a.command = o.value()
 		case "cmd":
-			a.cmd = v
+			a.cmd = o.value()
 		case "raw":
-			a.Raw = v
+			a.Raw = o.value()
 		case "path":
-			a.Path = v
+			a.Path = o.value()
 		case "file_path":
-			a.FilePath = v
+			a.FilePath = o.value()
 		case "filename":
-			a.Filename = v
+			a.Filename = o.value()
 		case "target_file":
-			a.TargetFile = v
+			a.TargetFile = o.value()
 		case "old_string":
-			a.OldString = v
+			a.OldString = o.value()
 		case "old_str":
-			a.OldStr = v
+			a.OldStr = o.value()
 		case "old_text":
-			a.OldText = v
+			a.OldText = o.value()
 		case "oldText":
-			a.OldText2 = v
+			a.OldText2 = o.value()
 		case "new_string":
-			a.NewString = v
+			a.NewString = o.value()
 		case "new_str":
-			a.NewStr = v
+			a.NewStr = o.value()
 		case "new_text":
-			a.NewText = v
+			a.NewText = o.value()
 		case "newText":
-			a.NewText2 = v
+			a.NewText2 = o.value()
 		case "file_text":
-			a.FileText = v
+			a.FileText = o.value()
 		case "content":
-			a.Content = v
+			a.Content = o.value()
 		case "input":
-			a.Input = v
+			a.Input = o.value()
 		case "patch":
-			a.Patch = v
+			a.Patch = o.value()
 		case "pattern":
-			a.Pattern = v
+			a.Pattern = o.value()
 		case "query":
-			a.Query = v
+			a.Query = o.value()
 		}
-	})
+	}
+	ok := o.ok()
 	if !ok {
-		a = callArgs{}
-		_ = json.Unmarshal(raw, &a)
-		a.command, a.cmd = commandText(a.Command), commandText(a.Cmd)
+		// Into a variable of its own, so that only this path allocates it.
+		var d callArgs
+		_ = json.Unmarshal(raw, &d)
+		d.command, d.cmd = commandText(d.Command), commandText(d.Cmd)
+		return d
 	}
 	return a
 }

@@ -7,48 +7,105 @@ import (
 )
 
 // flatObject reads a JSON object whose values are all strings, the shape
-// of nearly every tool call's arguments, calling f with each key and
-// value. It reports false, having called f for none or some, when raw is
-// anything else; the caller then decodes it with encoding/json. It exists
-// because decoding every call through reflection is a large part of a
-// step's cost.
-func flatObject(raw []byte, f func(key, value string)) bool {
-	i := skipSpace(raw, 0)
-	if i >= len(raw) || raw[i] != '{' {
+// of nearly every tool call's arguments: a flatObject's next method moves
+// to each member in turn, whose key and value it then holds. The value is
+// copied only when asked for. When raw is anything else, next returns
+// false early and ok reports false, and the caller decodes raw with
+// encoding/json instead. It exists because decoding every call through
+// reflection is a large part of a step's cost.
+type flatObject struct {
+	raw []byte
+	i   int
+	// key is the current member's key, val its value as written, or
+	// unescaped the value when it has escapes.
+	key, val  []byte
+	unescaped string
+	escaped   bool
+	started   bool
+	done, bad bool
+}
+
+// next moves to the next member, reporting false after the last one or
+// when raw is not a flat object.
+func (o *flatObject) next() bool {
+	if o.done || o.bad {
 		return false
 	}
-	i = skipSpace(raw, i+1)
-	if i < len(raw) && raw[i] == '}' {
-		return skipSpace(raw, i+1) == len(raw)
-	}
-	for {
-		key, next, ok := jsonString(raw, i)
-		if !ok {
+	raw, i := o.raw, o.i
+	if !o.started {
+		o.started = true
+		i = skipSpace(raw, 0)
+		if i >= len(raw) || raw[i] != '{' {
+			return o.fail()
+		}
+		i = skipSpace(raw, i+1)
+		if i < len(raw) && raw[i] == '}' {
+			o.done = true
+			o.bad = skipSpace(raw, i+1) != len(raw)
 			return false
 		}
-		i = skipSpace(raw, next)
-		if i >= len(raw) || raw[i] != ':' {
-			return false
-		}
-		val, next, ok := jsonString(raw, skipSpace(raw, i+1))
-		if !ok {
-			return false
-		}
-		f(key, val)
-		i = skipSpace(raw, next)
+	} else {
+		i = skipSpace(raw, i)
 		if i >= len(raw) {
-			return false
+			return o.fail()
 		}
 		switch raw[i] {
 		case ',':
 			i = skipSpace(raw, i+1)
 		case '}':
-			return skipSpace(raw, i+1) == len(raw)
-		default:
+			o.done = true
+			o.bad = skipSpace(raw, i+1) != len(raw)
 			return false
+		default:
+			return o.fail()
 		}
 	}
+	key, escaped, next, ok := jsonBody(raw, i)
+	if !ok {
+		return o.fail()
+	}
+	if escaped {
+		k, ok := unescapeJSON(key)
+		if !ok {
+			return o.fail()
+		}
+		key = []byte(k)
+	}
+	i = skipSpace(raw, next)
+	if i >= len(raw) || raw[i] != ':' {
+		return o.fail()
+	}
+	val, escaped, next, ok := jsonBody(raw, skipSpace(raw, i+1))
+	if !ok {
+		return o.fail()
+	}
+	o.unescaped = ""
+	if escaped {
+		// Escapes are decoded now: a bad one makes raw not flat.
+		if o.unescaped, ok = unescapeJSON(val); !ok {
+			return o.fail()
+		}
+	}
+	o.key, o.val, o.escaped, o.i = key, val, escaped, next
+	return true
 }
+
+func (o *flatObject) fail() bool {
+	o.bad = true
+	return false
+}
+
+// value returns a copy of the current member's value.
+func (o *flatObject) value() string {
+	if o.escaped {
+		return o.unescaped
+	}
+	return string(o.val)
+}
+
+// ok reports whether raw was read to its end as a flat object; call it
+// after next has returned false.
+func (o *flatObject) ok() bool { return o.done && !o.bad }
 
 func skipSpace(b []byte, i int) int {
 	for i < len(b) && (b[i] == ' ' || b[i] == '\n' || b[i] == '\t' || b[i] == '\r') {
@@ -57,33 +114,28 @@ func skipSpace(b []byte, i int) int {
 	return i
 }
 
-// jsonString reads the JSON string that starts at b[i], returning its
-// value and the index after it.
-func jsonString(b []byte, i int) (string, int, bool) {
+// jsonBody finds the JSON string that starts at b[i]: its body as
+// written, whether the body has escapes, and the index after it.
+func jsonBody(b []byte, i int) (body []byte, escaped bool, next int, ok bool) {
 	if i >= len(b) || b[i] != '"' {
-		return "", 0, false
+		return nil, false, 0, false
 	}
 	start := i + 1
-	escaped := false
 	for j := start; j < len(b); j++ {
 		switch c := b[j]; {
 		case c == '"':
 			if !utf8.Valid(b[start:j]) {
-				return "", 0, false // encoding/json replaces bad bytes; let it
+				return nil, false, 0, false // encoding/json replaces bad bytes; let it
 			}
-			if !escaped {
-				return string(b[start:j]), j + 1, true
-			}
-			s, ok := unescapeJSON(b[start:j])
-			return s, j + 1, ok
+			return b[start:j], escaped, j + 1, true
 		case c == '\\':
 			escaped = true
 			j++
 		case c < 0x20:
-			return "", 0, false
+			return nil, false, 0, false
 		}
 	}
-	return "", 0, false
+	return nil, false, 0, false
 }
 
 // unescapeJSON decodes the escapes of a JSON string's body.
