@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -56,8 +57,18 @@ func (l *ccLine) time() time.Time {
 }
 
 // ccAttachment is what the reader uses of an attachment line's attachment.
+// Hook attachments (hook_additional_context, hook_blocking_error) name
+// their hook and carry the text the hook returned: Content, a list of
+// strings for additional context, and BlockingError for a block. Both are
+// kept raw and decoded only for hook attachments, since other types use
+// the names for other shapes.
 type ccAttachment struct {
-	Type string `json:"type"`
+	Type          string          `json:"type"`
+	HookName      string          `json:"hookName"`
+	HookEvent     string          `json:"hookEvent"`
+	ToolUseID     string          `json:"toolUseID"`
+	Content       json.RawMessage `json:"content"`
+	BlockingError json.RawMessage `json:"blockingError"`
 }
 
 // ccCompactMeta describes a compaction.
@@ -186,6 +197,9 @@ type ccReader struct {
 	pending         *ccPending
 	queue           []session.Entry
 	compact         *session.Entry
+	// settled is the message.id of the reply a follower's Settle completed
+	// last: a later line of it is noted (see Follower.Settle).
+	settled string
 }
 
 // ccPending is an assistant message whose blocks may continue on later
@@ -199,26 +213,15 @@ type ccPending struct {
 // ccQueueMax bounds the entries held back behind a pending message.
 const ccQueueMax = 64
 
+// ccProbeLines is how many lines at the head of a file (within its first
+// sniffSize bytes) the run's description is gathered from.
+const ccProbeLines = 200
+
 func readClaudeCode(d *decodeState) error {
 	run := RunInfo{Format: FormatClaudeCode}
 	var dec jdec
-	for _, line := range headLines(peekHead(d), 200) {
-		var p ccProbe
-		if decodeJSON(&dec, line, &p) != nil {
-			continue
-		}
-		if run.ID == "" {
-			run.ID = p.SessionID
-		}
-		if run.CWD == "" {
-			run.CWD = p.CWD
-		}
-		if run.Started.IsZero() && ccConversationTypes[p.Type] {
-			run.Started = parseStamp(p.Timestamp)
-		}
-		if run.Model == "" && p.Type == "assistant" && p.Message != nil && p.Message.Model != "<synthetic>" {
-			run.Model = p.Message.Model
-		}
+	for _, line := range headLines(peekHead(d), ccProbeLines) {
+		ccProbeLine(&dec, line, &run)
 	}
 	if !d.emit(Item{Run: &run}) {
 		return nil
@@ -229,6 +232,27 @@ func readClaudeCode(d *decodeState) error {
 		return nil
 	}
 	return err
+}
+
+// ccProbeLine adds to run what one line at the head of a file tells of
+// it: the session id, the working folder, when it started and its model.
+func ccProbeLine(dec *jdec, line []byte, run *RunInfo) {
+	var p ccProbe
+	if decodeJSON(dec, line, &p) != nil {
+		return
+	}
+	if run.ID == "" {
+		run.ID = p.SessionID
+	}
+	if run.CWD == "" {
+		run.CWD = p.CWD
+	}
+	if run.Started.IsZero() && ccConversationTypes[p.Type] {
+		run.Started = parseStamp(p.Timestamp)
+	}
+	if run.Model == "" && p.Type == "assistant" && p.Message != nil && p.Message.Model != "<synthetic>" {
+		run.Model = p.Message.Model
+	}
 }
 
 // line reads one line.
@@ -305,6 +329,9 @@ func (r *ccReader) assistant(n int, l *ccLine) error {
 		r.links.drop(l.UUID, p.entry.ID)
 		return nil
 	}
+	if r.settled != "" && m.ID == r.settled {
+		r.d.note(n, "reply continued after Settle: its later blocks are read as a reply of their own")
+	}
 	if !r.flush() {
 		return errStopped
 	}
@@ -359,11 +386,14 @@ func (r *ccReader) user(n int, l *ccLine) error {
 	custom := func(typ string, inContext, display bool) error {
 		return r.put(r.entry(l, &session.Custom{CustomType: typ, Content: blocks, InContext: inContext, Display: display}), false)
 	}
+	advice, isAdvice := ccStopAdvice(text)
 	switch {
 	case l.IsCompactSummary:
 		return r.put(r.entry(l, &session.Compaction{Summary: text}), false)
 	case l.IsVisibleInTranscriptOnly:
 		return custom("transcript_only", false, true)
+	case isAdvice:
+		return r.put(r.entry(l, adviceBody("Stop", advice, nil)), false)
 	case l.IsMeta:
 		return custom("meta", true, false)
 	case strings.HasPrefix(text, "<command-name>") || strings.HasPrefix(text, "<local-command-"):
@@ -372,6 +402,61 @@ func (r *ccReader) user(n int, l *ccLine) error {
 		return custom("hook:Stop", true, false)
 	}
 	return r.put(r.entry(l, &session.Message{Message: llm.Message{Role: llm.RoleUser, Content: blocks}}), false)
+}
+
+// ccStopAdvice returns the advisory elements a Stop hook's block fed back
+// to the model, when that is all the feedback holds. Claude Code writes
+// the feedback as a user message (isMeta in 2.1) "Stop hook feedback:\n"
+// followed by the hook's reason, in older versions inside a
+// <system-reminder>.
+func ccStopAdvice(text string) (string, bool) {
+	s := strings.TrimSpace(text)
+	if inner, ok := strings.CutPrefix(s, "<system-reminder>"); ok {
+		s, _ = strings.CutSuffix(strings.TrimSpace(inner), "</system-reminder>")
+		s = strings.TrimSpace(s)
+	}
+	rest, ok := strings.CutPrefix(s, "Stop hook feedback:")
+	if !ok || !isAdvisories(rest) {
+		return "", false
+	}
+	return rest, true
+}
+
+// ccHookAdvice returns the advisory elements a hook attachment carries,
+// when they are all the hook returned: the additional context of
+// hook_additional_context (PostToolUse, PostToolUseFailure,
+// UserPromptSubmit, SessionStart), or the reason of hook_blocking_error.
+// It also returns the attachment's hook name and tool call id as details
+// for the advice entry.
+func ccHookAdvice(a *ccAttachment) (text string, details json.RawMessage, ok bool) {
+	switch a.Type {
+	case "hook_additional_context":
+		var parts []string
+		if json.Unmarshal(a.Content, &parts) != nil || len(parts) == 0 {
+			return "", nil, false
+		}
+		for _, p := range parts {
+			if !isAdvisories(p) {
+				return "", nil, false
+			}
+		}
+		text = strings.Join(parts, "\n")
+	case "hook_blocking_error":
+		var b struct {
+			BlockingError string `json:"blockingError"`
+		}
+		if json.Unmarshal(a.BlockingError, &b) != nil || !isAdvisories(b.BlockingError) {
+			return "", nil, false
+		}
+		text = b.BlockingError
+	default:
+		return "", nil, false
+	}
+	details, _ = json.Marshal(struct {
+		HookName  string `json:"hookName,omitempty"`
+		ToolUseID string `json:"toolUseID,omitempty"`
+	}{a.HookName, a.ToolUseID})
+	return text, details, true
 }
 
 // attachment maps context the harness or a hook attached. Only rendered
@@ -395,6 +480,12 @@ func (r *ccReader) attachment(l *ccLine) error {
 	if len(blocks) == 0 {
 		r.links.drop(l.UUID, l.ParentUUID)
 		return nil
+	}
+	if a := l.Attachment; a != nil && strings.HasPrefix(a.Type, "hook_") {
+		if advice, details, ok := ccHookAdvice(a); ok {
+			channel, _, _ := strings.Cut(cmp.Or(a.HookEvent, a.HookName, "hook"), ":")
+			return r.put(r.entry(l, adviceBody(channel, advice, details)), true)
+		}
 	}
 	typ := "attachment"
 	if l.Attachment != nil && l.Attachment.Type != "" {

@@ -74,16 +74,7 @@ func (l *ccLine) decodeFast(d *jdec) {
 		case "attachment":
 			if d.once(&seen, 14) && d.object() {
 				l.Attachment = &ccAttachment{}
-				var seen uint64
-				for d.more() {
-					if string(d.key) == "type" {
-						if d.once(&seen, 0) {
-							l.Attachment.Type = d.str()
-						}
-					} else {
-						d.unknown(ccAttachmentKeys)
-					}
-				}
+				l.Attachment.decodeFast(d)
 			}
 		case "rendered":
 			if d.once(&seen, 15) && d.array() {
@@ -128,8 +119,44 @@ func (l *ccLine) decodeFast(d *jdec) {
 	}
 }
 
+// decodeFast reads the members of an attachment, whose object has been
+// entered.
+func (a *ccAttachment) decodeFast(d *jdec) {
+	var seen uint64
+	for d.more() {
+		switch string(d.key) {
+		case "type":
+			if d.once(&seen, 0) {
+				a.Type = d.str()
+			}
+		case "hookName":
+			if d.once(&seen, 1) {
+				a.HookName = d.str()
+			}
+		case "hookEvent":
+			if d.once(&seen, 2) {
+				a.HookEvent = d.str()
+			}
+		case "toolUseID":
+			if d.once(&seen, 3) {
+				a.ToolUseID = d.str()
+			}
+		case "content":
+			if d.once(&seen, 4) {
+				a.Content = d.raw()
+			}
+		case "blockingError":
+			if d.once(&seen, 5) {
+				a.BlockingError = d.raw()
+			}
+		default:
+			d.unknown(ccAttachmentKeys)
+		}
+	}
+}
+
 var (
-	ccAttachmentKeys = fieldNames("type")
+	ccAttachmentKeys = fieldNames("type", "hookName", "hookEvent", "toolUseID", "content", "blockingError")
 	ccRenderedKeys   = fieldNames("content")
 	ccCompactKeys    = fieldNames("preTokens", "preservedSegment")
 	ccSegmentKeys    = fieldNames("headUuid")

@@ -192,8 +192,9 @@ func sniffCodex(head []byte, name string) bool {
 }
 
 // cxReader holds a run's bookkeeping: the assistant message being built
-// from a reply's items, the model the turn runs, and the exit status of
-// commands whose output has not been read yet.
+// from a reply's items, the model the turn runs (the provider from the
+// session_meta line, the model from the latest turn_context), and the
+// exit status of commands whose output has not been read yet.
 type cxReader struct {
 	d       *decodeState
 	dec     jdec
@@ -202,6 +203,7 @@ type cxReader struct {
 	ev      cxEvent
 	last    string // id of the last entry emitted
 	model   llm.Ref
+	meta    bool // a session_meta line was read
 	pending *session.Entry
 	failed  map[string]bool // call id → the command failed
 }
@@ -210,46 +212,62 @@ type cxReader struct {
 // event and its output item.
 const cxFailedMax = 1024
 
+// cxProbeLines is how many lines at the head of a file (within its first
+// sniffSize bytes) the run's description is gathered from.
+const cxProbeLines = 100
+
 func readCodex(d *decodeState) error {
 	run := RunInfo{Format: FormatCodex}
-	r := &cxReader{d: d, failed: map[string]bool{}}
-	provider := ""
-	for _, line := range headLines(peekHead(d), 100) {
-		var p cxProbe
-		if decodeJSON(&r.dec, line, &p) != nil || p.Payload == nil {
-			continue
-		}
-		switch p.Type {
-		case "session_meta":
-			if run.ID == "" {
-				run.ID, run.CWD, run.Started = p.Payload.ID, p.Payload.CWD, parseStamp(p.Payload.Timestamp)
-				provider = p.Payload.ModelProvider
-			}
-		case "turn_context":
-			if run.Model == "" {
-				run.Model = p.Payload.Model
-			}
-		}
+	r := newCXReader(d)
+	for _, line := range headLines(peekHead(d), cxProbeLines) {
+		cxProbeLine(&r.dec, line, &run)
 	}
-	r.model = llm.Ref{Provider: provider, Model: run.Model}
 	if !d.emit(Item{Run: &run}) {
 		return nil
 	}
-	err := eachLine(d, func(n int, raw []byte) error {
-		r.l, r.it, r.ev = cxLine{}, cxItem{}, cxEvent{}
-		r.l.item, r.l.event = &r.it, &r.ev
-		if err := decodeJSON(&r.dec, raw, &r.l); err != nil {
-			return malformed(err)
-		}
-		if r.l.Type == "" {
-			return malformed(fmt.Errorf("line has no type"))
-		}
-		return r.line(n, &r.l)
-	})
+	err := eachLine(d, r.rawLine)
 	if err == nil && !r.flush() {
 		return nil
 	}
 	return err
+}
+
+// newCXReader returns a reader of one run that emits through d.
+func newCXReader(d *decodeState) *cxReader {
+	return &cxReader{d: d, failed: map[string]bool{}}
+}
+
+// cxProbeLine adds to run what one line at the head of a file tells of
+// it: the session's id, working folder and start from session_meta, the
+// model from the first turn_context.
+func cxProbeLine(dec *jdec, line []byte, run *RunInfo) {
+	var p cxProbe
+	if decodeJSON(dec, line, &p) != nil || p.Payload == nil {
+		return
+	}
+	switch p.Type {
+	case "session_meta":
+		if run.ID == "" {
+			run.ID, run.CWD, run.Started = p.Payload.ID, p.Payload.CWD, parseStamp(p.Payload.Timestamp)
+		}
+	case "turn_context":
+		if run.Model == "" {
+			run.Model = p.Payload.Model
+		}
+	}
+}
+
+// rawLine decodes and reads line n.
+func (r *cxReader) rawLine(n int, raw []byte) error {
+	r.l, r.it, r.ev = cxLine{}, cxItem{}, cxEvent{}
+	r.l.item, r.l.event = &r.it, &r.ev
+	if err := decodeJSON(&r.dec, raw, &r.l); err != nil {
+		return malformed(err)
+	}
+	if r.l.Type == "" {
+		return malformed(fmt.Errorf("line has no type"))
+	}
+	return r.line(n, &r.l)
 }
 
 func (r *cxReader) line(n int, l *cxLine) error {
@@ -290,6 +308,13 @@ func (r *cxReader) line(n int, l *cxLine) error {
 		}
 		return r.put(n, l, &session.Compaction{Summary: c.Message})
 	case "session_meta":
+		// The first names the provider; a resumed or forked session may
+		// repeat it.
+		var p cxProbePayload
+		if !r.meta && decodeJSON(&r.dec, l.Payload, &p) == nil {
+			r.meta = true
+			r.model.Provider = p.ModelProvider
+		}
 		return nil
 	default:
 		r.d.note(n, fmt.Sprintf("unknown line type %q", l.Type))
@@ -377,9 +402,21 @@ func (r *cxReader) message(n int, l *cxLine, it *cxItem) error {
 		}
 		return r.reply(n, l, blocks...)
 	case "developer", "system":
+		// A hook's additional context is a developer message of its own.
+		if it.Role == "developer" {
+			if text := (llm.Message{Content: blocks}).Text(); isAdvisories(text) {
+				return r.put(n, l, adviceBody("additionalContext", text, nil))
+			}
+		}
 		return r.put(n, l, &session.Custom{CustomType: it.Role, Content: blocks, InContext: true})
 	case "user":
-		if typ := cxHarnessType(it, blocks); typ != "" {
+		typ := cxHarnessType(it, blocks)
+		if typ == "hook_prompt" {
+			if advice, ok := cxStopAdvice(blocks); ok {
+				return r.put(n, l, adviceBody("Stop", advice, nil))
+			}
+		}
+		if typ != "" {
 			return r.put(n, l, &session.Custom{CustomType: typ, Content: blocks, InContext: true})
 		}
 		return r.put(n, l, &session.Message{Message: llm.Message{Role: llm.RoleUser, Content: blocks}})
@@ -387,6 +424,23 @@ func (r *cxReader) message(n int, l *cxLine, it *cxItem) error {
 		r.d.note(n, fmt.Sprintf("unknown message role %q", it.Role))
 		return nil
 	}
+}
+
+// cxStopAdvice returns the advisory elements a Stop hook's block fed back
+// to the model, when they are all it holds. Codex writes the block as a
+// user message of <hook_prompt hook_run_id="…">REASON</hook_prompt>
+// elements, one a blocking hook, each reason XML-escaped.
+func cxStopAdvice(blocks []llm.Block) (string, bool) {
+	reasons, ok := unwrapElements(llm.Message{Content: blocks}.Text(), "hook_prompt")
+	if !ok {
+		return "", false
+	}
+	for _, r := range reasons {
+		if !isAdvisories(r) {
+			return "", false
+		}
+	}
+	return strings.Join(reasons, "\n"), true
 }
 
 // cxHarnessType names the origin of a user message the harness wrote

@@ -388,36 +388,49 @@ func (p *cxProbe) decodeFast(d *jdec) {
 		case "payload":
 			if d.once(&seen, 1) && d.object() {
 				p.Payload = &cxProbePayload{}
-				var seen uint64
-				for d.more() {
-					switch string(d.key) {
-					case "id":
-						if d.once(&seen, 0) {
-							p.Payload.ID = d.str()
-						}
-					case "cwd":
-						if d.once(&seen, 1) {
-							p.Payload.CWD = d.str()
-						}
-					case "timestamp":
-						if d.once(&seen, 2) {
-							p.Payload.Timestamp = d.str()
-						}
-					case "model_provider":
-						if d.once(&seen, 3) {
-							p.Payload.ModelProvider = d.str()
-						}
-					case "model":
-						if d.once(&seen, 4) {
-							p.Payload.Model = d.str()
-						}
-					default:
-						d.unknown(cxProbePayloadKeys)
-					}
-				}
+				p.Payload.members(d)
 			}
 		default:
 			d.unknown(cxProbeKeys)
+		}
+	}
+}
+
+func (p *cxProbePayload) decodeFast(d *jdec) {
+	if !d.object() {
+		d.giveUp()
+		return
+	}
+	p.members(d)
+}
+
+// members reads the members of the object just entered.
+func (p *cxProbePayload) members(d *jdec) {
+	var seen uint64
+	for d.more() {
+		switch string(d.key) {
+		case "id":
+			if d.once(&seen, 0) {
+				p.ID = d.str()
+			}
+		case "cwd":
+			if d.once(&seen, 1) {
+				p.CWD = d.str()
+			}
+		case "timestamp":
+			if d.once(&seen, 2) {
+				p.Timestamp = d.str()
+			}
+		case "model_provider":
+			if d.once(&seen, 3) {
+				p.ModelProvider = d.str()
+			}
+		case "model":
+			if d.once(&seen, 4) {
+				p.Model = d.str()
+			}
+		default:
+			d.unknown(cxProbePayloadKeys)
 		}
 	}
 }

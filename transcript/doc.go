@@ -30,4 +30,31 @@
 // numbered from 1 in the order the run happened. [Stepper] groups a stream
 // of entries into steps as they complete, which is what the review
 // command, the detectors and a live follower all use.
+//
+// # Advice vigil injected
+//
+// When vigil's hooks attach its advisor to Claude Code or Codex, the
+// advice they inject (one or more <advisory …>…</advisory> elements)
+// comes back in the agent's transcript inside the harness's own wrapper.
+// The readers strip the wrapper and read such text as a custom entry of
+// type "advisor:CHANNEL" (CHANNEL the hook event, such as PostToolUse or
+// Stop, or Codex's additionalContext) holding exactly the advisory
+// elements, which history.IsAdvice recognises: the advisor never reviews
+// its own advice, and a review never counts it as the user's prompt. Text
+// other hooks inject stays context.
+//
+// # Following a live transcript
+//
+// [Follow] returns a [Follower] of a Claude Code session or a Codex rollout
+// that the agent is still writing. [Follower.Poll] reads the complete
+// lines appended since the last call (a line without its newline is left
+// for later) and returns a [Batch]: the new entries, the steps they
+// complete, and [Mark]s on the entries a caller must react to (a prompt,
+// an interrupt, advice, a compaction). [Follower.Settle] says the agent
+// ended its turn, which completes the reply the reader holds back in case
+// it goes on. The follower drives the whole-file reader's own line
+// machine, so each entry and step comes once, the same as reading the
+// finished file, with memory bounded by one line and the reader's queue.
+// A file that shrinks or is replaced is an error wrapping
+// [ErrFileChanged]. The docs folder's follow.md has the details.
 package transcript

@@ -52,26 +52,35 @@ func eachLine(d *decodeState, fn func(n int, line []byte) error) error {
 		if len(line) > 0 && line[len(line)-1] == '\n' {
 			line = line[:len(line)-1]
 		}
-		if len(bytes.TrimSpace(line)) > 0 {
-			ferr := fn(n, line)
-			var bad badLine
-			switch {
-			case ferr == nil:
-			case errors.Is(ferr, errStopped):
-				return nil
-			case errors.As(ferr, &bad) && !terminated && !json.Valid(line):
-				d.note(n, "truncated last line")
-				return nil
-			case errors.As(ferr, &bad):
-				d.note(n, "malformed line")
-			default:
-				return fmt.Errorf("line %d: %w", n, ferr)
-			}
-		}
-		if !terminated {
-			return nil
+		if end, err := handleLine(d, n, line, terminated, fn); end || !terminated {
+			return err
 		}
 	}
+}
+
+// handleLine hands line n (its newline removed) to fn as eachLine does: a
+// blank line is skipped, a malformed one noted. terminated says whether
+// the line had its newline. It reports whether reading must end, with the
+// error that ends it, if any.
+func handleLine(d *decodeState, n int, line []byte, terminated bool, fn func(n int, line []byte) error) (end bool, err error) {
+	if len(bytes.TrimSpace(line)) == 0 {
+		return false, nil
+	}
+	ferr := fn(n, line)
+	var bad badLine
+	switch {
+	case ferr == nil:
+	case errors.Is(ferr, errStopped):
+		return true, nil
+	case errors.As(ferr, &bad) && !terminated && !json.Valid(line):
+		d.note(n, "truncated last line")
+		return true, nil
+	case errors.As(ferr, &bad):
+		d.note(n, "malformed line")
+	default:
+		return true, fmt.Errorf("line %d: %w", n, ferr)
+	}
+	return false, nil
 }
 
 // readLine appends the next line of in, newline included, to buf. It

@@ -75,7 +75,7 @@ type Reader struct {
 	format format
 	// runFormat is the format of the last run started, once one has.
 	runFormat Format
-	notes     map[string]*Note
+	notes     noteSet
 }
 
 // sniffSize is how much of a file detection may look at.
@@ -145,21 +145,30 @@ func (r *Reader) Items() iter.Seq2[Item, error] {
 
 // Notes returns what the reader skipped or tolerated so far, in the order
 // each kind first happened.
-func (r *Reader) Notes() []Note {
-	out := make([]Note, 0, len(r.notes))
-	for _, n := range r.notes {
+func (r *Reader) Notes() []Note { return r.notes.list() }
+
+func (r *Reader) note(line int, what string) { r.notes.add(line, what) }
+
+// noteSet counts what a reader skipped, by kind.
+type noteSet map[string]*Note
+
+// add counts one more of what, first seen at line.
+func (s noteSet) add(line int, what string) {
+	if n, ok := s[what]; ok {
+		n.Count++
+		return
+	}
+	s[what] = &Note{What: what, Count: 1, FirstLine: line}
+}
+
+// list returns the notes in the order each kind first happened.
+func (s noteSet) list() []Note {
+	out := make([]Note, 0, len(s))
+	for _, n := range s {
 		out = append(out, *n)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].FirstLine < out[j].FirstLine })
 	return out
-}
-
-func (r *Reader) note(line int, what string) {
-	if n, ok := r.notes[what]; ok {
-		n.Count++
-		return
-	}
-	r.notes[what] = &Note{What: what, Count: 1, FirstLine: line}
 }
 
 // decodeState is what a format's read function works with.

@@ -1,0 +1,85 @@
+package transcript
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/vigil-dev/vigil/session"
+)
+
+// vigil's hooks attach its advisor to Claude Code and Codex: the advice
+// they inject, one or more <advisory …>…</advisory> elements, comes back
+// in the agent's transcript wrapped in the harness's own words (a hook
+// context attachment, a "Stop hook feedback:" message, a developer
+// message, a <hook_prompt> element). The readers strip the wrapper and
+// map such text to an advice entry: a custom entry of type
+// "advisor:CHANNEL" whose content is exactly the advisory elements. The
+// history package's IsAdvice recognises it, so the advisor never reviews
+// its own advice and a review never counts it as the user's prompt. Text
+// other hooks inject is context, as before.
+
+// adviceType is the custom type of advice entries, history.CustomAdvisor
+// (spelled out here: transcript imports nothing of ours but llm and
+// session).
+const adviceType = "advisor"
+
+// isAdvisories reports whether s is nothing but one or more
+// <advisory …>…</advisory> elements and white space, the form
+// advisor.FormatAdvisories writes. The advisor escapes a note's body, so
+// a note cannot end its element early.
+func isAdvisories(s string) bool {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return false
+	}
+	for s != "" {
+		rest, ok := strings.CutPrefix(s, "<advisory")
+		if !ok || rest == "" || (rest[0] != ' ' && rest[0] != '>') {
+			return false
+		}
+		end := strings.Index(rest, "</advisory>")
+		if end < 0 {
+			return false
+		}
+		s = strings.TrimSpace(rest[end+len("</advisory>"):])
+	}
+	return true
+}
+
+// adviceBody returns the body of an advice entry that came in through
+// channel (a hook event such as "PostToolUse" or "Stop", or
+// "additionalContext"); text is the advisory elements, details what the
+// transcript says of the hook, or nil.
+func adviceBody(channel, text string, details json.RawMessage) *session.Custom {
+	return &session.Custom{
+		CustomType: adviceType + ":" + channel,
+		Content:    textBlocks(strings.TrimSpace(text)),
+		InContext:  true,
+		Details:    details,
+	}
+}
+
+// xmlUnescaper undoes the escaping of text inside an XML element.
+var xmlUnescaper = strings.NewReplacer("&lt;", "<", "&gt;", ">", "&quot;", `"`, "&apos;", "'", "&#39;", "'", "&#34;", `"`, "&amp;", "&")
+
+// unwrapElements returns the unescaped contents of text when text is
+// nothing but one or more <name …>…</name> elements and white space.
+func unwrapElements(text, name string) ([]string, bool) {
+	open, closing := "<"+name, "</"+name+">"
+	var inner []string
+	s := strings.TrimSpace(text)
+	for s != "" {
+		rest, ok := strings.CutPrefix(s, open)
+		if !ok || rest == "" || (rest[0] != ' ' && rest[0] != '>') {
+			return nil, false
+		}
+		start := strings.IndexByte(rest, '>')
+		end := strings.Index(rest, closing)
+		if start < 0 || end < start {
+			return nil, false
+		}
+		inner = append(inner, xmlUnescaper.Replace(rest[start+1:end]))
+		s = strings.TrimSpace(rest[end+len(closing):])
+	}
+	return inner, len(inner) > 0
+}
