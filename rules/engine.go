@@ -205,9 +205,9 @@ type view struct {
 type act struct {
 	Action
 	// cmd identifies the command; out its result (output and outcome) as
-	// it is, and norm with volatile details normalised (reads only); err
+	// it is (polling works out the normalised one when it needs it); err
 	// how it failed, when it failed.
-	cmd, out, norm, err sig
+	cmd, out, err sig
 	// effects are what its edits did, including edits made by scripts it
 	// ran.
 	effects []editEffect
@@ -273,9 +273,6 @@ func (e *Engine) enrich(a Action, n int) act {
 		x.err = errorSig(a.Output)
 	}
 	x.out = mix(rawSig(a.Output), failed)
-	if a.Kind == KindRead || a.Kind == KindSearch || a.polls {
-		x.norm = mix(outputSig(a.Output), failed)
-	}
 
 	// SWE-agent's editor works on the file it has open.
 	if strings.HasPrefix(a.canonical, "open ") || strings.HasPrefix(a.canonical, "create ") {

@@ -105,6 +105,11 @@ func normHash(h uint64, s string, keepNumbers bool) uint64 {
 // must need no normalising: no white space, digit or slash, and, when not
 // empty, a last byte that cannot be part of a word.
 func normHashAfter(h uint64, prefix, s string, keepNumbers bool) uint64 {
+	return normHashOf(h, prefix, s, keepNumbers)
+}
+
+// normHashOf is normHashAfter for text held as a string or as bytes.
+func normHashOf[T string | []byte](h uint64, prefix string, s T, keepNumbers bool) uint64 {
 	var n normBuf
 	n.h = h
 	n.write(prefix)
@@ -136,10 +141,10 @@ func normHashAfter(h uint64, prefix, s string, keepNumbers bool) uint64 {
 			}
 			if j == len(s) {
 				// Trailing white space is dropped.
-				n.write(s[lo:i])
+				writeTo(&n, s[lo:i])
 				return n.sum()
 			}
-			n.write(s[lo:i])
+			writeTo(&n, s[lo:i])
 			n.put(' ')
 			lo, i = j, j
 		case classDigit:
@@ -153,20 +158,24 @@ func normHashAfter(h uint64, prefix, s string, keepNumbers bool) uint64 {
 			}
 			w := s[from:to]
 			if len(w) >= 3 && isHexID(w) {
-				n.write(s[lo:from])
+				writeTo(&n, s[lo:from])
 				n.put('#')
 				lo = to
 			} else if !keepNumbers {
-				n.write(s[lo:from])
+				writeTo(&n, s[lo:from])
 				writeNumbersZeroed(&n, w)
 				lo = to
 			}
 			i = to
 		case classSlash:
-			if strings.HasPrefix(s[i:], "/tmp/") || strings.HasPrefix(s[i:], "/var/folders/") {
+			if hasPrefixAt(s, i, "/tmp/") || hasPrefixAt(s, i, "/var/folders/") {
 				// Keep the prefix, replace the next component.
-				j := i + 1 + strings.IndexByte(s[i+1:], '/') + 1
-				n.write(s[lo:j])
+				j := i + 1
+				for s[j] != '/' {
+					j++
+				}
+				j++
+				writeTo(&n, s[lo:j])
 				n.put('*')
 				for j < len(s) && !isPathEnd(s[j]) {
 					j++
@@ -177,13 +186,26 @@ func normHashAfter(h uint64, prefix, s string, keepNumbers bool) uint64 {
 			i++
 		}
 	}
-	n.write(s[lo:])
+	writeTo(&n, s[lo:])
 	return n.sum()
+}
+
+// hasPrefixAt reports whether s has prefix at i.
+func hasPrefixAt[T string | []byte](s T, i int, prefix string) bool {
+	if len(s)-i < len(prefix) {
+		return false
+	}
+	for k := 0; k < len(prefix); k++ {
+		if s[i+k] != prefix[k] {
+			return false
+		}
+	}
+	return true
 }
 
 // writeNumbersZeroed writes a word with each run of digits replaced by
 // one "0".
-func writeNumbersZeroed(n *normBuf, w string) {
+func writeNumbersZeroed[T string | []byte](n *normBuf, w T) {
 	for k := 0; k < len(w); k++ {
 		d := w[k]
 		if d >= '0' && d <= '9' {
@@ -212,7 +234,10 @@ func (b *normBuf) put(c byte) {
 	b.n++
 }
 
-func (b *normBuf) write(s string) {
+func (b *normBuf) write(s string) { writeTo(b, s) }
+
+// writeTo is normBuf.write for text held as a string or as bytes.
+func writeTo[T string | []byte](b *normBuf, s T) {
 	for len(s) > 0 {
 		if b.n == len(b.buf) {
 			b.flush()
@@ -279,7 +304,7 @@ func isPathEnd(c byte) bool {
 // isHexID reports whether a word looks like an identifier rather than a
 // word: 0x followed by hex digits, or a run of at least seven hex digits
 // that mixes digits and letters (a git sha, a uuid part, an address).
-func isHexID(w string) bool {
+func isHexID[T string | []byte](w T) bool {
 	if len(w) > 2 && w[0] == '0' && (w[1] == 'x' || w[1] == 'X') {
 		for i := 2; i < len(w); i++ {
 			if !isHex(w[i]) {

@@ -1,6 +1,9 @@
 package rules
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestPolling(t *testing.T) {
 	read := func(cmd, out string) st { return do(sh(cmd, out, false)) }
@@ -28,6 +31,28 @@ func TestPolling(t *testing.T) {
 			do(tool("read", map[string]any{"path": "a.go"}, "package a", false)),
 			do(tool("Read", map[string]any{"file_path": "a.go"}, "package a", false)),
 		}, nil}, // read and Read are different tools: their calls differ
+		{"outputs that differ only in volatile details are the same", []st{
+			read("docker ps", "abc123def456  up 3 minutes  pid 4121"),
+			read("docker ps", "abc123def456  up 4 minutes  pid 4122"),
+			read("docker ps", "abc123def456  up 5 minutes\tpid 4123 "),
+		}, []int{3}},
+		{"long outputs compared by head and tail", []st{
+			read("cat big.log", "started 10:00:01\n"+strings.Repeat("line\n", 500)+"done in 3.2s"),
+			read("cat big.log", "started 10:00:09\n"+strings.Repeat("line\n", 500)+"done in 4.7s"),
+			read("cat big.log", "started 10:00:17\n"+strings.Repeat("line\n", 500)+"done in 2.9s"),
+		}, []int{3}},
+		{"a long output whose tail changes is news", []st{
+			read("cat big.log", "started\n"+strings.Repeat("line\n", 500)+"running"),
+			read("cat big.log", "started\n"+strings.Repeat("line\n", 500)+"running"),
+			read("cat big.log", "started\n"+strings.Repeat("line\n", 500)+"finished"),
+			read("cat big.log", "started\n"+strings.Repeat("line\n", 500)+"finished"),
+		}, nil},
+		{"a changed output starts over, and the new one is compared normalised", []st{
+			read("git status", "M a.go"),
+			read("git status", "clean at 12:00"),
+			read("git status", "clean at 12:01"),
+			read("git status", "clean at 12:02"),
+		}, []int{4}},
 		{"a failing read is not polling", []st{do(sh("cat nope", "No such file", true)), do(sh("cat nope", "No such file", true)), do(sh("cat nope", "No such file", true))}, nil},
 	})
 }
