@@ -62,10 +62,13 @@ const maxTools = 64
 // summarise reduces a step, with the actions the engine derived from it,
 // to what the timeline keeps. The strings of a summary share one copy.
 func (sm *summariser) summarise(st *transcript.Step, acts []rules.Action) StepInfo {
-	text, textCut := cutLine(firstText(st), maxText)
+	text, textCut := firstText(st)
 	size := len(text) + cutLen(textCut)
+	var cmdLinesBuf [8]cutText
+	cmdLines := cmdLinesBuf[:0]
 	for _, a := range acts {
 		c, cut := cutLine(a.Command, maxText)
+		cmdLines = append(cmdLines, cutText{c, cut})
 		size += len(c) + cutLen(cut)
 	}
 	var b strings.Builder
@@ -82,8 +85,8 @@ func (sm *summariser) summarise(st *transcript.Step, acts []rules.Action) StepIn
 	var cmdsBuf [8]bounds
 	cmds := cmdsBuf[:0]
 	tf, tt := put(text, textCut)
-	for _, a := range acts {
-		from, to := put(cutLine(a.Command, maxText))
+	for _, c := range cmdLines {
+		from, to := put(c.s, c.cut)
 		cmds = append(cmds, bounds{from, to})
 	}
 	all := b.String()
@@ -118,22 +121,28 @@ func (sm *summariser) tool(name string) string {
 	return t
 }
 
-// firstText returns the first non-blank line of the reply's text, not
-// yet shortened: the first text block that has one.
-func firstText(st *transcript.Step) string {
+// cutText is a line cut by cutLine.
+type cutText struct {
+	s   string
+	cut bool
+}
+
+// firstText returns the first non-blank line of the reply's text, cut by
+// cutLine: that of the first text block that has one.
+func firstText(st *transcript.Step) (string, bool) {
 	m := st.Message()
 	if m == nil {
-		return ""
+		return "", false
 	}
 	for _, b := range m.Message.Content {
 		if b.Type != llm.BlockText {
 			continue
 		}
-		if l, _ := cutLine(b.Text, maxText); l != "" {
-			return b.Text
+		if l, cut := cutLine(b.Text, maxText); l != "" {
+			return l, cut
 		}
 	}
-	return ""
+	return "", false
 }
 
 // cutMark marks a shortened text.
@@ -159,12 +168,20 @@ func shorten(s string, n int) string {
 // cutLine returns the first non-blank line of s, cut to at most n bytes
 // on a character boundary, and whether anything was left out.
 func cutLine(s string, n int) (string, bool) {
-	s = strings.TrimLeft(s, " \t\r\n")
+	i := 0
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r' || s[i] == '\n') {
+		i++
+	}
+	s = s[i:]
 	cut := false
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		s, cut = s[:i], strings.TrimSpace(s[i:]) != ""
 	}
-	s = strings.TrimRight(s, " \t\r")
+	j := len(s)
+	for j > 0 && (s[j-1] == ' ' || s[j-1] == '\t' || s[j-1] == '\r') {
+		j--
+	}
+	s = s[:j]
 	if len(s) > n {
 		i := n
 		for i > 0 && !utf8.RuneStart(s[i]) {
