@@ -63,7 +63,11 @@ func (s *Session) Append(b Body) (Entry, error) {
 
 	s.mu.Lock()
 	s.index[e.ID] = len(s.entries)
-	s.entries = append(s.entries, e)
+	kept := e
+	if s.opts.DropBodies {
+		kept.Body = nil
+	}
+	s.entries = append(s.entries, kept)
 	s.spans = append(s.spans, sp)
 	s.leaf = e.ID
 	close(s.changed)

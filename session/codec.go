@@ -53,6 +53,11 @@ const (
 	// ParentAdvisor marks an advisor's transcript ([AdvisorTranscript]):
 	// the advisor of the session named by the parent.
 	ParentAdvisor = "advisor"
+	// ParentAttached marks the session vigil keeps for an agent it watches
+	// through that agent's hooks ([Manager.Attached]): it holds no entries
+	// of its own, only its artifacts folder (the advisor's transcript).
+	// The parent's ID and Path are the agent's session id and transcript.
+	ParentAttached = "attached"
 )
 
 type headerWire struct {

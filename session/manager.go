@@ -173,6 +173,9 @@ func (m *Manager) Continue(cwd string) (*Session, error) {
 		if err != nil {
 			return nil, fmt.Errorf("continue session in %s: %w", cwd, err)
 		}
+		if h.Parent != nil && h.Parent.Kind == ParentAttached {
+			continue // another agent's session: nothing to continue here
+		}
 		if h.Cwd == cwd { // two folders can share a slug; the header decides
 			return Open(f.Path, m.opts)
 		}
@@ -212,6 +215,48 @@ func (m *Manager) byRecency(cwd string) ([]Info, error) {
 		return cmp.Compare(b.Path, a.Path)
 	})
 	return files, nil
+}
+
+// Attached opens the session vigil keeps for session id of another agent
+// (agent names it: claude-code, codex) that it watches through hooks,
+// creating it the first time: its id is agent-id, its parent of kind
+// [ParentAttached] names id and the agent's transcript file. The same
+// agent session always maps to the same file, so a sidecar started
+// again finds what the last one recorded.
+func (m *Manager) Attached(cwd, agent, id, transcript string) (*Session, error) {
+	if !filepath.IsAbs(cwd) {
+		return nil, fmt.Errorf("attached session: cwd %q is not absolute", cwd)
+	}
+	sid := agent + "-" + fileSafe(id)
+	path, err := m.Find(sid)
+	if err == nil {
+		if _, id2, _ := strings.Cut(strings.TrimSuffix(filepath.Base(path), ".jsonl"), "_"); id2 == sid {
+			return Open(path, m.opts)
+		}
+	}
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		return nil, fmt.Errorf("attached session: %w", err)
+	}
+	return m.create(Header{
+		ID:     sid,
+		Cwd:    filepath.Clean(cwd),
+		Parent: &Parent{Kind: ParentAttached, ID: id, Path: transcript},
+	})
+}
+
+// fileSafe keeps letters, digits, '-' and '.' of s and replaces the rest
+// with '-'.
+func fileSafe(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '.') {
+			b[i] = '-'
+		}
+	}
+	if len(b) > 96 {
+		b = b[:96]
+	}
+	return string(b)
 }
 
 // Fork copies the path from src's root to the entry id into a new session

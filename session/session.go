@@ -30,6 +30,12 @@ type Options struct {
 	Sync SyncPolicy
 	// Now stamps new entries and sessions; nil means time.Now.
 	Now func() time.Time
+	// DropBodies forgets each entry's body once it is written (and the
+	// bodies of the entries Open reads), keeping only ids, parents and
+	// times, so a long session costs no memory per entry beyond those:
+	// for a writer that never reads back, such as an advisor's
+	// transcript. Entries read from such a session have a nil Body.
+	DropBodies bool
 }
 
 func (o Options) now() time.Time {
@@ -125,6 +131,11 @@ func load(f *os.File, path string, opts Options) (*Session, error) {
 	if p.good < int64(len(data)) || p.needNewline {
 		if err := f.Sync(); err != nil {
 			return nil, fmt.Errorf("open session %s: sync repair: %w", path, err)
+		}
+	}
+	if opts.DropBodies {
+		for i := range p.entries {
+			p.entries[i].Body = nil
 		}
 	}
 	return &Session{

@@ -56,13 +56,16 @@ func OpenTranscript(sess *session.Session, model func() llm.Ref, logf func(strin
 		logf = func(string, ...any) {}
 	}
 	path := TranscriptPath(sess)
-	s, err := session.Open(path, session.Options{})
+	// The transcript is only ever appended to: its entries' bodies need
+	// not stay in memory for the rest of a long session.
+	opts := session.Options{DropBodies: true}
+	s, err := session.Open(path, opts)
 	if errors.Is(err, fs.ErrNotExist) {
 		s, err = session.Create(path, session.Header{
 			ID:     "advisor-" + sess.ID(),
 			Cwd:    sess.Header().Cwd,
 			Parent: &session.Parent{Kind: session.ParentAdvisor, ID: sess.ID(), Path: sess.File(), EntryID: sess.Leaf()},
-		}, session.Options{})
+		}, opts)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("advisor transcript: %w", err)

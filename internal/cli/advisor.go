@@ -137,9 +137,40 @@ func (a *app) startAdvisor(ag *agent.Agent, sess *session.Session, fwd *forwardH
 	if on && a.periodic() {
 		return a.startPeriodic(ag, sess, fwd)
 	}
-	rulesOnly := a.rulesOnly()
-	if !on || (res == nil && !rulesOnly) {
+	if !on {
 		return nil, nil
+	}
+	host := advisorhost.New(ag, sess)
+	rt, rec, err := a.newAdvisorRuntime(host, sess, start, res)
+	if rt == nil || err != nil {
+		host.Close()
+		return nil, err
+	}
+	// advisor.syncBacklog: at a step end the primary waits while that
+	// many steps are unreviewed, at most advisor.syncTimeoutSeconds.
+	host.SetSync(a.settings.Advisor.SyncBacklog.Threshold(), a.settings.Advisor.SyncTimeout(), rt.WaitBacklogBelow)
+	fwd.set(host.Hook())
+	host.Forward(rt.Notify)
+	run := &advisorRun{host: host, rt: rt, rec: rec}
+	// A changed modelRoles.advisor takes effect at the next prompt,
+	// without a restart.
+	run.unsub = ag.Subscribe(func(ev agent.Event) {
+		if rec != nil && ev.Type == agent.EventTurnStart && ev.Cause == agent.CausePrompt {
+			a.rebindAdvisor(run)
+		}
+	})
+	rt.Start(context.Background())
+	return run, nil
+}
+
+// newAdvisorRuntime makes (does not start) the advisor runtime over host,
+// its transcript recorded in sess's artifacts folder, with the model res
+// (nil: the detectors alone when advisor.reviewer is rules). It returns a
+// nil runtime when there is nothing to review with.
+func (a *app) newAdvisorRuntime(host advisor.Host, sess *session.Session, start advisor.StartPoint, res *models.Resolved) (*advisor.Runtime, *advisorhost.Transcript, error) {
+	rulesOnly := a.rulesOnly()
+	if res == nil && !rulesOnly {
+		return nil, nil, nil
 	}
 	var model llm.Model
 	var detector advisor.Detector
@@ -148,7 +179,7 @@ func (a *app) startAdvisor(ag *agent.Agent, sess *session.Session, fwd *forwardH
 	} else {
 		m, err := res.Open()
 		if err != nil {
-			return nil, fmt.Errorf("advisor model: %w", err)
+			return nil, nil, fmt.Errorf("advisor model: %w", err)
 		}
 		model = m
 		if a.settings.Advisor.Gate == config.GateRules {
@@ -157,7 +188,7 @@ func (a *app) startAdvisor(ag *agent.Agent, sess *session.Session, fwd *forwardH
 	}
 	system, err := a.advisorSystem()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var rec *advisorhost.Transcript
 	var recorder advisor.Recorder
@@ -171,11 +202,10 @@ func (a *app) startAdvisor(ag *agent.Agent, sess *session.Session, fwd *forwardH
 			return a.advisorRes.Ref()
 		}, func(format string, args ...any) { fmt.Fprintf(a.e.stderr, "vigil: "+format+"\n", args...) })
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		recorder = rec
 	}
-	host := advisorhost.New(ag, sess)
 	rt, err := advisor.New(advisor.Options{
 		System:      system,
 		Recorder:    recorder,
@@ -197,27 +227,12 @@ func (a *app) startAdvisor(ag *agent.Agent, sess *session.Session, fwd *forwardH
 		OnWarning: func(s string) { fmt.Fprintln(a.e.stderr, "vigil: advisor: "+s) },
 	})
 	if err != nil {
-		host.Close()
 		if rec != nil {
 			rec.Close()
 		}
-		return nil, err
+		return nil, nil, err
 	}
-	// advisor.syncBacklog: at a step end the primary waits while that
-	// many steps are unreviewed, at most advisor.syncTimeoutSeconds.
-	host.SetSync(a.settings.Advisor.SyncBacklog.Threshold(), a.settings.Advisor.SyncTimeout(), rt.WaitBacklogBelow)
-	fwd.set(host.Hook())
-	host.Forward(rt.Notify)
-	run := &advisorRun{host: host, rt: rt, rec: rec}
-	// A changed modelRoles.advisor takes effect at the next prompt,
-	// without a restart.
-	run.unsub = ag.Subscribe(func(ev agent.Event) {
-		if model != nil && ev.Type == agent.EventTurnStart && ev.Cause == agent.CausePrompt {
-			a.rebindAdvisor(run)
-		}
-	})
-	rt.Start(context.Background())
-	return run, nil
+	return rt, rec, nil
 }
 
 // advisorSystem is the advisor's system prompt: ours, then the

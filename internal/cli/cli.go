@@ -32,6 +32,11 @@ type cliArgs struct {
 	// Read-only views of recorded sessions (docs/stats.md).
 	Stats    statsCmd    `cmd:"" help:"Add up the usage and cost of recorded sessions per project, model, role and session."`
 	Sessions sessionsCmd `cmd:"" help:"List this folder's sessions (--all: every folder's) with their subagents and advisor transcripts."`
+
+	// The advisor attached to other agents through their hooks (docs/attach.md).
+	Hook    hookCmd    `cmd:"" help:"Answer one hook event of an attached agent (Claude Code, Codex): the command vigil attach installs."`
+	Sidecar sidecarCmd `cmd:"" hidden:"" help:"Follow one attached agent's session and run its advisor (started by vigil hook)."`
+	Hookd   hookdCmd   `cmd:"" hidden:"" help:"Serve Claude Code's HTTP hooks on loopback (started by vigil hook)."`
 }
 
 // env is what every command gets: its streams and its view of the world.

@@ -1,0 +1,198 @@
+package cli
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/vigil-dev/vigil/internal/hook"
+	"github.com/vigil-dev/vigil/internal/sidecar"
+)
+
+// hookdConfig is where Claude Code's HTTP hooks reach vigil: the loopback
+// address and the secret in the URL path. It is chosen once, by
+// `vigil attach claude-code --http`, and kept in the agent folder
+// (hookd.json), since the URL is written into the agent's settings.
+type hookdConfig struct {
+	Addr   string `json:"addr"`
+	Secret string `json:"secret"`
+}
+
+// URL is the hook URL for agent.
+func (c hookdConfig) URL(agent string) string {
+	return "http://" + c.Addr + "/hook/" + c.Secret + "/" + agent
+}
+
+func hookdFile(agentDir string) string { return filepath.Join(agentDir, "hookd.json") }
+
+// loadHookd reads hookd.json; ok is false when there is none.
+func loadHookd(agentDir string) (c hookdConfig, ok bool, err error) {
+	b, err := os.ReadFile(hookdFile(agentDir))
+	if errors.Is(err, fs.ErrNotExist) {
+		return c, false, nil
+	}
+	if err == nil {
+		err = json.Unmarshal(b, &c)
+	}
+	if err == nil && (c.Addr == "" || len(c.Secret) < 32) {
+		err = errors.New("want an addr and a secret of at least 32 characters")
+	}
+	if err != nil {
+		return c, false, fmt.Errorf("%s: %w", hookdFile(agentDir), err)
+	}
+	return c, true, nil
+}
+
+// ensureHookdConfig returns hookd.json, creating it with a free loopback
+// port and a new secret the first time.
+func ensureHookdConfig(agentDir string) (hookdConfig, error) {
+	if c, ok, err := loadHookd(agentDir); ok || err != nil {
+		return c, err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return hookdConfig{}, fmt.Errorf("find a free loopback port: %w", err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	var b [24]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return hookdConfig{}, err
+	}
+	c := hookdConfig{Addr: addr, Secret: hex.EncodeToString(b[:])}
+	data, _ := json.MarshalIndent(c, "", "  ")
+	if err := os.MkdirAll(agentDir, 0o700); err != nil {
+		return c, err
+	}
+	if err := os.WriteFile(hookdFile(agentDir), append(data, '\n'), 0o600); err != nil {
+		return c, fmt.Errorf("write %s: %w", hookdFile(agentDir), err)
+	}
+	return c, nil
+}
+
+// ensureHookd starts `vigil hookd` when hookd.json exists and nothing
+// answers on its address. The command hooks of SessionStart and
+// UserPromptSubmit call it, so the HTTP hooks that follow find it.
+func ensureHookd(ctx context.Context, e *env, dir sidecar.Dir) error {
+	agentDir, err := e.agentDir()
+	if err != nil {
+		return err
+	}
+	c, ok, err := loadHookd(agentDir)
+	if !ok || err != nil {
+		return err
+	}
+	if conn, err := net.DialTimeout("tcp", c.Addr, 200*time.Millisecond); err == nil {
+		conn.Close()
+		return nil
+	}
+	cwd, _ := os.Getwd()
+	return spawnDetached(ctx, filepath.Join(string(dir), "hookd.log"), cwd, "hookd")
+}
+
+// hookdCmd is `vigil hookd`: it serves Claude Code's HTTP hooks on the
+// loopback address of hookd.json, forwarding each event to its
+// session's sidecar (docs/attach.md). Started by the command hooks.
+type hookdCmd struct {
+	ReadyFD int           `name:"ready-fd" help:"A file descriptor to write one byte to once it listens."`
+	Idle    time.Duration `default:"2h" help:"Stop after this long without a request."`
+}
+
+func (c *hookdCmd) Run(e *env) error {
+	var ready io.WriteCloser
+	if c.ReadyFD > 2 {
+		ready = os.NewFile(uintptr(c.ReadyFD), "ready")
+		defer func() {
+			if ready != nil {
+				ready.Close()
+			}
+		}()
+	}
+	logger := log.New(e.stderr, "vigil hookd: ", log.LstdFlags|log.LUTC)
+	agentDir, err := e.agentDir()
+	if err != nil {
+		return err
+	}
+	cfg, ok, err := loadHookd(agentDir)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return fmt.Errorf("no %s: run vigil attach claude-code --http first", hookdFile(agentDir))
+	}
+	dir, err := sidecar.RuntimeDir(e.lookupEnv)
+	if err != nil {
+		return err
+	}
+	lock, err := os.OpenFile(filepath.Join(string(dir), "hookd.lock"), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return err
+	}
+	defer lock.Close()
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		logger.Printf("another hookd runs: leaving it to that one")
+		return nil
+	}
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s (from %s): %w", cfg.Addr, hookdFile(agentDir), err)
+	}
+	pidFile := filepath.Join(string(dir), "hookd.pid")
+	if err := os.WriteFile(pidFile, []byte(strconv.Itoa(os.Getpid())+"\n"), 0o600); err != nil {
+		ln.Close()
+		return err
+	}
+	defer os.Remove(pidFile)
+	activity := make(chan struct{}, 1)
+	mux := http.NewServeMux()
+	mux.Handle("POST "+hook.Pattern, &hook.Router{
+		Dir:      dir,
+		Secret:   cfg.Secret,
+		Spawn:    func(agent string) hook.Spawner { return spawnSidecar(dir, agent) },
+		Logf:     logger.Printf,
+		Activity: activity,
+	})
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	if ready != nil {
+		ready.Write([]byte{1})
+		ready.Close()
+		ready = nil
+	}
+	logger.Printf("serving Claude Code's HTTP hooks on %s", cfg.Addr)
+	ctx, stop := signal.NotifyContext(e.ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	idle := time.NewTimer(c.Idle)
+	defer idle.Stop()
+	for {
+		select {
+		case <-activity:
+			idle.Reset(c.Idle)
+			continue
+		case <-idle.C:
+			logger.Printf("no request for %v: stopping", c.Idle)
+		case <-ctx.Done():
+		case err := <-served:
+			return err
+		}
+		break
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	return srv.Shutdown(sctx)
+}

@@ -1,0 +1,269 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/vigil-dev/vigil/advisor"
+	"github.com/vigil-dev/vigil/config"
+	"github.com/vigil-dev/vigil/contextfiles"
+	"github.com/vigil-dev/vigil/internal/hook"
+	"github.com/vigil-dev/vigil/internal/sidecar"
+	"github.com/vigil-dev/vigil/session"
+	"github.com/vigil-dev/vigil/transcript"
+)
+
+// hookCmd is `vigil hook AGENT`, the command an attached agent runs for
+// every hook event (docs/attach.md).
+type hookCmd struct {
+	Agent string `arg:"" enum:"claude-code,codex" help:"The agent whose hook event is on stdin: claude-code or codex."`
+}
+
+// Run handles the event and always succeeds: an attached agent must
+// never stall or fail because of vigil, so every problem is logged to
+// the sidecars' folder instead (hook.log).
+func (c *hookCmd) Run(e *env) error {
+	dir, err := sidecar.RuntimeDir(e.lookupEnv)
+	if err != nil {
+		io.Copy(io.Discard, e.stdin)
+		return nil // nowhere to log: fail open silently
+	}
+	err = hook.Run(e.ctx, hook.Options{
+		Agent:  c.Agent,
+		Stdin:  e.stdin,
+		Stdout: e.stdout,
+		Dir:    dir,
+		Spawn:  spawnSidecar(dir, c.Agent),
+		// The HTTP hooks (vigil attach --http) need vigil hookd: the
+		// command hooks at the start of a session and of each prompt
+		// make sure it runs.
+		Before: func(ctx context.Context, in sidecar.Input) error {
+			if in.HookEventName != sidecar.EventSessionStart && in.HookEventName != sidecar.EventUserPromptSubmit {
+				return nil
+			}
+			if err := ensureHookd(ctx, e, dir); err != nil {
+				return fmt.Errorf("start vigil hookd: %w", err)
+			}
+			return nil
+		},
+	})
+	if err != nil {
+		hook.Log(dir, c.Agent, err)
+	}
+	return nil
+}
+
+// spawnReadyWait bounds how long the first hook of a session waits for
+// the sidecar it started to listen.
+const spawnReadyWait = 3 * time.Second
+
+// spawnSidecar starts `vigil sidecar` for a session in its own session
+// (setsid), detached from the hook's streams (the agent waits for those
+// to close), and waits until it listens or gives up.
+func spawnSidecar(dir sidecar.Dir, agent string) hook.Spawner {
+	return func(ctx context.Context, key sidecar.Key, in sidecar.Input) error {
+		start := in.HookEventName
+		if in.HookEventName == sidecar.EventSessionStart && in.Source != "" {
+			start = in.Source
+		}
+		cwd := in.Cwd
+		if cwd == "" {
+			cwd, _ = os.Getwd()
+		}
+		return spawnDetached(ctx, dir.Log(key), cwd, "sidecar", agent, "--session", in.SessionID, "--transcript", in.Transcript(), "--cwd", cwd, "--start", start)
+	}
+}
+
+// spawnDetached starts this vigil with args (and --ready-fd 3) in a
+// session of its own, its output appended to logPath, and waits until it
+// writes its ready byte, exits, or spawnReadyWait passes.
+func spawnDetached(ctx context.Context, logPath, cwd string, args ...string) error {
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	logf, err := os.OpenFile(logPath, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return err
+	}
+	defer logf.Close()
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	defer pr.Close()
+	cmd := exec.Command(self, append(args, "--ready-fd", "3")...)
+	cmd.Dir = cwd
+	cmd.Stdout, cmd.Stderr = logf, logf
+	cmd.ExtraFiles = []*os.File{pw}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	err = cmd.Start()
+	pw.Close()
+	if err != nil {
+		return err
+	}
+	go cmd.Wait() // reap it if it exits while we still run
+	ready := make(chan struct{})
+	go func() {
+		var b [1]byte
+		pr.Read(b[:]) // one byte when ready; EOF if it exits first
+		close(ready)
+	}()
+	t := time.NewTimer(spawnReadyWait)
+	defer t.Stop()
+	select {
+	case <-ready:
+		return nil
+	case <-t.C:
+		return fmt.Errorf("vigil %s did not get ready within %v (see %s)", args[0], spawnReadyWait, logPath)
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// sidecarCmd is `vigil sidecar AGENT`, started by the first hook of a
+// watched session: it follows the agent's transcript, runs the advisor
+// and answers the hooks (docs/attach.md). Not for people to run.
+type sidecarCmd struct {
+	Agent      string        `arg:"" enum:"claude-code,codex" help:"The agent it watches."`
+	Session    string        `required:"" help:"The agent's session id."`
+	Transcript string        `help:"The agent's transcript file (it may not exist yet)."`
+	Cwd        string        `required:"" help:"The agent's working folder."`
+	Start      string        `default:"startup" help:"What started it: startup (read the transcript from its beginning) or another event (prime from what the agent sees now)."`
+	ReadyFD    int           `name:"ready-fd" help:"A file descriptor to write one byte to once it listens."`
+	Idle       time.Duration `default:"30m" help:"Stop after this long without a hook."`
+	Poll       time.Duration `default:"250ms" help:"Read the transcript this often between hooks."`
+}
+
+func (c *sidecarCmd) Run(e *env) error {
+	var ready io.WriteCloser
+	if c.ReadyFD > 2 {
+		ready = os.NewFile(uintptr(c.ReadyFD), "ready")
+	}
+	defer func() {
+		if ready != nil {
+			ready.Close()
+		}
+	}()
+	logger := log.New(e.stderr, fmt.Sprintf("vigil sidecar %s %s: ", c.Agent, c.Session), log.LstdFlags|log.LUTC)
+	dir, err := sidecar.RuntimeDir(e.lookupEnv)
+	if err != nil {
+		return err
+	}
+	cwd, err := filepath.Abs(c.Cwd)
+	if err != nil {
+		return err
+	}
+	a, err := newAdvisorApp(e, cwd)
+	if err != nil {
+		return err
+	}
+	if a.periodic() {
+		logger.Printf("advisor.mode periodic is not available for attached agents yet: reviewing continuously")
+		a.settings.Advisor.Mode = config.ModeContinuous
+	}
+	reviewer := config.ReviewerRules
+	if !a.rulesOnly() {
+		res, err := a.resolveAdvisor(a.settings)
+		if err != nil {
+			logger.Printf("%v: reviewing with vigil's detectors alone (advisor.reviewer: rules)", err)
+			a.advFlagRef = config.ReviewerRules
+		} else {
+			a.advisorRes = res
+			reviewer = res.Ref().String()
+		}
+	}
+	sess, err := a.manager.Attached(cwd, c.Agent, c.Session, c.Transcript)
+	if err != nil {
+		return err
+	}
+	defer sess.Close()
+	start := advisor.StartPrimed
+	if c.Start == "startup" {
+		start = advisor.StartAtBeginning
+	}
+	host := sidecar.NewHost()
+	rt, rec, err := a.newAdvisorRuntime(host, sess, start, a.advisorRes)
+	if err != nil {
+		return err
+	}
+	if rt == nil {
+		return errors.New("no advisor to run")
+	}
+	format := transcript.FormatClaudeCode
+	if c.Agent == sidecar.AgentCodex {
+		format = transcript.FormatCodex
+	}
+	sc := sidecar.New(sidecar.Options{
+		Key:         sidecar.Key{Agent: c.Agent, Session: c.Session},
+		Host:        host,
+		Advisor:     rt,
+		Transcript:  c.Transcript,
+		Follow:      func(p string) sidecar.Follower { return transcript.Follow(p, format) },
+		SyncBacklog: a.settings.Advisor.SyncBacklog.Threshold(),
+		SyncTimeout: a.settings.Advisor.SyncTimeout(),
+		StopWait:    a.settings.Advisor.SyncTimeout(),
+		Logf:        logger.Printf,
+	})
+	ctx, stop := signal.NotifyContext(e.ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	rt.Start(context.Background())
+	defer func() {
+		rt.Stop()
+		if rec != nil {
+			rec.Close()
+		}
+	}()
+	logger.Printf("watching %s with %s", c.Transcript, reviewer)
+	err = sidecar.Serve(ctx, sc, sidecar.ServeOptions{
+		Dir: dir,
+		Info: sidecar.Info{
+			Key:          sidecar.Key{Agent: c.Agent, Session: c.Session},
+			Transcript:   c.Transcript,
+			Cwd:          cwd,
+			VigilSession: sess.File(),
+			Reviewer:     reviewer,
+		},
+		Ready:        ready,
+		IdleTimeout:  c.Idle,
+		PollInterval: c.Poll,
+	})
+	ready = nil // Serve closed it
+	if errors.Is(err, sidecar.ErrRunning) {
+		logger.Printf("another sidecar serves this session: leaving it to that one")
+		return nil
+	}
+	st := sc.Stats()
+	logger.Printf("stopped: %d hooks, %d steps, %d notes delivered (%d as Stop blocks)", st.Hooks, st.Steps, st.Delivered, st.Blocks)
+	return err
+}
+
+// newAdvisorApp is the part of the app an advisor needs without an agent
+// of its own: settings and models for the folder cwd, and the sessions.
+func newAdvisorApp(e *env, cwd string) (*app, error) {
+	agentDir, err := e.agentDir()
+	if err != nil {
+		return nil, err
+	}
+	a := &app{e: e, cwd: cwd, agentDir: agentDir, project: contextfiles.ProjectRoot(cwd)}
+	a.settings, err = config.Load(config.Options{AgentDir: agentDir, ProjectDir: a.project})
+	if err != nil {
+		return nil, err
+	}
+	a.registry, err = e.registry("")
+	if err != nil {
+		return nil, err
+	}
+	a.advOn = true
+	a.manager = session.NewManager(filepath.Join(agentDir, "sessions"), session.Options{})
+	return a, nil
+}

@@ -1,0 +1,87 @@
+package hook
+
+import (
+	"crypto/subtle"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/vigil-dev/vigil/internal/sidecar"
+)
+
+// Router serves Claude Code's HTTP hooks (type "http" in its settings),
+// so that no process is started per event: Claude Code POSTs the event
+// JSON to http://127.0.0.1:PORT/hook/SECRET/claude-code, and the router
+// forwards it to the session's sidecar, starting one when none listens,
+// exactly as the hook command does.
+//
+// Anything on the machine can reach a loopback port, so the path carries
+// a secret the router compares in constant time; a request without it
+// gets 404. Like the command, it fails open: whatever goes wrong, the
+// answer is 200 with an empty body (Claude Code's "nothing to apply"),
+// and the reason goes to Logf.
+type Router struct {
+	Dir    sidecar.Dir
+	Secret string
+	// Spawn starts the sidecar of an agent's session; nil never starts
+	// one.
+	Spawn func(agent string) Spawner
+	// Timeout is the wait for the sidecar's answer; nil: DefaultTimeout.
+	Timeout func(event string) time.Duration
+	// Logf says why an event got no answer; nil logs nothing.
+	Logf func(format string, args ...any)
+	// Activity, if set, receives a value (without blocking) per request.
+	Activity chan<- struct{}
+}
+
+// ServeHTTP implements http.Handler.
+func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	if r.Activity != nil {
+		select {
+		case r.Activity <- struct{}{}:
+		default:
+		}
+	}
+	secret, agent := req.PathValue("secret"), req.PathValue("agent")
+	if req.Method != http.MethodPost || r.Secret == "" || subtle.ConstantTimeCompare([]byte(secret), []byte(r.Secret)) != 1 {
+		http.NotFound(w, req)
+		return
+	}
+	if agent != sidecar.AgentClaudeCode && agent != sidecar.AgentCodex {
+		http.NotFound(w, req)
+		return
+	}
+	out, err := r.forward(req, agent)
+	if err != nil && r.Logf != nil {
+		r.Logf("vigil hook %s (http): %v (failed open: the agent goes on)", agent, err)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	w.Write(out)
+}
+
+func (r *Router) forward(req *http.Request, agent string) ([]byte, error) {
+	body, err := io.ReadAll(io.LimitReader(req.Body, sidecar.MaxEvent+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(body) > sidecar.MaxEvent {
+		return nil, errTooLarge
+	}
+	in, err := sidecar.ParseInput(body)
+	if err != nil {
+		return nil, err
+	}
+	timeout := DefaultTimeout
+	if r.Timeout != nil {
+		timeout = r.Timeout
+	}
+	var spawn Spawner
+	if r.Spawn != nil {
+		spawn = r.Spawn(agent)
+	}
+	return Forward(req.Context(), r.Dir, agent, in, body, spawn, timeout(in.HookEventName))
+}
+
+// Pattern is the route a Router serves, for an http.ServeMux.
+const Pattern = "/hook/{secret}/{agent}"

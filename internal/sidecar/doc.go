@@ -1,0 +1,27 @@
+// Package sidecar attaches vigil's advisor to an agent vigil does not run
+// (Claude Code, Codex) through that agent's hooks.
+//
+// Hooks are synchronous: the agent waits for each one, so no model work
+// can happen inside a hook. One small background process per watched
+// session, the sidecar, follows the agent's transcript file as it grows
+// ([transcript.Follower]), feeds each completed step to the advisor
+// runtime, and holds the advice the runtime produced. The hook command
+// (package internal/hook) is a fast client: it forwards each hook event
+// to the sidecar over a unix socket only the user can open, and prints
+// what the sidecar answers:
+//
+//   - PostToolUse, PostToolUseFailure: the pending notes, asides and
+//     interrupting ones alike, as additionalContext (the step boundary);
+//   - Stop: a block with the interrupting note as its reason, so the agent
+//     takes one more turn, when one is pending or arrives within the wait;
+//     never when stop_hook_active is set or the user interrupted;
+//   - UserPromptSubmit: clears the interrupt latch and hands over the
+//     cards (notes kept for the user's next prompt);
+//   - SessionStart after a compaction, resume or clear, and a compaction
+//     seen in the transcript: resets the advisor, as in the built-in agent;
+//   - SessionEnd: stops the sidecar.
+//
+// [Host] is the [advisor.Host] over the followed transcript; [Sidecar]
+// serves the hook events ([Sidecar.Handler]) and owns the follower; the
+// paths and the registry of live sidecars are in paths.go.
+package sidecar

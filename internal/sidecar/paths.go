@@ -1,0 +1,158 @@
+package sidecar
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"time"
+)
+
+// Key names one watched session: the agent and the agent's session id.
+type Key struct {
+	Agent   string `json:"agent"`
+	Session string `json:"session"`
+}
+
+// Name is the key's file name stem: a hash, short enough for a unix
+// socket path and free of anything the session id could smuggle in.
+func (k Key) Name() string {
+	sum := sha256.Sum256([]byte(k.Agent + "\x00" + k.Session))
+	return hex.EncodeToString(sum[:8])
+}
+
+// Dir is the per-user folder of live sidecars: their sockets, locks,
+// logs and registry files. Only its owner may use it.
+type Dir string
+
+// RuntimeDir returns the sidecars' folder, creating it with mode 0700:
+// $VIGIL_RUNTIME_DIR, else $XDG_RUNTIME_DIR/vigil, else
+// <temp>/vigil-<uid>. It refuses a folder another user owns or that
+// others may enter, since a socket there would let them talk to the
+// sidecar.
+func RuntimeDir(lookupEnv func(string) (string, bool)) (Dir, error) {
+	var dir string
+	if d, ok := lookupEnv("VIGIL_RUNTIME_DIR"); ok && d != "" {
+		dir = d
+	} else if d, ok := lookupEnv("XDG_RUNTIME_DIR"); ok && d != "" {
+		dir = filepath.Join(d, "vigil")
+	} else {
+		dir = filepath.Join(os.TempDir(), "vigil-"+strconv.Itoa(os.Getuid()))
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("sidecar folder: %w", err)
+	}
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		return "", fmt.Errorf("sidecar folder: %w", err)
+	}
+	if !fi.IsDir() {
+		return "", fmt.Errorf("sidecar folder %s is not a folder", dir)
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Getuid() {
+		return "", fmt.Errorf("sidecar folder %s belongs to user %d, not to you", dir, st.Uid)
+	}
+	if fi.Mode().Perm()&0o077 != 0 {
+		if err := os.Chmod(dir, 0o700); err != nil {
+			return "", fmt.Errorf("sidecar folder %s is open to others (%v) and cannot be closed: %w", dir, fi.Mode().Perm(), err)
+		}
+	}
+	return Dir(dir), nil
+}
+
+// Socket is the path of k's unix socket.
+func (d Dir) Socket(k Key) string { return filepath.Join(string(d), k.Name()+".sock") }
+
+// Lock is the path of the file a sidecar holds locked while it runs, so
+// that a second start finds the first.
+func (d Dir) Lock(k Key) string { return filepath.Join(string(d), k.Name()+".lock") }
+
+// Info is the path of k's registry file.
+func (d Dir) Info(k Key) string { return filepath.Join(string(d), k.Name()+".json") }
+
+// Log is the path of k's sidecar log.
+func (d Dir) Log(k Key) string { return filepath.Join(string(d), k.Name()+".log") }
+
+// HookLog is the path of the hook command's log, where it says why it
+// failed open.
+func (d Dir) HookLog() string { return filepath.Join(string(d), "hook.log") }
+
+// Info describes a live sidecar; the sidecar writes it when it starts
+// serving and removes it when it stops.
+type Info struct {
+	Key
+	PID        int       `json:"pid"`
+	Transcript string    `json:"transcript"`
+	Cwd        string    `json:"cwd"`
+	Socket     string    `json:"socket"`
+	Started    time.Time `json:"started"`
+	// VigilSession is the session file vigil keeps for the watched
+	// session (its artifacts folder holds __advisor.jsonl).
+	VigilSession string `json:"vigil_session,omitempty"`
+	// Reviewer says what reviews: a model reference, or "rules".
+	Reviewer string `json:"reviewer,omitempty"`
+}
+
+// WriteInfo records a live sidecar, atomically.
+func (d Dir) WriteInfo(in Info) error {
+	b, err := json.MarshalIndent(in, "", "  ")
+	if err != nil {
+		return fmt.Errorf("sidecar info: %w", err)
+	}
+	path := d.Info(in.Key)
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, append(b, '\n'), 0o600); err != nil {
+		return fmt.Errorf("sidecar info: %w", err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("sidecar info: %w", err)
+	}
+	return nil
+}
+
+// List returns the sidecars recorded in d whose process is still alive;
+// the records of dead ones are removed. A record it cannot read is
+// returned as an error next to the others.
+func (d Dir) List() ([]Info, error) {
+	names, err := filepath.Glob(filepath.Join(string(d), "*.json"))
+	if err != nil {
+		return nil, fmt.Errorf("list sidecars: %w", err)
+	}
+	var out []Info
+	var errs []error
+	for _, name := range names {
+		b, err := os.ReadFile(name)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // it stopped while we listed
+		}
+		var in Info
+		if err == nil {
+			err = json.Unmarshal(b, &in)
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("sidecar record %s: %w", name, err))
+			continue
+		}
+		if !alive(in.PID) {
+			os.Remove(name)
+			continue
+		}
+		out = append(out, in)
+	}
+	return out, errors.Join(errs...)
+}
+
+// alive reports whether a process with that id exists.
+func alive(pid int) bool {
+	if pid <= 0 {
+		return false
+	}
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}

@@ -1,0 +1,414 @@
+package sidecar
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/vigil-dev/vigil/advisor"
+	"github.com/vigil-dev/vigil/llm"
+	"github.com/vigil-dev/vigil/session"
+	"github.com/vigil-dev/vigil/transcript"
+)
+
+// Follower reads the watched agent's transcript as it grows
+// ([transcript.Follower]).
+type Follower interface {
+	Poll() (transcript.Batch, error)
+	Settle() (transcript.Batch, error)
+}
+
+// Advisor is the advisor runtime a sidecar feeds ([advisor.Runtime]).
+type Advisor interface {
+	Notify(advisor.Event)
+	WaitBacklogBelow(ctx context.Context, n int) error
+}
+
+// StopWaitCap bounds how long the Stop hook waits for the advisor to
+// review the run's last steps.
+const StopWaitCap = 30 * time.Second
+
+// Options configure a [Sidecar].
+type Options struct {
+	// Key names the watched session.
+	Key Key
+	// Host is the advisor's host; Advisor the runtime over it.
+	Host    *Host
+	Advisor Advisor
+	// Transcript is the agent's transcript file; Follow opens a follower
+	// on a path (it is called again if the agent moves to another file).
+	Transcript string
+	Follow     func(path string) Follower
+	// SyncBacklog: at a tool boundary the hook waits while this many
+	// steps are unreviewed (advisor.syncBacklog; 0 never waits), at most
+	// SyncTimeout.
+	SyncBacklog int
+	SyncTimeout time.Duration
+	// StopWait bounds the Stop hook's wait for the last reviews (at most
+	// StopWaitCap; 0 means StopWaitCap).
+	StopWait time.Duration
+	// FlushWait bounds how long the Stop hook waits for the agent to
+	// write its last message (Claude Code calls Stop before it does);
+	// 0 means 2 s.
+	FlushWait time.Duration
+	// Logf logs what the sidecar did and why; nil logs nothing.
+	Logf func(format string, args ...any)
+}
+
+// Stats counts what a sidecar did, for `vigil status`.
+type Stats struct {
+	Hooks     int       `json:"hooks"`
+	Steps     int       `json:"steps"`
+	Delivered int       `json:"delivered"`
+	Blocks    int       `json:"blocks"`
+	Resets    int       `json:"resets"`
+	LastHook  time.Time `json:"last_hook,omitzero"`
+	LastError string    `json:"last_error,omitempty"`
+}
+
+// Sidecar follows one watched session and answers its hooks.
+type Sidecar struct {
+	o Options
+
+	// mu serialises reading the transcript and reporting what it holds.
+	mu          sync.Mutex
+	follower    Follower
+	path        string
+	lastReply   string // text of the last assistant message read
+	interrupted bool
+	stats       Stats
+
+	ended     chan struct{}
+	endOnce   sync.Once
+	activity  chan struct{}
+	endReason string
+}
+
+// New returns a sidecar over o.
+func New(o Options) *Sidecar {
+	if o.Logf == nil {
+		o.Logf = func(string, ...any) {}
+	}
+	if o.StopWait <= 0 || o.StopWait > StopWaitCap {
+		o.StopWait = StopWaitCap
+	}
+	if o.FlushWait <= 0 {
+		o.FlushWait = 2 * time.Second
+	}
+	s := &Sidecar{o: o, path: o.Transcript, ended: make(chan struct{}), activity: make(chan struct{}, 1)}
+	if o.Transcript != "" {
+		s.follower = o.Follow(o.Transcript)
+	}
+	return s
+}
+
+// Ended is closed when the session ended (SessionEnd).
+func (s *Sidecar) Ended() <-chan struct{} { return s.ended }
+
+// Activity receives a value (without blocking the sender) after each
+// hook, so an idle timer can be reset.
+func (s *Sidecar) Activity() <-chan struct{} { return s.activity }
+
+// Stats returns the counters.
+func (s *Sidecar) Stats() Stats {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.stats
+}
+
+// Sync reads what the agent appended to its transcript since the last
+// call and reports it to the advisor.
+func (s *Sidecar) Sync() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.syncLocked(false)
+}
+
+func (s *Sidecar) syncLocked(settle bool) error {
+	if s.follower == nil {
+		return nil
+	}
+	for {
+		b, err := s.follower.Poll()
+		s.apply(b)
+		if err != nil {
+			return s.fail(fmt.Errorf("follow %s: %w", s.path, err))
+		}
+		if !b.More {
+			break
+		}
+	}
+	if settle {
+		b, err := s.follower.Settle()
+		s.apply(b)
+		if err != nil {
+			return s.fail(fmt.Errorf("follow %s: %w", s.path, err))
+		}
+	}
+	return nil
+}
+
+func (s *Sidecar) fail(err error) error {
+	s.stats.LastError = err.Error()
+	s.o.Logf("%v", err)
+	return err
+}
+
+// apply hands a batch to the host and the advisor, in the order things
+// happened: each entry, then the marks and step ends at it.
+func (s *Sidecar) apply(b transcript.Batch) {
+	if len(b.Entries) == 0 {
+		return
+	}
+	base := s.o.Host.Append(b.Entries...) - len(b.Entries)
+	index := make(map[string]int, len(b.Entries))
+	for i, e := range b.Entries {
+		if e.ID != "" {
+			index[e.ID] = i
+		}
+		if m, ok := e.Body.(*session.Message); ok && m.Message.Role == llm.RoleAssistant {
+			if t := strings.TrimSpace(m.Message.Text()); t != "" {
+				s.lastReply = t
+			}
+		}
+	}
+	type at struct {
+		i  int
+		ev advisor.Event
+	}
+	var evs []at
+	for _, m := range b.Marks {
+		switch m.Kind {
+		case transcript.MarkCompaction:
+			s.stats.Resets++
+			evs = append(evs, at{m.Entry, advisor.Event{Kind: advisor.EventHistoryRewritten}})
+		case transcript.MarkInterrupt:
+			s.interrupted = true
+			evs = append(evs, at{m.Entry, advisor.Event{Kind: advisor.EventUserInterrupted}})
+		case transcript.MarkPrompt:
+			s.interrupted = false
+			evs = append(evs, at{m.Entry, advisor.Event{Kind: advisor.EventUserResumed}})
+		}
+	}
+	for _, st := range b.Steps {
+		last := st.Reply.ID
+		if n := len(st.Results); n > 0 {
+			last = st.Results[n-1].ID
+		}
+		i, ok := index[last]
+		if !ok {
+			i = len(b.Entries) - 1 // a step whose entries came in an earlier batch
+		}
+		s.stats.Steps++
+		evs = append(evs, at{i, advisor.Event{Kind: advisor.EventStepEnded, Cursor: base + i + 1}})
+	}
+	// Stable by position: marks before the step that ends at the same
+	// entry, in the order the follower gave them.
+	for i := 0; i < len(evs); i++ {
+		for j := i; j > 0 && evs[j].i < evs[j-1].i; j-- {
+			evs[j], evs[j-1] = evs[j-1], evs[j]
+		}
+	}
+	for _, e := range evs {
+		s.o.Advisor.Notify(e.ev)
+	}
+}
+
+// Handle answers one hook event; a nil Output means "nothing to say".
+// The deadline of ctx bounds every wait.
+func (s *Sidecar) Handle(ctx context.Context, in Input) (*Output, error) {
+	select {
+	case s.activity <- struct{}{}:
+	default:
+	}
+	s.mu.Lock()
+	s.stats.Hooks++
+	s.stats.LastHook = time.Now()
+	if p := in.Transcript(); p != "" && p != s.path {
+		// The agent moved to another file (or the first hook names it).
+		if s.follower != nil {
+			s.o.Logf("transcript moved from %s to %s", s.path, p)
+			s.o.Advisor.Notify(advisor.Event{Kind: advisor.EventHistoryRewritten})
+			s.stats.Resets++
+		}
+		s.path, s.follower = p, s.o.Follow(p)
+	}
+	s.mu.Unlock()
+
+	if in.AgentID != "" {
+		// A subagent's hook: its tools are not in the session transcript
+		// the advisor reads, and notes for the main agent must not land
+		// in the subagent's context.
+		return nil, nil
+	}
+	switch in.HookEventName {
+	case EventPostToolUse, EventPostToolUseFailure:
+		return s.toolBoundary(ctx, in)
+	case EventStop:
+		return s.stop(ctx, in)
+	case EventUserPromptSubmit:
+		return s.prompt(in)
+	case EventSessionStart:
+		return nil, s.sessionStart(in)
+	case EventSessionEnd:
+		err := s.Sync()
+		s.end("session ended: " + in.Reason)
+		return nil, err
+	default:
+		return nil, s.Sync()
+	}
+}
+
+// toolBoundary: a tool call ended. Read the steps that completed, wait
+// for their review if advisor.syncBacklog says so, and hand over the
+// notes that are due.
+func (s *Sidecar) toolBoundary(ctx context.Context, in Input) (*Output, error) {
+	if in.IsInterrupt {
+		s.mu.Lock()
+		s.interrupted = true
+		s.mu.Unlock()
+		s.o.Advisor.Notify(advisor.Event{Kind: advisor.EventUserInterrupted})
+		return nil, s.Sync()
+	}
+	err := s.Sync()
+	if s.o.SyncBacklog > 0 {
+		s.wait(ctx, s.o.SyncTimeout, s.o.SyncBacklog)
+	}
+	text := s.o.Host.Boundary()
+	if text == "" {
+		return nil, err
+	}
+	s.count(func(st *Stats) { st.Delivered++ })
+	return contextReply(in.HookEventName, text), err
+}
+
+// stop: the agent is about to end its turn. Read its last message (which
+// Claude Code writes after calling the hook), report the run's end, wait
+// for the last reviews, and block with an interrupting note if one is
+// due so that the agent takes one more turn.
+func (s *Sidecar) stop(ctx context.Context, in Input) (*Output, error) {
+	err := s.awaitLastReply(ctx, in)
+	s.mu.Lock()
+	interrupted := s.interrupted
+	s.mu.Unlock()
+	s.o.Advisor.Notify(advisor.Event{Kind: advisor.EventRunEnded})
+	if in.StopHookActive || interrupted {
+		// Never block twice in a row (the agent would loop), nor a run
+		// the user stopped.
+		return nil, err
+	}
+	s.wait(ctx, s.o.StopWait, 1)
+	text := s.o.Host.StopNotes()
+	if text == "" {
+		return nil, err
+	}
+	s.count(func(st *Stats) { st.Blocks++; st.Delivered++ })
+	return blockReply(text), err
+}
+
+// awaitLastReply reads the transcript to its end, the turn settled (a
+// message held back in case it continued is complete now), until it
+// holds the message the Stop hook says the agent ended with, at most
+// FlushWait: Claude Code calls Stop before it writes that message.
+func (s *Sidecar) awaitLastReply(ctx context.Context, in Input) error {
+	want := ""
+	if in.LastAssistantMessage != nil {
+		want = strings.TrimSpace(*in.LastAssistantMessage)
+	}
+	deadline := time.NewTimer(s.o.FlushWait)
+	defer deadline.Stop()
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		s.mu.Lock()
+		err := s.syncLocked(true)
+		got := s.lastReply
+		s.mu.Unlock()
+		if err != nil || want == "" || sameText(got, want) {
+			return err
+		}
+		select {
+		case <-tick.C:
+		case <-deadline.C:
+			s.o.Logf("the transcript does not show the agent's last message after %v; going on without it", s.o.FlushWait)
+			return nil
+		case <-ctx.Done():
+			return nil
+		}
+	}
+}
+
+// sameText reports whether the transcript's last message got is the one
+// the Stop hook named: equal once white space is folded, or one ending
+// the other (the agents join a message's text blocks differently).
+func sameText(got, want string) bool {
+	if got == "" {
+		return false
+	}
+	g, w := strings.Join(strings.Fields(got), " "), strings.Join(strings.Fields(want), " ")
+	return strings.HasSuffix(g, w) || strings.HasSuffix(w, g)
+}
+
+// prompt: the user sent a prompt; the latch is cleared and the cards
+// (and any notes still waiting) go with the prompt.
+func (s *Sidecar) prompt(in Input) (*Output, error) {
+	err := s.Sync()
+	s.mu.Lock()
+	s.interrupted = false
+	s.mu.Unlock()
+	s.o.Advisor.Notify(advisor.Event{Kind: advisor.EventUserResumed})
+	text := s.o.Host.Prompt()
+	if text == "" {
+		return nil, err
+	}
+	s.count(func(st *Stats) { st.Delivered++ })
+	return contextReply(in.HookEventName, text), err
+}
+
+// sessionStart: after a compaction, resume or clear the agent's context
+// was replaced; the advisor starts over from what the agent sees.
+func (s *Sidecar) sessionStart(in Input) error {
+	err := s.Sync()
+	switch in.Source {
+	case "compact", "resume", "clear":
+		s.count(func(st *Stats) { st.Resets++ })
+		s.o.Advisor.Notify(advisor.Event{Kind: advisor.EventHistoryRewritten})
+	}
+	return err
+}
+
+// wait waits, at most d and within ctx, until fewer than n steps are
+// unreviewed. Whatever ends it, the hook goes on with what arrived.
+func (s *Sidecar) wait(ctx context.Context, d time.Duration, n int) {
+	if d <= 0 {
+		return
+	}
+	wctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	if err := s.o.Advisor.WaitBacklogBelow(wctx, n); err != nil && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled) {
+		s.o.Logf("wait for the advisor: %v", err)
+	}
+}
+
+func (s *Sidecar) count(f func(*Stats)) {
+	s.mu.Lock()
+	f(&s.stats)
+	s.mu.Unlock()
+}
+
+// end marks the session ended.
+func (s *Sidecar) end(reason string) {
+	s.endOnce.Do(func() {
+		s.endReason = reason
+		close(s.ended)
+	})
+}
+
+// EndReason says why the session ended, once Ended is closed.
+func (s *Sidecar) EndReason() string {
+	<-s.ended
+	return s.endReason
+}
