@@ -5,13 +5,12 @@ import (
 	"strings"
 )
 
-// canonicalShell renders a parsed command line without noise, so that
+// canonicalShell appends to b a parsed command line without noise, so that
 // `cd /repo && python x.py 2>&1 | tail -50` and `python x.py` compare
 // equal: cd, sleep and true commands are dropped, and so are trailing
 // display filters that only trim the previous command's output.
-func canonicalShell(cmds []simpleCmd) string {
-	var b strings.Builder
-	b.Grow(64)
+func canonicalShell(b []byte, cmds []simpleCmd) []byte {
+	start := len(b)
 	for i := range cmds {
 		c := &cmds[i]
 		prog, _ := c.program()
@@ -22,56 +21,54 @@ func canonicalShell(cmds []simpleCmd) string {
 		if c.piped && displayFilters[prog] && len(c.out) == 0 && trailingFilters(cmds[i:]) {
 			break
 		}
-		if b.Len() > 0 {
+		if len(b) > start {
 			if c.piped {
-				b.WriteString(" | ")
+				b = append(b, " | "...)
 			} else {
-				b.WriteString(" ; ")
+				b = append(b, " ; "...)
 			}
 		}
 		if prog == "python3" || strings.HasPrefix(prog, "python3.") {
-			b.WriteString("python")
+			b = append(b, "python"...)
 			for _, a := range c.args[1:] {
-				b.WriteByte(' ')
-				b.WriteString(a)
+				b = append(b, ' ')
+				b = append(b, a...)
 			}
 		} else {
-			writeWords(&b, c.args)
+			b = appendWords(b, c.args)
 		}
 		for _, o := range c.out {
-			b.WriteString(" > ")
-			b.WriteString(o)
+			b = append(b, " > "...)
+			b = append(b, o...)
 		}
 		if c.heredoc != "" {
 			// The body by its hash: the content matters, not its noise,
 			// and hashing it whole is cheaper than normalising it.
-			b.WriteString(" <<")
-			b.WriteString(strconv.FormatUint(uint64(textSig(c.heredoc)), 36))
+			b = append(b, " <<"...)
+			b = strconv.AppendUint(b, uint64(textSig(c.heredoc)), 36)
 		}
 	}
-	return b.String()
+	return b
 }
 
-// bareShell renders a parsed command line without here-document bodies,
+// bareShell appends to b a parsed command line without here-document bodies,
 // keeping operators, so flags and `|| true` can be looked for without
 // reading the scripts a line carries.
-func bareShell(cmds []simpleCmd) string {
-	var b strings.Builder
-	b.Grow(64)
+func bareShell(b []byte, cmds []simpleCmd) []byte {
 	for i := range cmds {
 		c := &cmds[i]
-		writeWords(&b, c.args)
+		b = appendWords(b, c.args)
 		for _, o := range c.out {
-			b.WriteString(" > ")
-			b.WriteString(o)
+			b = append(b, " > "...)
+			b = append(b, o...)
 		}
 		if c.op != "" && i < len(cmds)-1 || c.op == "||" || c.op == "&&" {
-			b.WriteByte(' ')
-			b.WriteString(c.op)
-			b.WriteByte(' ')
+			b = append(b, ' ')
+			b = append(b, c.op...)
+			b = append(b, ' ')
 		}
 	}
-	return b.String()
+	return b
 }
 
 // trailingFilters reports whether every command from here on is a piped
@@ -86,13 +83,14 @@ func trailingFilters(cmds []simpleCmd) bool {
 	return true
 }
 
-// writeWords writes words separated by spaces, as strings.Join would
+// appendWords appends words separated by spaces, as strings.Join would
 // without building the joined string.
-func writeWords(b *strings.Builder, words []string) {
+func appendWords(b []byte, words []string) []byte {
 	for i, w := range words {
 		if i > 0 {
-			b.WriteByte(' ')
+			b = append(b, ' ')
 		}
-		b.WriteString(w)
+		b = append(b, w...)
 	}
+	return b
 }

@@ -69,8 +69,27 @@ func analyseShellDepth(line string, depth int) shellFacts {
 		}
 		f.classify(c, prog, args)
 	}
-	f.canonical = canonicalShell(cmds)
-	f.bare = bareShell(cmds)
+	// Both renderings go into the parser's scratch buffer; often one is
+	// the line itself, which then serves as it is.
+	b := canonicalShell(p.scratch[:0], cmds)
+	k := len(b)
+	b = bareShell(b, cmds)
+	p.scratch = b
+	canonical, bare := b[:k], b[k:]
+	switch {
+	case string(canonical) == line && string(bare) == line:
+		f.canonical, f.bare = line, line
+	case string(canonical) == line:
+		f.canonical, f.bare = line, string(bare)
+	case string(bare) == line:
+		f.canonical, f.bare = string(canonical), line
+	case string(canonical) == string(bare):
+		f.canonical = string(canonical)
+		f.bare = f.canonical
+	default:
+		both := string(b)
+		f.canonical, f.bare = both[:k], both[k:]
+	}
 	return f
 }
 

@@ -55,13 +55,13 @@ func parsePooled(s string) *shellParser {
 // alive) and puts the parser back in the pool, unless a huge line made it
 // too big to keep.
 func (p *shellParser) release() {
-	if cap(p.words) > 4096 || cap(p.cmds) > 1024 {
+	if cap(p.words) > 4096 || cap(p.cmds) > 1024 || cap(p.scratch) > 64<<10 {
 		return
 	}
 	clear(p.cmds)
 	clear(p.words)
 	clear(p.docs)
-	*p = shellParser{cmds: p.cmds[:0], words: p.words[:0], docs: p.docs[:0]}
+	*p = shellParser{cmds: p.cmds[:0], words: p.words[:0], docs: p.docs[:0], scratch: p.scratch[:0]}
 	parsers.Put(p)
 }
 
@@ -74,6 +74,8 @@ type shellParser struct {
 	// where the current command's words start.
 	words    []string
 	argStart int
+	// scratch is a buffer for renderings of the line.
+	scratch []byte
 	// pending here-document delimiters, each with the index of the
 	// command it feeds.
 	docs []pendingDoc
