@@ -36,4 +36,4 @@ func claimIn(text string, lower []byte) string {
 }
 
 // claimWords are words every success claim contains.
-var claimWords = []string{"pass", "fixed", "resolved", "solved", "work", "green", "succe"}
+var claimWords = newKeywords("pass", "fixed", "resolved", "solved", "work", "green", "succe")

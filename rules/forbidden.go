@@ -29,8 +29,8 @@ var (
 // testWords and configWords are words every match of forbidTests and
 // forbidConfig contains.
 var (
-	testWords   = []string{"test"}
-	configWords = []string{"config"}
+	testWords   = newKeywords("test")
+	configWords = newKeywords("config")
 )
 
 // forbiddenEdit watches edits against the instructions' bounds.

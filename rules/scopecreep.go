@@ -22,7 +22,7 @@ var scopeCreepInfo = Info{
 var creepCue = regexp.MustCompile(`\b(?:(?:has|have|had) the same (?:issue|problem|bug)|(?:fix|update|change|handle) (?:that|this|it|them|those) (?:too|as well)|for consistency|while (?:i'm|we're|i am|we are) (?:at it|here))\b`)
 
 // creepWords are words every match of creepCue contains.
-var creepWords = []string{"same", "too", "as well", "consistency", "while"}
+var creepWords = newKeywords("same", "too", "as well", "consistency", "while")
 
 // scopeCreep watches for more edits after a verified fix.
 type scopeCreep struct {

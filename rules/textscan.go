@@ -2,6 +2,7 @@ package rules
 
 import (
 	"bytes"
+	"math/bits"
 	"regexp"
 	"slices"
 	"strings"
@@ -30,32 +31,101 @@ func lowerInto(buf []byte, s string) []byte {
 	return buf
 }
 
-// keywordHits calls f with the position of every occurrence in lower (a
-// lowered text) of any of words, in order of position, at most 64 of
-// them. f returns false to stop.
-func keywordHits(lower []byte, words []string, f func(i int, w string) bool) {
-	type hit struct {
-		i int
-		w string
-	}
-	var buf [64]hit
-	hits := buf[:0]
-	for _, w := range words {
-		for off := 0; len(hits) < cap(hits); {
-			j := bytes.Index(lower[off:], []byte(w))
-			if j < 0 {
-				break
+// keywords is a list of words looked for in lowered texts, with a table
+// of their first bytes for scanning short texts in one pass.
+type keywords struct {
+	words []string
+	// first has, for each byte, a bit for each word that starts with it.
+	first [256]uint32
+	// onePass is set when a single pass finds the same occurrences as
+	// looking for each word in turn: at most 32 words, none empty and
+	// none the start of another (so that no two words occur at the same
+	// position).
+	onePass bool
+}
+
+func newKeywords(words ...string) *keywords {
+	k := &keywords{words: words, onePass: len(words) <= 32}
+	for i, w := range words {
+		if w == "" {
+			k.onePass = false
+			continue
+		}
+		k.first[w[0]] |= 1 << i
+		for j, v := range words {
+			if i != j && strings.HasPrefix(v, w) {
+				k.onePass = false
 			}
-			hits = append(hits, hit{off + j, w})
-			off += j + len(w)
 		}
 	}
-	slices.SortFunc(hits, func(a, b hit) int { return a.i - b.i })
+	return k
+}
+
+// maxHits is how many occurrences keywordHits reports at most.
+const maxHits = 64
+
+// onePassLimit is the length under which a text is scanned in one pass
+// rather than once for each word (which is faster for long texts).
+const onePassLimit = 512
+
+type keywordHit struct {
+	i int
+	w string
+}
+
+// keywordHits calls f with the position of every occurrence in lower (a
+// lowered text) of any of the words, in order of position, at most
+// maxHits of them: each word's occurrences that do not overlap, gathered
+// word after word. f returns false to stop.
+func keywordHits(lower []byte, kw *keywords, f func(i int, w string) bool) {
+	var buf [maxHits]keywordHit
+	hits, ok := buf[:0], false
+	if kw.onePass && len(lower) < onePassLimit {
+		hits, ok = keywordHitsOnePass(hits, lower, kw)
+	}
+	if !ok {
+		hits = hits[:0]
+		for _, w := range kw.words {
+			for off := 0; len(hits) < cap(hits); {
+				j := bytes.Index(lower[off:], []byte(w))
+				if j < 0 {
+					break
+				}
+				hits = append(hits, keywordHit{off + j, w})
+				off += j + len(w)
+			}
+		}
+		slices.SortFunc(hits, func(a, b keywordHit) int { return a.i - b.i })
+	}
 	for _, h := range hits {
 		if !f(h.i, h.w) {
 			return
 		}
 	}
+}
+
+// keywordHitsOnePass finds the occurrences keywordHits reports in one
+// pass over lower, in order of position; false when there are more than
+// fit in hits, whose choice depends on the words' order.
+func keywordHitsOnePass(hits []keywordHit, lower []byte, kw *keywords) ([]keywordHit, bool) {
+	// next is, for each word, where its next occurrence may start: after
+	// the end of the last.
+	var next [32]int
+	for i, c := range lower {
+		for m := kw.first[c]; m != 0; m &= m - 1 {
+			wi := bits.TrailingZeros32(m)
+			w := kw.words[wi]
+			if i < next[wi] || !bytes.HasPrefix(lower[i:], []byte(w)) {
+				continue
+			}
+			if len(hits) == cap(hits) {
+				return hits, false
+			}
+			hits = append(hits, keywordHit{i, w})
+			next[wi] = i + len(w)
+		}
+	}
+	return hits, true
 }
 
 // hasAny reports whether lower contains any of words.
@@ -71,14 +141,14 @@ func hasAny(lower []byte, words []string) bool {
 // findNear returns the first match of re (a lower-case expression) in
 // lower (a lowered text) that lies within before bytes before and after
 // bytes after an occurrence of one of words; "" when there is none.
-func findNear(re *regexp.Regexp, lower []byte, words []string, before, after int) string {
+func findNear(re *regexp.Regexp, lower []byte, words *keywords, before, after int) string {
 	lo, hi := findNearIndex(re, lower, words, before, after)
 	return string(lower[lo:hi])
 }
 
 // findNearIndex is findNear returning the match's bounds, which are the
 // same in the original text (0, 0 when there is none).
-func findNearIndex(re *regexp.Regexp, lower []byte, words []string, before, after int) (int, int) {
+func findNearIndex(re *regexp.Regexp, lower []byte, words *keywords, before, after int) (int, int) {
 	lo, hi := 0, 0
 	keywordHits(lower, words, func(i int, w string) bool {
 		wlo, whi := max(0, i-before), min(len(lower), i+len(w)+after)

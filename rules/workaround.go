@@ -30,8 +30,8 @@ var (
 // suppressMarker contains (ignoring case); the expressions are only tried
 // around them.
 var (
-	flagWords   = []string{"||", "--no-verify", "--deselect", "not ", "--ignore", "skip=", "-dskiptests", "--skip-", "--no-check", "set +e", "--continue-on"}
-	markerWords = []string{"skip", "xfail", "xit(", "noqa", "ignore", "nolint", "eslint-disable", "ts-expect-error", "@disabled"}
+	flagWords   = newKeywords("||", "--no-verify", "--deselect", "not ", "--ignore", "skip=", "-dskiptests", "--skip-", "--no-check", "set +e", "--continue-on")
+	markerWords = newKeywords("skip", "xfail", "xit(", "noqa", "ignore", "nolint", "eslint-disable", "ts-expect-error", "@disabled")
 )
 
 // workaround remembers recent failures and looks at what follows.
