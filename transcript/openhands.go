@@ -438,10 +438,20 @@ func (st *ohState) source(f ohFields, action string) string {
 	if s := f.str("source"); s != "" {
 		return s
 	}
-	if action == "message" && st.b.replies == 0 && len(st.pending.calls) == 0 {
+	if action == "message" && st.replies() == 0 && len(st.pending.calls) == 0 {
 		return "user"
 	}
 	return "agent"
+}
+
+// replies counts the open run's assistant replies so far. The run builder
+// starts counting anew when the run's first entry is emitted; until then
+// its count is the previous run's.
+func (st *ohState) replies() int {
+	if !st.started {
+		return 0
+	}
+	return st.b.replies
 }
 
 // The fast path's decoder (jsonfast.go) of ohRunHead.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -385,4 +386,53 @@ func FuzzOpenHands(f *testing.F) {
 	f.Add([]byte(`{"instance_id":"a","history":[[{"action":"run","command":"x"},{"observation":"run","exit_code":3}],7,{"kind":"ObservationEvent","source":"x"}]}`))
 	f.Add([]byte(`{"id":1,"source":"agent","action":"run","tool_call_metadata":{"total_calls_in_response":9,"model_response":{"id":"r"}}}` + "\n" + `{"id":2,"source":"agent","observation":"run"}`))
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzRead(data) })
+}
+
+// TestOpenHandsOutputRunsRepeat reads an output file whose runs are the
+// same line twice: the second run must read exactly as the first, whatever
+// state the first left behind.
+func TestOpenHandsOutputRunsRepeat(t *testing.T) {
+	for _, file := range []string{"openhands/resolver-output.jsonl", "openhands/v1-events.jsonl"} {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join("testdata", file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			line := bytes.TrimSpace(data)
+			if file == "openhands/v1-events.jsonl" {
+				// Loose events, one per line: made into one output line.
+				var events []json.RawMessage
+				for _, l := range bytes.Split(line, []byte("\n")) {
+					events = append(events, json.RawMessage(l))
+				}
+				raw, err := json.Marshal(map[string]any{"instance_id": "a__b-1", "instruction": "Run pwd.", "history": events})
+				if err != nil {
+					t.Fatal(err)
+				}
+				line = raw
+			}
+			twice := append(append(append(append([]byte(nil), line...), '\n'), line...), '\n')
+			r, err := readTranscript(bytes.NewReader(twice), "output.jsonl")
+			if err != nil || r.err != nil {
+				t.Fatal(err, r.err)
+			}
+			if len(r.runs) != 2 {
+				t.Fatalf("%d runs, want 2", len(r.runs))
+			}
+			a, b := r.runs[0], r.runs[1]
+			checkRun(t, a)
+			checkRun(t, b)
+			if len(a.steps) != len(b.steps) || len(a.entries) != len(b.entries) {
+				t.Fatalf("runs of %d and %d steps, %d and %d entries", len(a.steps), len(b.steps), len(a.entries), len(b.entries))
+			}
+			for i := range a.entries {
+				ea, eb := a.entries[i], b.entries[i]
+				if strings.TrimPrefix(ea.ID, "0:") != strings.TrimPrefix(eb.ID, "1:") ||
+					strings.TrimPrefix(ea.ParentID, "0:") != strings.TrimPrefix(eb.ParentID, "1:") ||
+					!ea.Time.Equal(eb.Time) || !reflect.DeepEqual(ea.Body, eb.Body) {
+					t.Errorf("entry %d: first run %s %+v, second %s %+v", i, ea.ID, ea.Body, eb.ID, eb.Body)
+				}
+			}
+		})
+	}
 }
