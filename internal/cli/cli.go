@@ -29,6 +29,10 @@ type cliArgs struct {
 	Review reviewCmd `cmd:"" help:"Show where recorded agent sessions went off course, with zero-token detectors: no model, no network."`
 	Eval   evalCmd   `cmd:"" help:"Score a reviewer against a labelled set of transcripts: precision, recall, delay, false flags."`
 
+	// vigil's hooks in Claude Code's and Codex's settings (docs/attach.md).
+	Attach attachCmd `cmd:"" help:"Install vigil's hooks into Claude Code's or Codex's settings, so the advisor watches that agent."`
+	Detach detachCmd `cmd:"" help:"Remove vigil's hooks from Claude Code's or Codex's settings, and nothing else."`
+
 	// Read-only views of recorded sessions (docs/stats.md).
 	Stats    statsCmd    `cmd:"" help:"Add up the usage and cost of recorded sessions per project, model, role and session."`
 	Sessions sessionsCmd `cmd:"" help:"List this folder's sessions (--all: every folder's) with their subagents and advisor transcripts."`

@@ -1,0 +1,40 @@
+// Package attach edits the hook settings of Claude Code and Codex so that
+// they run `vigil hook AGENT` on the events vigil's advisor needs, and
+// removes those entries again.
+//
+// # What it edits
+//
+// Both agents read the same shape: a top-level "hooks" object mapping an
+// event name to a list of groups, each with an optional "matcher" and a list
+// of handlers such as {"type": "command", "command": "...", "timeout": 10}.
+// Claude Code keeps it in .claude/settings.json (project) or
+// ~/.claude/settings.json (user); Codex in $CODEX_HOME/hooks.json.
+//
+// # How it edits
+//
+// Files are parsed into a tree that remembers every byte of the source,
+// whitespace included, so printing an untouched tree gives back the file as
+// it was. [Attach] and [Detach] change only the nodes they must: a new group
+// is appended to an event's list, a new event to the end of "hooks", and the
+// whitespace copied from the neighbouring entries. Other keys, other tools'
+// hooks and their order are left alone, and attaching then detaching gives
+// back the original bytes when vigil added everything it removes.
+//
+// vigil's own handlers are recognised by their command alone: a command
+// whose first word is a file named vigil* and whose next two words are
+// "hook" and the agent. That is how a second attach finds the first one
+// (and only updates the binary's path if it moved), and how [Detach]
+// removes exactly vigil's handlers, with the groups and events it leaves
+// empty.
+//
+// # Files
+//
+// [PlanAttach] and [PlanDetach] read a file and compute its new content;
+// [Plan.Diff] shows the change as a unified diff and [Plan.Write] writes it:
+// a backup of the old file beside it, then a temporary file in the same
+// folder renamed over the original, with the original's mode. A file that
+// is not valid JSON is never written; its error names FILE:LINE:COL.
+//
+// [Status] reports, for each agent and scope, whether vigil is attached and
+// with which binary.
+package attach

@@ -1,0 +1,156 @@
+package attach
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Scope is which settings file of an agent: the project's or the user's.
+type Scope string
+
+// The scopes of settings files.
+const (
+	Project Scope = "project"
+	User    Scope = "user"
+)
+
+// Locations says where the agents' settings files are.
+type Locations struct {
+	// Home is the user's home folder (required).
+	Home string
+	// CodexHome is $CODEX_HOME; "" means Home/.codex.
+	CodexHome string
+	// Project is the project folder; "" leaves project files out of
+	// [Status].
+	Project string
+}
+
+// File returns the hooks file of agent a at scope s: Claude Code's
+// PROJECT/.claude/settings.json or HOME/.claude/settings.json, Codex's
+// PROJECT/.codex/hooks.json or CODEX_HOME/hooks.json.
+func (l Locations) File(a Agent, s Scope) (string, error) {
+	var dir string
+	switch s {
+	case Project:
+		if l.Project == "" {
+			return "", errors.New("no project folder")
+		}
+		dir = l.Project
+	case User:
+		if l.Home == "" {
+			return "", errors.New("no home folder: set HOME")
+		}
+		dir = l.Home
+	default:
+		return "", fmt.Errorf("unknown scope %q", s)
+	}
+	switch a {
+	case ClaudeCode:
+		return filepath.Join(dir, ".claude", "settings.json"), nil
+	case Codex:
+		if s == User && l.CodexHome != "" {
+			return filepath.Join(l.CodexHome, "hooks.json"), nil
+		}
+		return filepath.Join(dir, ".codex", "hooks.json"), nil
+	}
+	return "", fmt.Errorf("unknown agent %q", a)
+}
+
+// Attachment is what one settings file says about vigil.
+type Attachment struct {
+	Agent Agent
+	Scope Scope
+	File  string
+	// Exists tells whether File exists.
+	Exists bool
+	// Entries are vigil's handlers in File, in file order.
+	Entries []Entry
+	// Missing lists the events of [Hooks] that have no handler of vigil's
+	// when there are some: an attachment that an older vigil or a hand
+	// edit left partial. Attaching again adds them.
+	Missing []string
+	// Binaries are the distinct binaries the entries run, in order of
+	// first use, and whether each exists.
+	Binaries []Binary
+	// Err is why File could not be read, or is not valid JSON.
+	Err error
+}
+
+// binaryExists tells whether a hook command's binary can be run: a file
+// at its path, or on $PATH for a bare name.
+func binaryExists(binary string) bool {
+	if !strings.ContainsRune(binary, '/') {
+		_, err := exec.LookPath(binary)
+		return err == nil
+	}
+	info, err := os.Stat(binary)
+	return err == nil && !info.IsDir()
+}
+
+// Binary is a binary that hook entries run.
+type Binary struct {
+	Path   string
+	Exists bool
+}
+
+// Attached tells whether the file has any handler of vigil's.
+func (a Attachment) Attached() bool { return len(a.Entries) > 0 }
+
+// Status reads every agent's settings files (the project's when
+// l.Project is set, then the user's) and reports vigil's handlers in each.
+// A file that cannot be read or parsed is reported in its Attachment's
+// Err; the error is for locations that cannot be used at all.
+func Status(l Locations) ([]Attachment, error) {
+	if l.Home == "" {
+		return nil, errors.New("attachment status: no home folder: set HOME")
+	}
+	scopes := []Scope{User}
+	if l.Project != "" {
+		scopes = []Scope{Project, User}
+	}
+	var out []Attachment
+	for _, a := range Agents() {
+		for _, s := range scopes {
+			file, err := l.File(a, s)
+			if err != nil {
+				return nil, fmt.Errorf("attachment status: %w", err)
+			}
+			out = append(out, statusOf(a, s, file))
+		}
+	}
+	return out, nil
+}
+
+func statusOf(a Agent, s Scope, file string) Attachment {
+	at := Attachment{Agent: a, Scope: s, File: file}
+	data, err := os.ReadFile(file)
+	if errors.Is(err, os.ErrNotExist) {
+		return at
+	}
+	at.Exists = err == nil
+	if err != nil {
+		at.Err = fmt.Errorf("read %s: %w", file, err)
+		return at
+	}
+	if at.Entries, at.Err = Entries(data, file, a); at.Err != nil || len(at.Entries) == 0 {
+		return at
+	}
+	seen := map[string]bool{}
+	for _, e := range at.Entries {
+		seen[e.Event] = true
+		if !slices.ContainsFunc(at.Binaries, func(b Binary) bool { return b.Path == e.Binary }) {
+			at.Binaries = append(at.Binaries, Binary{Path: e.Binary, Exists: binaryExists(e.Binary)})
+		}
+	}
+	for _, h := range Hooks(a) {
+		if !seen[h.Event] {
+			at.Missing = append(at.Missing, h.Event)
+		}
+	}
+	return at
+}

@@ -1,0 +1,231 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/vigil-dev/vigil/contextfiles"
+	"github.com/vigil-dev/vigil/internal/attach"
+)
+
+// attachCmd is `vigil attach AGENT` (docs/attach.md).
+type attachCmd struct {
+	Agent   string `arg:"" enum:"claude-code,codex" help:"The agent to attach to: claude-code or codex."`
+	Project string `help:"Claude Code: write the hooks into DIR/.claude/settings.json (default: the git root of this folder, else this folder)." placeholder:"DIR" type:"existingdir"`
+	User    bool   `help:"Claude Code: write the hooks into ~/.claude/settings.json, for every project."`
+	Command string `help:"The vigil binary the hooks run (default: this one). Needed when this one was built by go run." placeholder:"PATH" type:"path"`
+	DryRun  bool   `name:"dry-run" help:"Print the change as a unified diff and write nothing."`
+}
+
+// detachCmd is `vigil detach AGENT` (docs/attach.md).
+type detachCmd struct {
+	Agent   string `arg:"" enum:"claude-code,codex" help:"The agent to detach from: claude-code or codex."`
+	Project string `help:"Claude Code: edit DIR/.claude/settings.json (default: the git root of this folder, else this folder)." placeholder:"DIR" type:"existingdir"`
+	User    bool   `help:"Claude Code: edit ~/.claude/settings.json."`
+	DryRun  bool   `name:"dry-run" help:"Print the change as a unified diff and write nothing."`
+}
+
+func (c *attachCmd) Run(e *env) error {
+	agent, err := attach.ParseAgent(c.Agent)
+	if err != nil {
+		return &exitError{code: exitUsage, err: err}
+	}
+	file, err := e.hooksFile(agent, c.Project, c.User)
+	if err != nil {
+		return err
+	}
+	binary, err := c.binary(e)
+	if err != nil {
+		return err
+	}
+	plan, err := attach.PlanAttach(file, agent, binary)
+	if err != nil {
+		return err
+	}
+	warn(e.stderr, plan.Warnings)
+	name := agentName(agent)
+	if !plan.Changed() {
+		fmt.Fprintf(e.stdout, "vigil is already attached to %s in %s: nothing to change.\n", name, file)
+		if agent == attach.Codex {
+			fmt.Fprint(e.stdout, codexTrustNote(file))
+		}
+		return nil
+	}
+	if c.DryRun {
+		fmt.Fprint(e.stdout, plan.Diff())
+		fmt.Fprintf(e.stdout, "dry run: %s not written.\n", file)
+		return nil
+	}
+	backup, err := plan.Write(time.Now())
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "vigil attached to %s in %s:\n", name, file)
+	writeChanges(e.stdout, plan.Changes)
+	fmt.Fprintf(e.stdout, "  command: %s\n", attach.Command(binary, agent))
+	if backup != "" {
+		fmt.Fprintf(e.stdout, "  backup:  %s\n", backup)
+	}
+	switch agent {
+	case attach.ClaudeCode:
+		fmt.Fprintln(e.stdout, "Claude Code reads hooks when a session starts: sessions already running keep the ones they had.")
+	case attach.Codex:
+		fmt.Fprint(e.stdout, codexTrustNote(file))
+	}
+	return nil
+}
+
+func (c *detachCmd) Run(e *env) error {
+	agent, err := attach.ParseAgent(c.Agent)
+	if err != nil {
+		return &exitError{code: exitUsage, err: err}
+	}
+	file, err := e.hooksFile(agent, c.Project, c.User)
+	if err != nil {
+		return err
+	}
+	plan, err := attach.PlanDetach(file, agent)
+	if err != nil {
+		return err
+	}
+	name := agentName(agent)
+	if !plan.Changed() {
+		fmt.Fprintf(e.stdout, "vigil is not attached to %s in %s: nothing to change.\n", name, file)
+		return nil
+	}
+	warn(e.stderr, plan.Warnings)
+	if c.DryRun {
+		fmt.Fprint(e.stdout, plan.Diff())
+		fmt.Fprintf(e.stdout, "dry run: %s not written.\n", file)
+		return nil
+	}
+	backup, err := plan.Write(time.Now())
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "vigil detached from %s in %s:\n", name, file)
+	writeChanges(e.stdout, plan.Changes)
+	fmt.Fprintf(e.stdout, "  backup:  %s\n", backup)
+	return nil
+}
+
+// binary is the vigil binary the hooks run: --command, or this one unless
+// go run or go test built it somewhere it will not stay.
+func (c *attachCmd) binary(e *env) (string, error) {
+	if c.Command != "" {
+		path, err := filepath.Abs(c.Command)
+		if err != nil {
+			return "", fmt.Errorf("--command %s: %w", c.Command, err)
+		}
+		if !strings.HasPrefix(filepath.Base(path), "vigil") {
+			return "", &exitError{code: exitUsage, err: fmt.Errorf("--command %s: name the vigil binary (its file name must start with vigil, which is how attach and detach recognise vigil's hooks)", c.Command)}
+		}
+		if info, err := os.Stat(path); err != nil || info.IsDir() {
+			fmt.Fprintf(e.stderr, "vigil: warning: --command %s: no such file yet; the hooks will fail until it exists\n", path)
+		}
+		return path, nil
+	}
+	exe, err := attach.Executable()
+	if err != nil {
+		return "", err
+	}
+	if why := attach.TransientBinary(exe, e.lookupEnv); why != "" {
+		return "", &exitError{code: exitUsage, err: fmt.Errorf("this vigil (%s) looks like a temporary build: %s, and hooks that run it would break once it is gone.\n"+
+			"Install vigil (go install ./cmd/vigil, or go build -o ~/bin/vigil ./cmd/vigil) and attach with that one, or pass --command PATH naming the vigil binary the hooks should run", exe, why)}
+	}
+	return exe, nil
+}
+
+// hooksFile is the file attach and detach edit: Claude Code's project or
+// user settings, or Codex's $CODEX_HOME/hooks.json.
+func (e *env) hooksFile(agent attach.Agent, project string, user bool) (string, error) {
+	home, err := e.home()
+	if err != nil {
+		return "", err
+	}
+	loc := attach.Locations{Home: home}
+	if d, ok := e.lookupEnv("CODEX_HOME"); ok && d != "" {
+		loc.CodexHome = d
+	}
+	if agent == attach.Codex {
+		if project != "" {
+			return "", &exitError{code: exitUsage, err: errors.New("--project is for claude-code: Codex's hooks go into $CODEX_HOME/hooks.json (default ~/.codex/hooks.json)")}
+		}
+		return loc.File(agent, attach.User)
+	}
+	if user {
+		if project != "" {
+			return "", &exitError{code: exitUsage, err: errors.New("--user and --project name different files: give one")}
+		}
+		return loc.File(agent, attach.User)
+	}
+	if project == "" {
+		cwd, err := os.Getwd()
+		if err != nil {
+			return "", fmt.Errorf("find the working folder: %w", err)
+		}
+		project = contextfiles.ProjectRoot(cwd)
+	}
+	loc.Project = project
+	return loc.File(agent, attach.Project)
+}
+
+// home is the user's home folder: $HOME, else the system's idea of it.
+func (e *env) home() (string, error) {
+	if h, ok := e.lookupEnv("HOME"); ok && h != "" {
+		return h, nil
+	}
+	h, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("find the home folder: set HOME: %w", err)
+	}
+	return h, nil
+}
+
+func agentName(a attach.Agent) string {
+	if a == attach.Codex {
+		return "Codex"
+	}
+	return "Claude Code"
+}
+
+// writeChanges prints one line per kind of change with its events.
+func writeChanges(w io.Writer, changes []attach.Change) {
+	var order []attach.Action
+	events := map[attach.Action][]string{}
+	for _, c := range changes {
+		if _, ok := events[c.Action]; !ok {
+			order = append(order, c.Action)
+		}
+		events[c.Action] = append(events[c.Action], c.Event)
+	}
+	for _, a := range order {
+		fmt.Fprintf(w, "  %-8s %s\n", a+":", strings.Join(events[a], ", "))
+	}
+	for _, c := range changes {
+		if c.Action == attach.Updated && c.Was != c.Now {
+			fmt.Fprintf(w, "  %s was: %s\n", c.Event, c.Was)
+		}
+	}
+}
+
+func warn(w io.Writer, warnings []string) {
+	for _, s := range warnings {
+		fmt.Fprintf(w, "vigil: warning: %s\n", s)
+	}
+}
+
+// codexTrustNote tells how to trust the hooks: Codex skips, silently, every
+// hook nobody has trusted, and vigil does not trust them on anyone's behalf.
+func codexTrustNote(file string) string {
+	return "Codex runs only hooks you have trusted, and skips the others without a word. Review and trust\n" +
+		"vigil's hooks with /hooks in the Codex TUI (Codex asks again whenever a hook changes), or pass\n" +
+		"--dangerously-bypass-hook-trust to `codex exec` to run them untrusted in that one run. Codex keeps\n" +
+		"trust in $CODEX_HOME/config.toml, one table per hook: [hooks.state.\"" + file + ":EVENT:GROUP:HANDLER\"]\n" +
+		"(docs/attach.md).\n"
+}

@@ -1,0 +1,259 @@
+package cli_test
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// attachHome is a throwaway home folder with a project (a git repository
+// with a subfolder) and an installed vigil binary.
+type attachHome struct {
+	home, codexHome, project, sub, vigil string
+}
+
+func newAttachHome(t *testing.T) *attachHome {
+	t.Helper()
+	root := t.TempDir()
+	h := &attachHome{
+		home:      root,
+		codexHome: filepath.Join(root, "codex-home"),
+		project:   filepath.Join(root, "src", "app"),
+		vigil:     filepath.Join(root, "bin", "vigil"),
+	}
+	h.sub = filepath.Join(h.project, "internal", "x")
+	for _, d := range []string{filepath.Join(h.project, ".git"), h.sub, filepath.Dir(h.vigil)} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(h.vigil, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+// run runs vigil in folder with HOME and CODEX_HOME inside the throwaway
+// home, so no test touches a real settings file.
+func (h *attachHome) run(t *testing.T, folder string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd := vigilCommand(filepath.Join(h.home, "agent"), folder, args...)
+	cmd.Env = append(cmd.Env, "HOME="+h.home, "CODEX_HOME="+h.codexHome, "TMPDIR="+os.TempDir())
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee):
+		code = ee.ExitCode()
+	default:
+		t.Fatal(err)
+	}
+	return out.String(), errb.String(), code
+}
+
+func readString(t *testing.T, file string) string {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+func wantIn(t *testing.T, what, text string, fragments ...string) {
+	t.Helper()
+	for _, f := range fragments {
+		if !strings.Contains(text, f) {
+			t.Errorf("%s lacks %q:\n%s", what, f, text)
+		}
+	}
+}
+
+func backups(t *testing.T, file string) []string {
+	t.Helper()
+	found, err := filepath.Glob(file + ".vigil-backup-*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return found
+}
+
+func TestAttachClaudeCodeProject(t *testing.T) {
+	h := newAttachHome(t)
+	settings := filepath.Join(h.project, ".claude", "settings.json")
+	original := "{\n  \"permissions\": {\n    \"allow\": [\"Bash(go test:*)\"]\n  },\n  \"hooks\": {\n    \"Stop\": [\n      {\n        \"hooks\": [{\"type\": \"command\", \"command\": \"say done\"}]\n      }\n    ]\n  }\n}\n"
+	if err := os.MkdirAll(filepath.Dir(settings), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(settings, []byte(original), 0o640); err != nil {
+		t.Fatal(err)
+	}
+
+	// From a subfolder, the project is the git root.
+	out, errOut, code := h.run(t, h.sub, "attach", "claude-code", "--command", h.vigil)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	wantIn(t, "output", out,
+		"vigil attached to Claude Code in "+settings+":\n",
+		"  added:   PostToolUse, PostToolUseFailure, Stop, SessionStart, UserPromptSubmit, SessionEnd, PreCompact\n",
+		"  command: "+h.vigil+" hook claude-code\n",
+		"  backup:  "+settings+".vigil-backup-",
+		"sessions already running keep the ones they had")
+	got := readString(t, settings)
+	wantIn(t, "settings", got, `"command": "say done"`, `"Bash(go test:*)"`, `"command": "`+h.vigil+` hook claude-code",`, `"timeout": 45`)
+	if b := backups(t, settings); len(b) != 1 || readString(t, b[0]) != original {
+		t.Errorf("backups %v", b)
+	}
+	if info, err := os.Stat(settings); err != nil || info.Mode().Perm() != 0o640 {
+		t.Errorf("mode after attach: %v %v", info.Mode(), err)
+	}
+
+	// Again: nothing to do, nothing written.
+	out, errOut, code = h.run(t, h.project, "attach", "claude-code", "--command", h.vigil)
+	if code != 0 || out != "vigil is already attached to Claude Code in "+settings+": nothing to change.\n" {
+		t.Errorf("second attach: exit %d\n%s%s", code, out, errOut)
+	}
+	if readString(t, settings) != got || len(backups(t, settings)) != 1 {
+		t.Error("the second attach wrote something")
+	}
+
+	// Detach restores the original, byte for byte.
+	out, errOut, code = h.run(t, h.sub, "detach", "claude-code")
+	if code != 0 {
+		t.Fatalf("detach: exit %d\n%s", code, errOut)
+	}
+	wantIn(t, "detach output", out, "vigil detached from Claude Code in "+settings+":\n", "  removed: Stop, PostToolUse, PostToolUseFailure, SessionStart,", "  backup:  ")
+	if readString(t, settings) != original {
+		t.Errorf("after detach:\n%s\nwant the original:\n%s", readString(t, settings), original)
+	}
+	out, _, code = h.run(t, h.sub, "detach", "claude-code")
+	if code != 0 || !strings.HasPrefix(out, "vigil is not attached to Claude Code in "+settings) {
+		t.Errorf("second detach: exit %d\n%s", code, out)
+	}
+}
+
+func TestAttachChoosesTheFile(t *testing.T) {
+	h := newAttachHome(t)
+	other := filepath.Join(h.home, "elsewhere")
+	if err := os.Mkdir(other, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		file string
+	}{
+		{[]string{"claude-code", "--user"}, filepath.Join(h.home, ".claude", "settings.json")},
+		{[]string{"claude-code", "--project", other}, filepath.Join(other, ".claude", "settings.json")},
+		{[]string{"codex"}, filepath.Join(h.codexHome, "hooks.json")},
+	} {
+		out, errOut, code := h.run(t, h.sub, append(append([]string{"attach"}, tc.args...), "--command", h.vigil)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d\n%s", tc.args, code, errOut)
+		}
+		wantIn(t, "output", out, " in "+tc.file+":\n")
+		entries := readString(t, tc.file)
+		agent := tc.args[0]
+		wantIn(t, tc.file, entries, `"command": "`+h.vigil+` hook `+agent+`"`)
+		if agent == "codex" {
+			wantIn(t, "codex output", out, "/hooks", "--dangerously-bypass-hook-trust", `[hooks.state."`+tc.file+`:EVENT:GROUP:HANDLER"]`)
+			if strings.Contains(entries, "PostToolUseFailure") || strings.Contains(entries, "SessionEnd") {
+				t.Errorf("Codex got Claude Code's events:\n%s", entries)
+			}
+		}
+		if _, _, code := h.run(t, h.sub, append([]string{"detach"}, tc.args...)...); code != 0 {
+			t.Errorf("detach %v: exit %d", tc.args, code)
+		}
+		if got := readString(t, tc.file); got != "{}\n" {
+			t.Errorf("after detach %v:\n%s", tc.args, got)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(h.project, ".claude")); err == nil {
+		t.Error("the project's settings were written")
+	}
+}
+
+func TestAttachDryRun(t *testing.T) {
+	h := newAttachHome(t)
+	hooks := filepath.Join(h.codexHome, "hooks.json")
+	out, errOut, code := h.run(t, h.sub, "attach", "codex", "--command", h.vigil, "--dry-run")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	wantIn(t, "dry run", out, "--- /dev/null\n+++ "+hooks+"\n@@ ", "+    \"Stop\": [\n", "dry run: "+hooks+" not written.\n")
+	if _, err := os.Stat(h.codexHome); err == nil {
+		t.Error("a dry run created files")
+	}
+
+	if _, _, code := h.run(t, h.sub, "attach", "codex", "--command", h.vigil); code != 0 {
+		t.Fatal("attach failed")
+	}
+	before := readString(t, hooks)
+	out, _, code = h.run(t, h.sub, "detach", "codex", "--dry-run")
+	if code != 0 {
+		t.Fatalf("detach --dry-run: exit %d", code)
+	}
+	wantIn(t, "detach dry run", out, "--- "+hooks+"\n+++ "+hooks+"\n", "-            \"command\": \""+h.vigil+" hook codex\",\n", "not written")
+	if readString(t, hooks) != before || len(backups(t, hooks)) != 0 {
+		t.Error("detach --dry-run wrote something")
+	}
+}
+
+func TestAttachUpdatesTheBinary(t *testing.T) {
+	h := newAttachHome(t)
+	if _, _, code := h.run(t, h.project, "attach", "claude-code", "--command", h.vigil); code != 0 {
+		t.Fatal("attach failed")
+	}
+	moved := filepath.Join(h.home, "opt", "my tools", "vigil")
+	out, errOut, code := h.run(t, h.project, "attach", "claude-code", "--command", moved)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	wantIn(t, "output", out, "  updated: PostToolUse, PostToolUseFailure, Stop,", "  Stop was: "+h.vigil+" hook claude-code\n", "  command: '"+moved+"' hook claude-code\n")
+	wantIn(t, "stderr", errOut, "no such file yet")
+	settings := readString(t, filepath.Join(h.project, ".claude", "settings.json"))
+	if strings.Contains(settings, h.vigil+" hook") || strings.Count(settings, `hook claude-code"`) != 7 {
+		t.Errorf("settings after the move:\n%s", settings)
+	}
+}
+
+func TestAttachRefusals(t *testing.T) {
+	h := newAttachHome(t)
+	settings := filepath.Join(h.project, ".claude", "settings.json")
+	bad := "{\n  \"model\": \"opus\",\n}\n"
+	if err := os.MkdirAll(filepath.Dir(settings), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(settings, []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		// The test binary is one go test built: it will not stay.
+		{[]string{"attach", "claude-code"}, 2, "pass --command PATH"},
+		{[]string{"attach", "claude-code", "--command", filepath.Join(h.home, "bin", "advisor")}, 2, "its file name must start with vigil"},
+		{[]string{"attach", "codex", "--project", h.project, "--command", h.vigil}, 2, "--project is for claude-code"},
+		{[]string{"attach", "claude-code", "--user", "--project", h.project, "--command", h.vigil}, 2, "give one"},
+		{[]string{"attach", "cursor", "--command", h.vigil}, 2, `must be one of "claude-code","codex"`},
+		{[]string{"attach", "claude-code", "--project", filepath.Join(h.home, "typo"), "--command", h.vigil}, 2, "typo"},
+		{[]string{"attach", "claude-code", "--command", h.vigil}, 1, "vigil: " + settings + ":3:1: a comma before '}': JSON allows no trailing comma\n"},
+		{[]string{"detach", "claude-code"}, 1, settings + ":3:1: a comma before '}'"},
+	} {
+		_, errOut, code := h.run(t, h.sub, tc.args...)
+		if code != tc.code || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: exit %d, want %d with %q:\n%s", tc.args, code, tc.code, tc.want, errOut)
+		}
+	}
+	if readString(t, settings) != bad || len(backups(t, settings)) != 0 {
+		t.Error("a refused command wrote something")
+	}
+}
