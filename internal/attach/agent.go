@@ -37,12 +37,20 @@ type Hook struct {
 	Matcher string
 	// Timeout is the handler's "timeout" in seconds.
 	Timeout int
+	// HTTP: with --http, Claude Code sends this event to vigil hookd as
+	// an HTTP hook instead of starting the hook command. SessionStart
+	// and UserPromptSubmit stay commands: they start hookd when it is
+	// not running.
+	HTTP bool
 }
 
-// Hook timeouts, in seconds. Stop waits up to 30 s for a pending note, so
-// its hook gets room beyond that; every other event answers at once.
+// Hook timeouts, in seconds. Stop waits up to 30 s for a pending note and
+// a tool boundary for the review advisor.syncBacklog asks for (bounded by
+// advisor.syncTimeoutSeconds), so their hooks get room beyond that; every
+// other event answers at once.
 const (
 	stopTimeout  = 45
+	toolTimeout  = 45
 	otherTimeout = 10
 )
 
@@ -51,19 +59,19 @@ func Hooks(a Agent) []Hook {
 	switch a {
 	case ClaudeCode:
 		return []Hook{
-			{Event: "PostToolUse", Matcher: "*", Timeout: otherTimeout},
+			{Event: "PostToolUse", Matcher: "*", Timeout: toolTimeout, HTTP: true},
 			// A command that exits non-zero fires only this one.
-			{Event: "PostToolUseFailure", Matcher: "*", Timeout: otherTimeout},
-			{Event: "Stop", Timeout: stopTimeout},
+			{Event: "PostToolUseFailure", Matcher: "*", Timeout: toolTimeout, HTTP: true},
+			{Event: "Stop", Timeout: stopTimeout, HTTP: true},
 			{Event: "SessionStart", Timeout: otherTimeout},
 			{Event: "UserPromptSubmit", Timeout: otherTimeout},
-			{Event: "SessionEnd", Timeout: otherTimeout},
-			{Event: "PreCompact", Timeout: otherTimeout},
+			{Event: "SessionEnd", Timeout: otherTimeout, HTTP: true},
+			{Event: "PreCompact", Timeout: otherTimeout, HTTP: true},
 		}
 	case Codex:
 		return []Hook{
 			// Codex fires PostToolUse for failing commands too.
-			{Event: "PostToolUse", Matcher: "*", Timeout: otherTimeout},
+			{Event: "PostToolUse", Matcher: "*", Timeout: toolTimeout},
 			{Event: "Stop", Timeout: stopTimeout},
 			{Event: "SessionStart", Timeout: otherTimeout},
 			{Event: "UserPromptSubmit", Timeout: otherTimeout},
@@ -214,3 +222,22 @@ func quoteJSONString(s string) []byte {
 
 // jsonInt returns n as a JSON number.
 func jsonInt(n int) []byte { return strconv.AppendInt(nil, int64(n), 10) }
+
+// vigilURL reports whether url is vigil hookd's hook URL for a:
+// http://127.0.0.1:PORT/hook/SECRET/AGENT (or localhost).
+func vigilURL(url string, a Agent) bool {
+	rest, ok := strings.CutPrefix(url, "http://")
+	if !ok {
+		return false
+	}
+	host, path, ok := strings.Cut(rest, "/")
+	if !ok {
+		return false
+	}
+	h, _, _ := strings.Cut(host, ":")
+	if h != "127.0.0.1" && h != "localhost" && h != "[::1]" {
+		return false
+	}
+	parts := strings.Split(path, "/")
+	return len(parts) == 3 && parts[0] == "hook" && parts[1] != "" && parts[2] == string(a)
+}

@@ -48,7 +48,10 @@ type Entry struct {
 	Matcher string
 	Command string
 	// Binary is the command's first word: the vigil binary it runs.
-	Binary  string
+	Binary string
+	// URL is an HTTP hook's URL (vigil hookd); Command and Binary are ""
+	// then.
+	URL     string
 	Timeout int
 }
 
@@ -59,6 +62,18 @@ type Entry struct {
 // vigil's events) are brought up to date, and only missing events are
 // added. Errors are [*yamlfile.Error]s naming name, the line and column.
 func Attach(data []byte, name string, a Agent, binary string) (*Result, error) {
+	return AttachWith(data, name, a, binary, "")
+}
+
+// AttachWith is [Attach], with the events of [Hooks] marked HTTP sent to
+// hookURL as HTTP hooks when hookURL is not "" (Claude Code only; see
+// vigil hookd). Handlers of vigil's of the other kind on those events
+// are switched in place; with hookURL "", vigil's HTTP handlers become
+// commands again.
+func AttachWith(data []byte, name string, a Agent, binary, hookURL string) (*Result, error) {
+	if hookURL != "" && a != ClaudeCode {
+		return nil, fmt.Errorf("%s has no HTTP hooks: only claude-code does", a)
+	}
 	if len(Hooks(a)) == 0 {
 		return nil, fmt.Errorf("unknown agent %q", a)
 	}
@@ -84,21 +99,35 @@ func Attach(data []byte, name string, a Agent, binary string) (*Result, error) {
 		}
 	}
 	present := map[string]bool{}
+	command := Command(binary, a)
 	for _, h := range handlers {
 		present[h.event] = true
-		now, changed := h.command, false
-		if h.binary != binary {
+		want, ours := hookFor(a, h.event)
+		wantURL := ""
+		if ours && want.HTTP {
+			wantURL = hookURL
+		}
+		was, now, changed := h.describe(), h.describe(), false
+		switch {
+		case wantURL != "" && h.url != wantURL:
+			// A command (or another URL) becomes the HTTP hook.
+			replaceHandler(e.st, h, httpHandler(e.st, h.depth, wantURL, want.Timeout))
+			now, changed = wantURL, true
+		case wantURL == "" && h.url != "":
+			// Back from HTTP to the command.
+			replaceHandler(e.st, h, commandHandler(e.st, h.depth, command, want.Timeout))
+			now, changed = command, true
+		case h.url == "" && h.binary != binary:
 			now, changed = withBinary(h.command, h.end, binary), true
 			h.cmd.val = scalar(quoteJSONString(now))
 		}
-		if want, ok := hookFor(a, h.event); ok && setTimeout(e.st, h.handler, h.depth, want.Timeout) {
+		if ours && setTimeout(e.st, h.handler, h.depth, want.Timeout) {
 			changed = true
 		}
 		if changed {
-			res.Changes = append(res.Changes, Change{Event: h.event, Action: Updated, Was: h.command, Now: now})
+			res.Changes = append(res.Changes, Change{Event: h.event, Action: Updated, Was: was, Now: now})
 		}
 	}
-	command := Command(binary, a)
 	for _, hk := range Hooks(a) {
 		if present[hk.Event] {
 			continue
@@ -110,6 +139,11 @@ func Attach(data []byte, name string, a Agent, binary string) (*Result, error) {
 		list, err := e.eventList(hooks, hk.Event)
 		if err != nil {
 			return nil, err
+		}
+		if hk.HTTP && hookURL != "" {
+			e.st.appendItem(list, 2, &item{val: e.st.groupWith(3, hk, httpHandler(e.st, 5, hookURL, hk.Timeout))})
+			res.Changes = append(res.Changes, Change{Event: hk.Event, Action: Added, Now: hookURL})
+			continue
 		}
 		e.st.appendItem(list, 2, &item{val: e.st.group(3, hk, command)})
 		res.Changes = append(res.Changes, Change{Event: hk.Event, Action: Added, Now: command})
@@ -206,7 +240,7 @@ func Entries(data []byte, name string, a Agent) ([]Entry, error) {
 	}
 	var out []Entry
 	for _, h := range handlers {
-		en := Entry{Event: h.event, Command: h.command, Binary: h.binary}
+		en := Entry{Event: h.event, Command: h.command, Binary: h.binary, URL: h.url}
 		if m, _ := h.group.member(name, data, "matcher"); m != nil {
 			en.Matcher, _ = m.val.str()
 		}
@@ -283,16 +317,33 @@ func (e *editor) eventList(hooks *node, event string) (*node, error) {
 
 // group makes a group at depth with one handler running command.
 func (s style) group(depth int, h Hook, command string) *node {
-	handler := s.object(depth+2,
-		s.member("type", scalar(quoteJSONString("command"))),
-		s.member("command", scalar(quoteJSONString(command))),
-		s.member("timeout", scalar(jsonInt(h.Timeout))))
+	return s.groupWith(depth, h, commandHandler(s, depth+2, command, h.Timeout))
+}
+
+// groupWith makes a group at depth for h holding handler.
+func (s style) groupWith(depth int, h Hook, handler *node) *node {
 	var members []*item
 	if h.Matcher != "" {
 		members = append(members, s.member("matcher", scalar(quoteJSONString(h.Matcher))))
 	}
 	members = append(members, s.member("hooks", s.array(depth+1, handler)))
 	return s.object(depth, members...)
+}
+
+// commandHandler is a command hook's handler object at depth.
+func commandHandler(s style, depth int, command string, timeout int) *node {
+	return s.object(depth,
+		s.member("type", scalar(quoteJSONString("command"))),
+		s.member("command", scalar(quoteJSONString(command))),
+		s.member("timeout", scalar(jsonInt(timeout))))
+}
+
+// httpHandler is an HTTP hook's handler object at depth.
+func httpHandler(s style, depth int, url string, timeout int) *node {
+	return s.object(depth,
+		s.member("type", scalar(quoteJSONString("http"))),
+		s.member("url", scalar(quoteJSONString(url))),
+		s.member("timeout", scalar(jsonInt(timeout))))
 }
 
 // setTimeout makes handler's "timeout" seconds, reporting whether it
@@ -323,7 +374,24 @@ type handlerRef struct {
 	cmd       *item // its "command" member
 	command   string
 	binary    string
-	end       int // where the binary's word ends in command
+	end       int    // where the binary's word ends in command
+	url       string // an HTTP hook's URL ("" for a command)
+}
+
+// describe is what the handler runs: its command or its URL.
+func (h *handlerRef) describe() string {
+	if h.url != "" {
+		return h.url
+	}
+	return h.command
+}
+
+// replaceHandler puts handler in h's place in its group's list.
+func replaceHandler(s style, h *handlerRef, handler *node) {
+	if i := indexOf(h.list.items, h.handler); i >= 0 {
+		h.list.items[i].val = handler
+	}
+	h.handler = handler
 }
 
 // handlers finds vigil's handlers for a in hooks, in file order. Values of
@@ -374,7 +442,19 @@ func (e *editor) vigilHandler(handler *node, a Agent) (*handlerRef, error) {
 	if typ == nil {
 		return nil, nil
 	}
-	if t, _ := typ.val.str(); t != "command" {
+	switch t, _ := typ.val.str(); t {
+	case "http":
+		u, err := handler.member(e.name, e.src, "url")
+		if err != nil || u == nil {
+			return nil, err
+		}
+		url, ok := u.val.str()
+		if !ok || !vigilURL(url, a) {
+			return nil, nil
+		}
+		return &handlerRef{handler: handler, url: url}, nil
+	case "command":
+	default:
 		return nil, nil
 	}
 	cmd, err := handler.member(e.name, e.src, "command")

@@ -65,8 +65,8 @@ func itoa(n int) string { return string(jsonInt(n)) }
 func TestAttachNewFile(t *testing.T) {
 	cmd := bin + " hook claude-code"
 	want := "{\n  \"hooks\": {\n" +
-		"    \"PostToolUse\": [\n" + vigilGroup("*", cmd, 10) + "\n    ],\n" +
-		"    \"PostToolUseFailure\": [\n" + vigilGroup("*", cmd, 10) + "\n    ],\n" +
+		"    \"PostToolUse\": [\n" + vigilGroup("*", cmd, 45) + "\n    ],\n" +
+		"    \"PostToolUseFailure\": [\n" + vigilGroup("*", cmd, 45) + "\n    ],\n" +
 		"    \"Stop\": [\n" + vigilGroup("", cmd, 45) + "\n    ],\n" +
 		"    \"SessionStart\": [\n" + vigilGroup("", cmd, 10) + "\n    ],\n" +
 		"    \"UserPromptSubmit\": [\n" + vigilGroup("", cmd, 10) + "\n    ],\n" +
@@ -110,7 +110,7 @@ func TestAttachKeepsUserSettings(t *testing.T) {
           }
         ]
       },
-`+vigilGroup("*", cmd, 10)+`
+`+vigilGroup("*", cmd, 45)+`
     ],`, 1)
 	var added strings.Builder
 	for _, h := range Hooks(ClaudeCode)[1:] {
@@ -142,7 +142,7 @@ func TestAttachFollowsLayout(t *testing.T) {
 	}{
 		{"four spaces", "{\n    \"model\": \"opus\"\n}\n", "\n    \"hooks\": {\n        \"PostToolUse\": [\n            {\n                \"matcher\": \"*\",\n"},
 		{"tabs", "{\n\t\"model\": \"opus\"\n}\n", "\n\t\"hooks\": {\n\t\t\"PostToolUse\": [\n\t\t\t{\n\t\t\t\t\"matcher\": \"*\",\n"},
-		{"one line", `{"model":"opus"}`, `{"model":"opus","hooks":{"PostToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"/usr/local/bin/vigil hook codex","timeout":10}]}],`},
+		{"one line", `{"model":"opus"}`, `{"model":"opus","hooks":{"PostToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"/usr/local/bin/vigil hook codex","timeout":45}]}],`},
 		{"crlf", "{\r\n  \"model\": \"opus\"\r\n}\r\n", "\"opus\",\r\n  \"hooks\": {\r\n    \"PostToolUse\": [\r\n      {\r\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -203,7 +203,7 @@ func TestAttachEditsOnlyWhatDiffers(t *testing.T) {
 			in: `{"hooks": {"Notification": [{"hooks": [{"type": "command", "command": "'/opt/old tools/vigil' hook codex --debug"}]}],
 "PostToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "'/opt/old tools/vigil' hook codex", "timeout": 5}]}]}}`,
 			want: `{"hooks": {"Notification": [{"hooks": [{"type": "command", "command": "/usr/local/bin/vigil hook codex --debug"}]}],
-"PostToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "/usr/local/bin/vigil hook codex", "timeout": 10}]}]`,
+"PostToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "/usr/local/bin/vigil hook codex", "timeout": 45}]}]`,
 			changes: []Change{
 				{Event: "Notification", Action: Updated, Was: "'/opt/old tools/vigil' hook codex --debug", Now: bin + " hook codex --debug"},
 				{Event: "PostToolUse", Action: Updated, Was: "'/opt/old tools/vigil' hook codex", Now: bin + " hook codex"},

@@ -29,13 +29,14 @@ type Plan struct {
 	*Result
 }
 
-// PlanAttach reads file and computes [Attach] on it.
-func PlanAttach(file string, a Agent, binary string) (*Plan, error) {
+// PlanAttach reads file and computes [AttachWith] on it (hookURL "":
+// command hooks only).
+func PlanAttach(file string, a Agent, binary, hookURL string) (*Plan, error) {
 	p, err := readPlan(file)
 	if err != nil {
 		return nil, err
 	}
-	p.Result, err = Attach(p.Old, file, a, binary)
+	p.Result, err = AttachWith(p.Old, file, a, binary, hookURL)
 	if err != nil {
 		return nil, err
 	}

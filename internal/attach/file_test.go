@@ -14,7 +14,7 @@ var noon = time.Date(2026, 11, 30, 12, 0, 5, 0, time.Local)
 
 func TestWriteNewFile(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "proj", ".claude", "settings.json")
-	p, err := PlanAttach(file, ClaudeCode, bin)
+	p, err := PlanAttach(file, ClaudeCode, bin, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +45,7 @@ func TestWriteKeepsModeAndBacksUp(t *testing.T) {
 	if err := os.WriteFile(file, []byte(userSettings), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	p, err := PlanAttach(file, ClaudeCode, bin)
+	p, err := PlanAttach(file, ClaudeCode, bin, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func TestWriteThroughSymlink(t *testing.T) {
 	if err := os.Symlink(real, link); err != nil {
 		t.Fatal(err)
 	}
-	p, err := PlanAttach(link, ClaudeCode, bin)
+	p, err := PlanAttach(link, ClaudeCode, bin, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +114,7 @@ func TestWriteRefusesAFileChangedMeanwhile(t *testing.T) {
 	if err := os.WriteFile(file, []byte(userSettings), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p, err := PlanAttach(file, ClaudeCode, bin)
+	p, err := PlanAttach(file, ClaudeCode, bin, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +137,7 @@ func TestMalformedFileIsNeverWritten(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, plan := range []func() (*Plan, error){
-		func() (*Plan, error) { return PlanAttach(file, ClaudeCode, bin) },
+		func() (*Plan, error) { return PlanAttach(file, ClaudeCode, bin, "") },
 		func() (*Plan, error) { return PlanDetach(file, ClaudeCode) },
 	} {
 		_, err := plan()
@@ -187,7 +187,7 @@ func TestDiff(t *testing.T) {
 		t.Errorf("diff:\n%s\nwant it to start with:\n%s", got, want)
 	}
 	// A new file's diff comes from /dev/null.
-	p, err = PlanAttach(filepath.Join(t.TempDir(), "hooks.json"), Codex, bin)
+	p, err = PlanAttach(filepath.Join(t.TempDir(), "hooks.json"), Codex, bin, "")
 	if err != nil {
 		t.Fatal(err)
 	}

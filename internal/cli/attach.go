@@ -19,6 +19,7 @@ type attachCmd struct {
 	Project string `help:"Claude Code: write the hooks into DIR/.claude/settings.json (default: the git root of this folder, else this folder)." placeholder:"DIR" type:"existingdir"`
 	User    bool   `help:"Claude Code: write the hooks into ~/.claude/settings.json, for every project."`
 	Command string `help:"The vigil binary the hooks run (default: this one). Needed when this one was built by go run." placeholder:"PATH" type:"path"`
+	HTTP    bool   `name:"http" help:"Claude Code: send the tool, Stop, PreCompact and SessionEnd events to vigil hookd as HTTP hooks on loopback (no process per event); SessionStart and UserPromptSubmit stay commands and start hookd."`
 	DryRun  bool   `name:"dry-run" help:"Print the change as a unified diff and write nothing."`
 }
 
@@ -43,7 +44,22 @@ func (c *attachCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	plan, err := attach.PlanAttach(file, agent, binary)
+	hookURL := ""
+	if c.HTTP {
+		if agent != attach.ClaudeCode {
+			return &exitError{code: exitUsage, err: errors.New("--http is for claude-code: Codex has only command hooks")}
+		}
+		agentDir, err := e.agentDir()
+		if err != nil {
+			return err
+		}
+		cfg, err := ensureHookdConfig(agentDir)
+		if err != nil {
+			return err
+		}
+		hookURL = cfg.URL(string(agent))
+	}
+	plan, err := attach.PlanAttach(file, agent, binary, hookURL)
 	if err != nil {
 		return err
 	}
@@ -68,6 +84,9 @@ func (c *attachCmd) Run(e *env) error {
 	fmt.Fprintf(e.stdout, "vigil attached to %s in %s:\n", name, file)
 	writeChanges(e.stdout, plan.Changes)
 	fmt.Fprintf(e.stdout, "  command: %s\n", attach.Command(binary, agent))
+	if hookURL != "" {
+		fmt.Fprintf(e.stdout, "  http:    %s (vigil hookd; the secret in the path keeps other local programs out)\n", hookURL)
+	}
 	if backup != "" {
 		fmt.Fprintf(e.stdout, "  backup:  %s\n", backup)
 	}

@@ -40,6 +40,7 @@ type cliArgs struct {
 	// The advisor attached to other agents through their hooks (docs/attach.md).
 	Hook    hookCmd    `cmd:"" help:"Answer one hook event of an attached agent (Claude Code, Codex): the command vigil attach installs."`
 	Sidecar sidecarCmd `cmd:"" hidden:"" help:"Follow one attached agent's session and run its advisor (started by vigil hook)."`
+	Status  statusCmd  `cmd:"" help:"Show where vigil is attached (Claude Code, Codex) and the sidecars watching sessions now."`
 	Hookd   hookdCmd   `cmd:"" hidden:"" help:"Serve Claude Code's HTTP hooks on loopback (started by vigil hook)."`
 }
 

@@ -121,13 +121,16 @@ func reviews(n int) string {
 // reads only the header; a file it cannot read is left for the caller's
 // open to report.
 func refuseAdvisorTranscript(path string) error {
-	kind, parent := "", ""
+	kind, parent, from := "", "", ""
 	if f, err := os.Open(path); err == nil {
 		line, _ := bufio.NewReader(io.LimitReader(f, 1<<20)).ReadBytes('\n')
 		f.Close()
 		if h, err := session.DecodeHeader(line); err == nil && h.Parent != nil {
-			kind, parent = h.Parent.Kind, h.Parent.ID
+			kind, parent, from = h.Parent.Kind, h.Parent.ID, h.Parent.Path
 		}
+	}
+	if kind == session.ParentAttached {
+		return fmt.Errorf("resume %s: this is the record vigil keeps of another agent's session (%s, transcript %s) that it watched through hooks; resume it in that agent", path, parent, from)
 	}
 	if kind != session.ParentAdvisor && filepath.Base(path) != session.AdvisorTranscript {
 		return nil

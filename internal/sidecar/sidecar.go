@@ -74,10 +74,14 @@ type Sidecar struct {
 	o Options
 
 	// mu serialises reading the transcript and reporting what it holds.
-	mu          sync.Mutex
-	follower    Follower
-	path        string
-	lastReply   string // text of the last assistant message read
+	mu        sync.Mutex
+	follower  Follower
+	path      string
+	lastReply string // text of the last assistant message read
+	// calls are the ids of the latest tool calls read, so a tool hook can
+	// wait until the transcript holds the call it is about.
+	calls       map[string]bool
+	callOrder   []string
 	interrupted bool
 	stats       Stats
 
@@ -173,6 +177,11 @@ func (s *Sidecar) apply(b transcript.Batch) {
 			if t := strings.TrimSpace(m.Message.Text()); t != "" {
 				s.lastReply = t
 			}
+			for _, b := range m.Message.Content {
+				if b.Type == llm.BlockToolCall && b.ID != "" {
+					s.sawCall(b.ID)
+				}
+			}
 		}
 	}
 	type at struct {
@@ -214,6 +223,26 @@ func (s *Sidecar) apply(b transcript.Batch) {
 	}
 	for _, e := range evs {
 		s.o.Advisor.Notify(e.ev)
+	}
+}
+
+// maxCalls bounds the tool call ids a sidecar remembers.
+const maxCalls = 256
+
+// sawCall remembers a tool call id, forgetting the oldest beyond
+// maxCalls. The caller holds mu.
+func (s *Sidecar) sawCall(id string) {
+	if s.calls == nil {
+		s.calls = map[string]bool{}
+	}
+	if s.calls[id] {
+		return
+	}
+	s.calls[id] = true
+	s.callOrder = append(s.callOrder, id)
+	if len(s.callOrder) > maxCalls {
+		delete(s.calls, s.callOrder[0])
+		s.callOrder = s.callOrder[1:]
 	}
 }
 
@@ -273,7 +302,7 @@ func (s *Sidecar) toolBoundary(ctx context.Context, in Input) (*Output, error) {
 		s.o.Advisor.Notify(advisor.Event{Kind: advisor.EventUserInterrupted})
 		return nil, s.Sync()
 	}
-	err := s.Sync()
+	err := s.awaitCall(ctx, in.ToolUseID)
 	if s.o.SyncBacklog > 0 {
 		s.wait(ctx, s.o.SyncTimeout, s.o.SyncBacklog)
 	}
@@ -307,6 +336,34 @@ func (s *Sidecar) stop(ctx context.Context, in Input) (*Output, error) {
 	}
 	s.count(func(st *Stats) { st.Blocks++; st.Delivered++ })
 	return blockReply(text), err
+}
+
+// awaitCall reads the transcript until it holds the tool call a tool
+// hook is about, at most FlushWait: the agents write their transcript
+// behind their hooks, and the steps before that call must be read (and
+// reported) before the hook decides what is due.
+func (s *Sidecar) awaitCall(ctx context.Context, id string) error {
+	deadline := time.NewTimer(s.o.FlushWait)
+	defer deadline.Stop()
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		s.mu.Lock()
+		err := s.syncLocked(false)
+		seen := s.calls[id]
+		s.mu.Unlock()
+		if err != nil || id == "" || seen {
+			return err
+		}
+		select {
+		case <-tick.C:
+		case <-deadline.C:
+			s.o.Logf("the transcript does not show tool call %s after %v; going on without it", id, s.o.FlushWait)
+			return nil
+		case <-ctx.Done():
+			return nil
+		}
+	}
 }
 
 // awaitLastReply reads the transcript to its end, the turn settled (a

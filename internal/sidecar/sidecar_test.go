@@ -3,11 +3,13 @@ package sidecar
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/vigil-dev/vigil/advisor"
 	"github.com/vigil-dev/vigil/llm"
@@ -359,5 +361,38 @@ func TestHandlerStatusCodes(t *testing.T) {
 	resp.Body.Close()
 	if st.Hooks != 2 || st.Delivered != 1 {
 		t.Fatalf("status = %+v", st)
+	}
+}
+
+// TestToolBoundaryWaitsForTheCall: the agents write their transcript
+// behind their hooks; the boundary reads on until the call the hook is
+// about is there, so the steps before it are reported first.
+func TestToolBoundaryWaitsForTheCall(t *testing.T) {
+	ctx := context.Background()
+	sc, f, a := newTest(t, Options{})
+	f.polls = append(f.polls, transcript.Batch{}, transcript.Batch{}, stepBatch(1, "go"))
+	sc.Handle(ctx, event(EventPostToolUseFailure, map[string]any{"tool_use_id": "c1"}))
+	if f.pollCall != 3 {
+		t.Fatalf("%d polls; want reading until the call shows (3)", f.pollCall)
+	}
+	if got := strings.Join(a.kinds(), " "); got != "step_ended@3" {
+		t.Fatalf("events = %s", got)
+	}
+}
+
+// TestToolBoundaryGivesUpWaiting: a call the transcript never shows
+// costs at most FlushWait, and the hook still answers.
+func TestToolBoundaryGivesUpWaiting(t *testing.T) {
+	ctx := context.Background()
+	var logged []string
+	host := NewHost()
+	sc, _, _ := newTest(t, Options{Host: host, FlushWait: 30 * time.Millisecond, Logf: func(f string, args ...any) { logged = append(logged, fmt.Sprintf(f, args...)) }})
+	host.Aside(ctx, advisor.Advice{Note: "still delivered"})
+	out, err := sc.Handle(ctx, event(EventPostToolUse, map[string]any{"tool_use_id": "never"}))
+	if err != nil || out == nil || !strings.Contains(out.Specific.AdditionalContext, "still delivered") {
+		t.Fatalf("out %+v err %v", out, err)
+	}
+	if len(logged) != 1 || !strings.Contains(logged[0], "never") {
+		t.Fatalf("logged %q", logged)
 	}
 }

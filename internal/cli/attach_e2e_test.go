@@ -1,0 +1,389 @@
+package cli_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vigil-dev/vigil/internal/fakellm"
+)
+
+// attachedSetup is one real agent run with vigil attached: the folders,
+// the environment and fakellm serving both the agent and vigil's advisor.
+type attachedSetup struct {
+	srv      *fakellm.Server
+	root     string
+	work     string
+	home     string
+	agentDir string
+	runDir   string
+	vigil    string
+	env      []string
+}
+
+// newAttached prepares a run: fakellm with script, a work folder with a
+// check that always fails the same way, vigil's agent folder with the
+// advisor on fakellm (model fake/adv) waiting for each review at the
+// agent's tool boundaries (syncBacklog 1), and no immune turns, so that
+// what lands where does not depend on timing.
+func newAttached(t *testing.T, script string) *attachedSetup {
+	t.Helper()
+	s := &attachedSetup{srv: fakellm.StartTest(t, fakellm.MustParse(t, script)), vigil: builtVigil(t)}
+	s.root = t.TempDir()
+	s.work = filepath.Join(s.root, "work")
+	s.home = filepath.Join(s.root, "home")
+	s.agentDir = filepath.Join(s.home, ".vigil", "agent")
+	// Unix socket paths are short: the runtime folder is not under root.
+	run, err := os.MkdirTemp("", "vrun")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(run) })
+	s.runDir = filepath.Join(run, "r")
+	for _, d := range []string{s.work, s.agentDir} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(t, filepath.Join(s.work, "fail.sh"), "echo 'check.c:12: error: expected ; before }' >&2\nexit 1\n")
+	write(t, filepath.Join(s.agentDir, "models.yml"), fmt.Sprintf("providers:\n  fake:\n    baseUrl: %s\n    api: anthropic-messages\n    auth: none\n    models:\n      - {id: adv, contextWindow: 200000, maxTokens: 4096}\n", s.srv.URL()))
+	write(t, filepath.Join(s.agentDir, "config.yml"), "modelRoles:\n  advisor: fake/adv\nadvisor:\n  syncBacklog: \"1\"\n  syncTimeoutSeconds: 30\n  immuneTurns: 0\n")
+	s.env = []string{
+		"HOME=" + s.home,
+		"PATH=" + os.Getenv("PATH"),
+		"VIGIL_AGENT_DIR=" + s.agentDir,
+		"VIGIL_RUNTIME_DIR=" + s.runDir,
+	}
+	t.Cleanup(func() { s.stopSidecars(t) })
+	return s
+}
+
+func write(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// vigilCmd runs the built vigil with the setup's environment.
+func (s *attachedSetup) vigilCmd(t *testing.T, extraEnv []string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(s.vigil, args...)
+	cmd.Dir = s.work
+	cmd.Env = append(append([]string(nil), s.env...), extraEnv...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("vigil %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+// stopSidecars ends the sidecars the run started, as SessionEnd would
+// (print mode may exit before its SessionEnd hook reaches them).
+func (s *attachedSetup) stopSidecars(t *testing.T) {
+	matches, _ := filepath.Glob(filepath.Join(s.runDir, "*.json"))
+	for _, m := range matches {
+		b, err := os.ReadFile(m)
+		if err != nil {
+			continue
+		}
+		var pid int
+		if i := bytes.Index(b, []byte(`"pid": `)); i >= 0 {
+			fmt.Sscanf(string(b[i+len(`"pid": `):]), "%d", &pid)
+		}
+		if pid > 0 {
+			if p, err := os.FindProcess(pid); err == nil {
+				p.Signal(os.Interrupt)
+			}
+		}
+	}
+}
+
+// primary returns the requests the agent (not the advisor) made, in
+// order, as their raw bodies.
+func (s *attachedSetup) primary(model string) []string {
+	var out []string
+	for _, r := range s.srv.Requests() {
+		if r.Model == model {
+			out = append(out, string(r.Body))
+		}
+	}
+	return out
+}
+
+// firstWith is the index of the first body containing text, -1 if none.
+func firstWith(bodies []string, text string) int {
+	for i, b := range bodies {
+		if strings.Contains(b, text) {
+			return i
+		}
+	}
+	return -1
+}
+
+func (s *attachedSetup) logs(t *testing.T) string {
+	var b strings.Builder
+	matches, _ := filepath.Glob(filepath.Join(s.runDir, "*.log"))
+	for _, m := range matches {
+		data, _ := os.ReadFile(m)
+		fmt.Fprintf(&b, "== %s\n%s\n", filepath.Base(m), data)
+	}
+	return b.String()
+}
+
+// attachedAdvisorScript scripts vigil's advisor: a concern when it reviews the
+// step whose text is "Attempt two.", another when it reviews the final
+// claim, and nothing to add otherwise.
+const attachedAdvisorScript = `
+  - name: advisor-final
+    model: adv
+    match: ["Done. All checks pass."]
+    steps:
+      - tool_calls: [{name: advise, arguments: {note: "ADVICE-STOP the last run of fail.sh failed; do not claim success", severity: concern}}]
+      - text: Noted.
+  - name: advisor-repeat
+    model: adv
+    match: ["Attempt two."]
+    steps:
+      - tool_calls: [{name: advise, arguments: {note: "ADVICE-REPEAT fail.sh fails the same way every time; read check.c:12 before running it again", severity: concern}}]
+      - text: Noted.
+  - name: advisor-quiet
+    model: adv
+    repeat: true
+    steps: [{text: "Nothing to add."}]
+`
+
+// checkRepeatRun asserts what the repeat scenario must show in the
+// agent's requests: the concern about the repeated failure in the
+// request right after the third run's result (the hook at that tool
+// boundary waited for the review of the second), placed after that
+// result; and the Stop block's concern in one more request, the last.
+func checkRepeatRun(t *testing.T, s *attachedSetup, model string) {
+	t.Helper()
+	if logs := s.logs(t); strings.Contains(logs, "going on without it") {
+		t.Errorf("the sidecar gave up waiting for the transcript:\n%s", logs)
+	}
+	bodies := s.primary(model)
+	if len(bodies) != 5 {
+		t.Fatalf("the agent made %d model requests, want 5 (4 scripted + 1 after the Stop block)\n%s", len(bodies), s.logs(t))
+	}
+	if i := firstWith(bodies, "ADVICE-REPEAT"); i != 3 {
+		t.Fatalf("the repeat concern first reached request %d, want 4 (after the third run's result)\n%s", i+1, s.logs(t))
+	}
+	b := bodies[3]
+	if at, third := strings.Index(b, "ADVICE-REPEAT"), strings.LastIndex(b, "Attempt three."); third < 0 || at < third {
+		t.Fatalf("the concern is not after the third attempt in request 4: concern at %d, attempt at %d", at, third)
+	}
+	if !strings.Contains(b, "&lt;advisory") && !strings.Contains(b, "<advisory") && !strings.Contains(b, `\u003cadvisory`) {
+		t.Fatalf("the concern is not wrapped in an <advisory> element in request 4:\n%.2000s", b)
+	}
+	at := strings.Index(b, "ADVICE-REPEAT")
+	t.Logf("request 4 around the concern: %s", b[max(at-300, 0):min(at+100, len(b))])
+	if i := firstWith(bodies, "ADVICE-STOP"); i != 4 {
+		t.Fatalf("the Stop block's concern first reached request %d, want 5\n%s", i+1, s.logs(t))
+	}
+	at = strings.Index(bodies[4], "ADVICE-STOP")
+	t.Logf("request 5 around the Stop block: %s", bodies[4][max(at-300, 0):min(at+100, len(bodies[4]))])
+}
+
+// The primary script the repeat scenario shares between agents: three
+// runs of the failing check, a false claim, and the answer to the block.
+func repeatScript(model, call string) string {
+	return fmt.Sprintf(`rules:
+%s
+  - name: primary
+    model: %s
+    steps:
+      - text: Attempt one.
+        tool_calls: [%s]
+      - text: Attempt two.
+        tool_calls: [%s]
+      - text: Attempt three.
+        tool_calls: [%s]
+      - text: Done. All checks pass.
+      - text: You are right, fail.sh still fails; I could not fix check.c.
+  - name: primary-unscripted
+    model: %s
+    repeat: true
+    steps: [{text: "(unscripted request)"}]
+`, attachedAdvisorScript, model, call, call, call, model)
+}
+
+func (s *attachedSetup) claude(t *testing.T, bin, prompt string) (string, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "-p", prompt, "--allowedTools", "Bash", "--output-format", "stream-json", "--verbose")
+	cmd.Dir = s.work
+	cmd.Env = append(append([]string(nil), s.env...),
+		"ANTHROPIC_BASE_URL="+s.srv.URL(), "ANTHROPIC_API_KEY=dummy", "ANTHROPIC_MODEL=claude-fake-1",
+		"ANTHROPIC_DEFAULT_HAIKU_MODEL=claude-fake-1", "ANTHROPIC_DEFAULT_SONNET_MODEL=claude-fake-1", "ANTHROPIC_DEFAULT_OPUS_MODEL=claude-fake-1",
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1", "DISABLE_TELEMETRY=1", "DISABLE_ERROR_REPORTING=1")
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	if err != nil {
+		return out.String(), fmt.Errorf("%v\nstderr:\n%s", err, errOut.String())
+	}
+	return out.String(), nil
+}
+
+const claudeBash = `{name: Bash, arguments: {command: "sh fail.sh", description: "Run the check"}}`
+
+// TestClaudeCodeAttached drives the real Claude Code in print mode with
+// vigil attached by `vigil attach claude-code`: the advisor's concern
+// about a repeated failure reaches the agent's next model request at the
+// tool boundary, and a concern about its false claim blocks its Stop so
+// that it takes one more turn.
+func TestClaudeCodeAttached(t *testing.T) {
+	bin := realAgent(t, "claude-code")
+	s := newAttached(t, repeatScript("claude-fake-1", claudeBash))
+	s.vigilCmd(t, nil, "attach", "claude-code", "--project", s.work, "--command", s.vigil)
+	out, err := s.claude(t, bin, "Make ./fail.sh pass.")
+	if err != nil {
+		t.Fatalf("claude: %v\n%s", err, s.logs(t))
+	}
+	if !strings.Contains(out, "I could not fix check.c") {
+		t.Fatalf("the agent's last answer is not the scripted one:\n%s", out)
+	}
+	checkRepeatRun(t, s, "claude-fake-1")
+	// The advisor's transcript is in vigil's folder for that session.
+	advs, _ := filepath.Glob(filepath.Join(s.agentDir, "sessions", "*", "*", "__advisor.jsonl"))
+	if len(advs) != 1 {
+		t.Fatalf("advisor transcripts: %v", advs)
+	}
+	if b, _ := os.ReadFile(advs[0]); !bytes.Contains(b, []byte("ADVICE-REPEAT")) {
+		t.Fatalf("the advisor transcript lacks its note:\n%s", b)
+	}
+}
+
+// TestClaudeCodeAttachedHTTP is TestClaudeCodeAttached with
+// `vigil attach claude-code --http`: the tool, Stop, PreCompact and
+// SessionEnd events reach vigil hookd as HTTP hooks (no process per
+// event), started by the SessionStart command hook.
+func TestClaudeCodeAttachedHTTP(t *testing.T) {
+	bin := realAgent(t, "claude-code")
+	s := newAttached(t, repeatScript("claude-fake-1", claudeBash))
+	out := s.vigilCmd(t, nil, "attach", "claude-code", "--http", "--project", s.work, "--command", s.vigil)
+	if !strings.Contains(out, "http:") {
+		t.Fatalf("attach --http said:\n%s", out)
+	}
+	settings, _ := os.ReadFile(filepath.Join(s.work, ".claude", "settings.json"))
+	if !bytes.Contains(settings, []byte(`"type": "http"`)) {
+		t.Fatalf("no HTTP hooks in the settings:\n%s", settings)
+	}
+	t.Cleanup(func() {
+		if data, err := os.ReadFile(filepath.Join(s.runDir, "hookd.pid")); err == nil {
+			var pid int
+			fmt.Sscanf(string(data), "%d", &pid)
+			if p, err := os.FindProcess(pid); err == nil && pid > 0 {
+				p.Signal(os.Interrupt)
+			}
+		}
+	})
+	got, err := s.claude(t, bin, "Make ./fail.sh pass.")
+	if err != nil {
+		t.Fatalf("claude: %v\n%s", err, s.logs(t))
+	}
+	if !strings.Contains(got, "I could not fix check.c") {
+		t.Fatalf("the agent's last answer is not the scripted one:\n%s", got)
+	}
+	checkRepeatRun(t, s, "claude-fake-1")
+	if logs := s.logs(t); !strings.Contains(logs, "serving Claude Code's HTTP hooks") {
+		t.Fatalf("vigil hookd did not serve:\n%s", logs)
+	}
+}
+
+// TestClaudeCodeSidecarKilled kills vigil's sidecar from inside the
+// agent's run (its second command): the agent still finishes normally.
+func TestClaudeCodeSidecarKilled(t *testing.T) {
+	bin := realAgent(t, "claude-code")
+	kill := `{name: Bash, arguments: {command: "for f in \"$VIGIL_RUNTIME_DIR\"/*.json; do kill -9 $(sed -n 's/.*\"pid\": *\\([0-9]*\\).*/\\1/p' \"$f\"); done; echo killed", description: "Kill the sidecar"}}`
+	script := fmt.Sprintf(`rules:
+%s
+  - name: primary
+    model: claude-fake-1
+    steps:
+      - text: Attempt one.
+        tool_calls: [%s]
+      - text: Now the kill.
+        tool_calls: [%s]
+      - text: Attempt three.
+        tool_calls: [%s]
+      - text: Finished; the check still fails.
+  - name: primary-unscripted
+    model: claude-fake-1
+    repeat: true
+    steps: [{text: "(unscripted request)"}]
+`, attachedAdvisorScript, claudeBash, kill, claudeBash)
+	s := newAttached(t, script)
+	s.vigilCmd(t, nil, "attach", "claude-code", "--project", s.work, "--command", s.vigil)
+	out, err := s.claude(t, bin, "Make ./fail.sh pass.")
+	if err != nil {
+		t.Fatalf("claude: %v\n%s", err, s.logs(t))
+	}
+	if !strings.Contains(out, "Finished; the check still fails.") {
+		t.Fatalf("the agent did not finish normally:\n%s", out)
+	}
+	if n := len(s.primary("claude-fake-1")); n != 4 {
+		t.Fatalf("the agent made %d requests, want the 4 scripted", n)
+	}
+	if !strings.Contains(out, "killed") {
+		t.Fatalf("the kill command did not run:\n%s", out)
+	}
+	// The next hook found no sidecar and started another.
+	if logs := s.logs(t); strings.Count(logs, "watching ") < 2 {
+		t.Fatalf("want two sidecar starts (one after the kill):\n%s", logs)
+	}
+}
+
+func (s *attachedSetup) codex(t *testing.T, bin, prompt string) (string, error) {
+	t.Helper()
+	codexHome := filepath.Join(s.root, "codex-home")
+	write(t, filepath.Join(codexHome, "config.toml"), fmt.Sprintf(`model = "gpt-fake-1"
+model_provider = "fake"
+approval_policy = "never"
+sandbox_mode = "danger-full-access"
+
+[model_providers.fake]
+name = "fake"
+base_url = "%s/v1"
+env_key = "FAKE_API_KEY"
+wire_api = "responses"
+`, s.srv.URL()))
+	s.vigilCmd(t, []string{"CODEX_HOME=" + codexHome}, "attach", "codex", "--command", s.vigil)
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "exec", "--skip-git-repo-check", "--dangerously-bypass-hook-trust", "--json", prompt)
+	cmd.Dir = s.work
+	cmd.Env = append(append([]string(nil), s.env...), "CODEX_HOME="+codexHome, "FAKE_API_KEY=dummy")
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Run(); err != nil {
+		return out.String(), fmt.Errorf("%v\nstderr:\n%s", err, errOut.String())
+	}
+	return out.String(), nil
+}
+
+// TestCodexAttached is TestClaudeCodeAttached for the real Codex.
+func TestCodexAttached(t *testing.T) {
+	bin := realAgent(t, "codex")
+	s := newAttached(t, repeatScript("gpt-fake-1", `{name: exec_command, arguments: {cmd: "sh fail.sh"}}`))
+	out, err := s.codex(t, bin, "Make ./fail.sh pass.")
+	if err != nil {
+		t.Fatalf("codex: %v\n%s", err, s.logs(t))
+	}
+	if !strings.Contains(out, "I could not fix check.c") {
+		t.Fatalf("the agent's last answer is not the scripted one:\n%s", out)
+	}
+	checkRepeatRun(t, s, "gpt-fake-1")
+}

@@ -1,0 +1,173 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/vigil-dev/vigil/contextfiles"
+	"github.com/vigil-dev/vigil/internal/attach"
+	"github.com/vigil-dev/vigil/internal/sidecar"
+)
+
+// statusCmd is `vigil status`: where vigil is attached, and the sidecars
+// that watch sessions now.
+type statusCmd struct {
+	JSON bool `name:"json" help:"Print one JSON object instead of the text report."`
+}
+
+// statusReport is what `vigil status --json` prints.
+type statusReport struct {
+	Attached []attachedStatus `json:"attached"`
+	Sidecars []sidecarStatus  `json:"sidecars"`
+	Problems []string         `json:"problems,omitempty"`
+}
+
+type attachedStatus struct {
+	Agent    string   `json:"agent"`
+	Scope    string   `json:"scope"`
+	File     string   `json:"file"`
+	Attached bool     `json:"attached"`
+	Events   []string `json:"events,omitempty"`
+	// HTTP are the events sent to vigil hookd as HTTP hooks.
+	HTTP     []string `json:"http,omitempty"`
+	Missing  []string `json:"missing,omitempty"`
+	Binaries []string `json:"binaries,omitempty"`
+	Error    string   `json:"error,omitempty"`
+}
+
+type sidecarStatus struct {
+	sidecar.Info
+	Stats *sidecar.Stats `json:"stats,omitempty"`
+	Error string         `json:"error,omitempty"`
+}
+
+func (c *statusCmd) Run(e *env) error {
+	var rep statusReport
+	home, err := e.home()
+	if err != nil {
+		return err
+	}
+	loc := attach.Locations{Home: home}
+	if d, ok := e.lookupEnv("CODEX_HOME"); ok && d != "" {
+		loc.CodexHome = d
+	}
+	if cwd, err := os.Getwd(); err == nil {
+		loc.Project = contextfiles.ProjectRoot(cwd)
+	}
+	ats, err := attach.Status(loc)
+	if err != nil {
+		rep.Problems = append(rep.Problems, err.Error())
+	}
+	for _, a := range ats {
+		s := attachedStatus{Agent: string(a.Agent), Scope: string(a.Scope), File: a.File, Attached: a.Attached(), Missing: a.Missing}
+		for _, en := range a.Entries {
+			s.Events = append(s.Events, en.Event)
+			if en.URL != "" {
+				s.HTTP = append(s.HTTP, en.Event)
+			}
+		}
+		for _, b := range a.Binaries {
+			name := b.Path
+			if !b.Exists {
+				name += " (missing)"
+			}
+			s.Binaries = append(s.Binaries, name)
+		}
+		if a.Err != nil {
+			s.Error = a.Err.Error()
+		}
+		rep.Attached = append(rep.Attached, s)
+	}
+	dir, err := sidecar.RuntimeDir(e.lookupEnv)
+	if err != nil {
+		rep.Problems = append(rep.Problems, err.Error())
+	} else {
+		infos, err := dir.List()
+		if err != nil {
+			rep.Problems = append(rep.Problems, err.Error())
+		}
+		for _, in := range infos {
+			s := sidecarStatus{Info: in}
+			st, err := sidecarStats(e.ctx, in.Socket)
+			if err != nil {
+				s.Error = err.Error()
+			} else {
+				s.Stats = &st
+			}
+			rep.Sidecars = append(rep.Sidecars, s)
+		}
+	}
+	if c.JSON {
+		enc := json.NewEncoder(e.stdout)
+		return enc.Encode(rep)
+	}
+	printStatus(e, rep)
+	return nil
+}
+
+// sidecarStats asks a sidecar for its counters.
+func sidecarStats(ctx context.Context, sock string) (sidecar.Stats, error) {
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	client := &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+		var d net.Dialer
+		return d.DialContext(ctx, "unix", sock)
+	}}}
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://sidecar/status", nil)
+	resp, err := client.Do(req)
+	if err != nil {
+		return sidecar.Stats{}, fmt.Errorf("not answering: %w", err)
+	}
+	defer resp.Body.Close()
+	var st sidecar.Stats
+	if err := json.NewDecoder(resp.Body).Decode(&st); err != nil {
+		return st, fmt.Errorf("status: %w", err)
+	}
+	return st, nil
+}
+
+func printStatus(e *env, rep statusReport) {
+	w := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(w, "Attached\tScope\tFile\tState")
+	for _, a := range rep.Attached {
+		state := "not attached"
+		switch {
+		case a.Error != "":
+			state = "unreadable: " + a.Error
+		case a.Attached && len(a.Missing) > 0:
+			state = fmt.Sprintf("partly attached (missing %s; run vigil attach again)", strings.Join(a.Missing, ", "))
+		case a.Attached:
+			state = fmt.Sprintf("attached: %d hooks, %s", len(a.Events), strings.Join(a.Binaries, ", "))
+			if len(a.HTTP) > 0 {
+				state += fmt.Sprintf(" (%d over HTTP to vigil hookd)", len(a.HTTP))
+			}
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", a.Agent, a.Scope, a.File, state)
+	}
+	w.Flush()
+	fmt.Fprintln(e.stdout)
+	if len(rep.Sidecars) == 0 {
+		fmt.Fprintln(e.stdout, "No live sidecars.")
+	} else {
+		w = tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(w, "Sidecar\tSession\tPID\tSince\tReviewer\tActivity\tTranscript")
+		for _, s := range rep.Sidecars {
+			act := s.Error
+			if s.Stats != nil {
+				act = fmt.Sprintf("%d hooks, %d steps, %d notes (%d Stop blocks)", s.Stats.Hooks, s.Stats.Steps, s.Stats.Delivered, s.Stats.Blocks)
+			}
+			fmt.Fprintf(w, "%s\t%s\t%d\t%s\t%s\t%s\t%s\n", s.Agent, s.Key.Session, s.PID, s.Started.Local().Format("Jan 2 15:04"), s.Reviewer, act, s.Transcript)
+		}
+		w.Flush()
+	}
+	for _, p := range rep.Problems {
+		fmt.Fprintln(e.stdout, "problem:", p)
+	}
+}
