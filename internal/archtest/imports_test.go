@@ -72,7 +72,7 @@ var rules = []struct {
 	{"internal/report", []string{"internal/review", "rules", "transcript"}, "reports render reviews and nothing else"},
 	{"internal/stats", []string{"llm", "session"}, "stats adds up session files and nothing else; prices come from the caller"},
 	{"internal/attach", []string{"internal/yamlfile"}, "attach edits the agents' settings files and nothing else"},
-	{"internal/sidecar", []string{"advisor", "transcript", "session", "llm"}, "the sidecar feeds a followed transcript to an advisor runtime it is given; it knows no agent of ours and no CLI"},
+	{"internal/sidecar", []string{"advisor", "history", "transcript", "session", "llm"}, "the sidecar feeds a followed transcript to an advisor runtime it is given; it knows no agent of ours and no CLI"},
 	{"internal/hook", []string{"internal/sidecar"}, "the hook command only forwards events to the sidecar: it must start fast"},
 	{"agent", []string{"llm", "session", "tools", "config"}, "the agent knows nothing of the advisor or the CLI; the advisor attaches through hooks and events"},
 	{"advisor", []string{"llm", "history", "session", "tools", "contextfiles", "rules", "config", "internal/yamlfile"}, "the advisor never imports the agent, integrations or the CLI"},

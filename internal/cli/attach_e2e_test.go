@@ -303,6 +303,69 @@ func TestClaudeCodeAttachedHTTP(t *testing.T) {
 	}
 }
 
+// TestClaudeCodeAttachedPeriodic runs the attached advisor in the
+// periodic mode (advisor.mode periodic, a review every 2 tool calls): the
+// review forks the transcript onto the advisor's model, whose CORRECTION
+// reaches the agent's next model request after a tool result, once.
+func TestClaudeCodeAttachedPeriodic(t *testing.T) {
+	bin := realAgent(t, "claude-code")
+	script := fmt.Sprintf(`rules:
+  - name: fork
+    model: adv
+    steps:
+      - text: "CORRECTION\nPERIODIC-FIX fail.sh failed the same way twice; read check.c:12 instead of running it again."
+  - name: fork-again
+    model: adv
+    repeat: true
+    steps: [{text: "NO_CHANGE"}]
+  - name: primary
+    model: claude-fake-1
+    steps:
+      - text: Attempt one.
+        tool_calls: [%[1]s]
+      - text: Attempt two.
+        tool_calls: [%[1]s]
+      - text: Attempt three.
+        tool_calls: [%[1]s]
+      - text: I will read check.c next time.
+  - name: primary-unscripted
+    model: claude-fake-1
+    repeat: true
+    steps: [{text: "(unscripted request)"}]
+`, claudeBash)
+	s := newAttached(t, script)
+	write(t, filepath.Join(s.agentDir, "config.yml"), "modelRoles:\n  advisor: fake/adv\nadvisor:\n  mode: periodic\n  syncTimeoutSeconds: 30\n  periodic:\n    everyToolCalls: 2\n")
+	s.vigilCmd(t, nil, "attach", "claude-code", "--project", s.work, "--command", s.vigil)
+	out, err := s.claude(t, bin, "Make ./fail.sh pass.")
+	if err != nil {
+		t.Fatalf("claude: %v\n%s", err, s.logs(t))
+	}
+	if !strings.Contains(out, "I will read check.c next time.") {
+		t.Fatalf("the agent did not finish as scripted:\n%s", out)
+	}
+	bodies := s.primary("claude-fake-1")
+	i := firstWith(bodies, "PERIODIC-FIX")
+	if i < 2 || i > 3 {
+		t.Fatalf("the correction first reached request %d of %d, want 3 or 4 (after the second or third run's result)\n%s", i+1, len(bodies), s.logs(t))
+	}
+	if at, res := strings.Index(bodies[i], "PERIODIC-FIX"), strings.LastIndex(bodies[i], "tool_result"); res < 0 || at < res {
+		t.Fatalf("the correction is not after the last tool result in request %d", i+1)
+	}
+	forks := 0
+	for _, r := range s.srv.Requests() {
+		if r.Model == "adv" {
+			forks++
+			if !strings.Contains(string(r.Body), "Attempt two.") || !strings.Contains(string(r.Body), "NO_CHANGE") {
+				t.Fatalf("a fork lacks the transcript or the review prompt:\n%.3000s", r.Body)
+			}
+		}
+	}
+	if forks != 1 {
+		t.Fatalf("%d forks, want 1 (3 tool calls, a review every 2)", forks)
+	}
+	t.Logf("the correction reached request %d\n%s", i+1, s.logs(t))
+}
+
 // TestClaudeCodeSidecarKilled kills vigil's sidecar from inside the
 // agent's run (its second command): the agent still finishes normally.
 func TestClaudeCodeSidecarKilled(t *testing.T) {

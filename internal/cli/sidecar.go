@@ -16,6 +16,8 @@ import (
 	"github.com/vigil-dev/vigil/advisor"
 	"github.com/vigil-dev/vigil/config"
 	"github.com/vigil-dev/vigil/contextfiles"
+	"github.com/vigil-dev/vigil/history"
+	"github.com/vigil-dev/vigil/internal/advisorhost"
 	"github.com/vigil-dev/vigil/internal/hook"
 	"github.com/vigil-dev/vigil/internal/sidecar"
 	"github.com/vigil-dev/vigil/session"
@@ -167,17 +169,19 @@ func (c *sidecarCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	if a.periodic() {
-		logger.Printf("advisor.mode periodic is not available for attached agents yet: reviewing continuously")
-		a.settings.Advisor.Mode = config.ModeContinuous
-	}
+	periodic := a.periodic()
 	reviewer := config.ReviewerRules
-	if !a.rulesOnly() {
+	if periodic || !a.rulesOnly() {
 		res, err := a.resolveAdvisor(a.settings)
-		if err != nil {
+		switch {
+		case err != nil && periodic:
+			logger.Printf("%v: the periodic mode needs a model to ask; reviewing continuously with vigil's detectors alone", err)
+			periodic = false
+			a.advFlagRef = config.ReviewerRules
+		case err != nil:
 			logger.Printf("%v: reviewing with vigil's detectors alone (advisor.reviewer: rules)", err)
 			a.advFlagRef = config.ReviewerRules
-		} else {
+		default:
 			a.advisorRes = res
 			reviewer = res.Ref().String()
 		}
@@ -187,42 +191,37 @@ func (c *sidecarCmd) Run(e *env) error {
 		return err
 	}
 	defer sess.Close()
-	start := advisor.StartPrimed
-	if c.Start == "startup" {
-		start = advisor.StartAtBeginning
-	}
 	host := sidecar.NewHost()
-	rt, rec, err := a.newAdvisorRuntime(host, sess, start, a.advisorRes)
+	adv, err := c.advisor(a, host, sess, periodic, logger)
 	if err != nil {
 		return err
 	}
-	if rt == nil {
-		return errors.New("no advisor to run")
-	}
+	defer adv.stop()
 	format := transcript.FormatClaudeCode
 	if c.Agent == sidecar.AgentCodex {
 		format = transcript.FormatCodex
 	}
+	syncBacklog := a.settings.Advisor.SyncBacklog.Threshold()
+	if periodic {
+		// As in vigil's agent: a boundary waits for a review just forked.
+		syncBacklog = 1
+		reviewer = "periodic, forks on " + reviewer
+	}
 	sc := sidecar.New(sidecar.Options{
 		Key:         sidecar.Key{Agent: c.Agent, Session: c.Session},
 		Host:        host,
-		Advisor:     rt,
+		Advisor:     adv.Advisor,
+		Periodic:    adv.periodic,
 		Transcript:  c.Transcript,
 		Follow:      func(p string) sidecar.Follower { return transcript.Follow(p, format) },
-		SyncBacklog: a.settings.Advisor.SyncBacklog.Threshold(),
+		SyncBacklog: syncBacklog,
 		SyncTimeout: a.settings.Advisor.SyncTimeout(),
 		StopWait:    a.settings.Advisor.SyncTimeout(),
 		Logf:        logger.Printf,
 	})
 	ctx, stop := signal.NotifyContext(e.ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	rt.Start(context.Background())
-	defer func() {
-		rt.Stop()
-		if rec != nil {
-			rec.Close()
-		}
-	}()
+	adv.start()
 	logger.Printf("watching %s with %s", c.Transcript, reviewer)
 	err = sidecar.Serve(ctx, sc, sidecar.ServeOptions{
 		Dir: dir,
@@ -245,6 +244,84 @@ func (c *sidecarCmd) Run(e *env) error {
 	st := sc.Stats()
 	logger.Printf("stopped: %d hooks, %d steps, %d notes delivered (%d as Stop blocks)", st.Hooks, st.Steps, st.Delivered, st.Blocks)
 	return err
+}
+
+// sidecarAdvisor is the advisor a sidecar feeds: a continuous runtime,
+// or the periodic mode over a [sidecar.PeriodicHost].
+type sidecarAdvisor struct {
+	sidecar.Advisor
+	periodic *sidecar.PeriodicHost
+	start    func()
+	stop     func()
+}
+
+// periodicAdvisor lets the sidecar wait for a periodic review as it
+// waits for a continuous one.
+type periodicAdvisor struct{ *advisor.Periodic }
+
+func (p periodicAdvisor) WaitBacklogBelow(ctx context.Context, _ int) error {
+	return p.WaitReview(ctx)
+}
+
+// advisor makes the sidecar's advisor over host, recording in sess's
+// artifacts folder.
+func (c *sidecarCmd) advisor(a *app, host *sidecar.Host, sess *session.Session, periodic bool, logger *log.Logger) (*sidecarAdvisor, error) {
+	if !periodic {
+		start := advisor.StartPrimed
+		if c.Start == "startup" {
+			start = advisor.StartAtBeginning
+		}
+		rt, rec, err := a.newAdvisorRuntime(host, sess, start, a.advisorRes)
+		if err != nil {
+			return nil, err
+		}
+		if rt == nil {
+			return nil, errors.New("no advisor to run")
+		}
+		return &sidecarAdvisor{Advisor: rt, start: func() { rt.Start(context.Background()) }, stop: func() {
+			rt.Stop()
+			if rec != nil {
+				rec.Close()
+			}
+		}}, nil
+	}
+	// The periodic mode forks the agent's conversation onto a model; vigil
+	// cannot call the attached agent's own, so the advisor's model answers.
+	res := a.advisorRes
+	model, err := res.Open()
+	if err != nil {
+		return nil, fmt.Errorf("advisor model: %w", err)
+	}
+	rec, err := advisorhost.OpenTranscript(sess, res.Ref, logger.Printf)
+	if err != nil {
+		return nil, err
+	}
+	s := a.settings.Advisor
+	ph := &sidecar.PeriodicHost{
+		Host:           host,
+		Model:          model,
+		Ref:            res.Ref(),
+		AllowInjection: s.AllowPromptInjection,
+		Redactor:       history.NewRedactor(os.Environ(), a.registry.Secrets()),
+	}
+	per, err := advisor.NewPeriodic(advisor.PeriodicOptions{
+		Host:           ph,
+		EveryToolCalls: s.Periodic.EveryToolCalls,
+		EveryMinutes:   s.Periodic.EveryMinutes,
+		Instructions:   a.reviewInstructions,
+		ReviewTimeout:  s.Periodic.ReviewTimeout(),
+		Recorder:       rec,
+		Logf:           logger.Printf,
+		OnWarning:      func(w string) { logger.Printf("warning: %s", w) },
+	})
+	if err != nil {
+		rec.Close()
+		return nil, err
+	}
+	return &sidecarAdvisor{Advisor: periodicAdvisor{per}, periodic: ph, start: func() { per.Start(context.Background()) }, stop: func() {
+		per.Stop()
+		rec.Close()
+	}}, nil
 }
 
 // newAdvisorApp is the part of the app an advisor needs without an agent

@@ -186,6 +186,13 @@ func (h *Host) Prompt() string {
 	return join(join(a, b), c)
 }
 
+// dropSteers forgets the interrupting notes waiting (their run ended).
+func (h *Host) dropSteers() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.steers, h.resume = nil, false
+}
+
 // Pending counts the notes waiting: interrupting ones, asides, cards.
 func (h *Host) Pending() (steers, asides, cards int) {
 	h.mu.Lock()

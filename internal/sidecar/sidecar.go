@@ -56,6 +56,12 @@ type Options struct {
 	FlushWait time.Duration
 	// Logf logs what the sidecar did and why; nil logs nothing.
 	Logf func(format string, args ...any)
+	// Periodic, when set, is the host of a periodic-mode advisor (which
+	// Advisor then is): the sidecar also reports each run (from the
+	// user's prompt to a Stop it does not block) and each tool call
+	// (from its reply to its result), and at a Stop it waits for the
+	// review and blocks with its correction before the run may end.
+	Periodic *PeriodicHost
 }
 
 // Stats counts what a sidecar did, for `vigil status`.
@@ -84,6 +90,8 @@ type Sidecar struct {
 	callOrder   []string
 	interrupted bool
 	stats       Stats
+
+	runs int // runs started, for their names
 
 	ended     chan struct{}
 	endOnce   sync.Once
@@ -184,9 +192,9 @@ func (s *Sidecar) apply(b transcript.Batch) {
 			}
 		}
 	}
-	type at struct {
-		i  int
-		ev advisor.Event
+	var tools []at
+	if s.o.Periodic != nil {
+		tools = s.toolEvents(b.Entries)
 	}
 	var evs []at
 	for _, m := range b.Marks {
@@ -214,6 +222,7 @@ func (s *Sidecar) apply(b transcript.Batch) {
 		s.stats.Steps++
 		evs = append(evs, at{i, advisor.Event{Kind: advisor.EventStepEnded, Cursor: base + i + 1}})
 	}
+	evs = append(evs, tools...)
 	// Stable by position: marks before the step that ends at the same
 	// entry, in the order the follower gave them.
 	for i := 0; i < len(evs); i++ {
@@ -224,6 +233,48 @@ func (s *Sidecar) apply(b transcript.Batch) {
 	for _, e := range evs {
 		s.o.Advisor.Notify(e.ev)
 	}
+}
+
+// at is an event to report at an entry of a batch.
+type at struct {
+	i  int
+	ev advisor.Event
+}
+
+// toolEvents are the periodic mode's tool events of a batch: a call
+// starts with the reply that makes it, and settles with its result. A
+// call seen while no run is going (the sidecar started mid-run) starts
+// one. The caller holds mu.
+func (s *Sidecar) toolEvents(entries []session.Entry) []at {
+	var out []at
+	for i, e := range entries {
+		m, ok := e.Body.(*session.Message)
+		if !ok {
+			continue
+		}
+		for _, b := range m.Message.Content {
+			switch {
+			case b.Type == llm.BlockToolCall && m.Message.Role == llm.RoleAssistant:
+				if s.o.Periodic.Run() == "" {
+					out = append(out, at{i, s.startRunLocked()})
+				}
+				out = append(out, at{i, advisor.Event{Kind: advisor.EventToolStarted, Call: advisor.CallKey{ID: b.ID}}})
+			case b.Type == llm.BlockToolResult:
+				out = append(out, at{i, advisor.Event{Kind: advisor.EventToolSettled, Call: advisor.CallKey{ID: b.ID}}})
+			}
+		}
+	}
+	return out
+}
+
+// startRunLocked names a new run of the user's and makes it the
+// periodic host's current one; it returns the event to report. The
+// caller holds mu.
+func (s *Sidecar) startRunLocked() advisor.Event {
+	s.runs++
+	run := fmt.Sprintf("run-%d", s.runs)
+	s.o.Periodic.setRun(run)
+	return advisor.Event{Kind: advisor.EventRunStarted, Run: run, Trigger: advisor.TriggerUser}
 }
 
 // maxCalls bounds the tool call ids a sidecar remembers.
@@ -323,6 +374,9 @@ func (s *Sidecar) stop(ctx context.Context, in Input) (*Output, error) {
 	s.mu.Lock()
 	interrupted := s.interrupted
 	s.mu.Unlock()
+	if s.o.Periodic != nil {
+		return s.periodicStop(ctx, in, interrupted, err)
+	}
 	s.o.Advisor.Notify(advisor.Event{Kind: advisor.EventRunEnded})
 	if in.StopHookActive || interrupted {
 		// Never block twice in a row (the agent would loop), nor a run
@@ -336,6 +390,25 @@ func (s *Sidecar) stop(ctx context.Context, in Input) (*Output, error) {
 	}
 	s.count(func(st *Stats) { st.Blocks++; st.Delivered++ })
 	return blockReply(text), err
+}
+
+// periodicStop: in the periodic mode a correction belongs to its run, so
+// the Stop hook waits for a review in flight and blocks with its
+// correction while the run still goes; only a Stop it does not block
+// ends the run (and drops a correction that came too late).
+func (s *Sidecar) periodicStop(ctx context.Context, in Input, interrupted bool, err error) (*Output, error) {
+	if !in.StopHookActive && !interrupted {
+		s.wait(ctx, s.o.StopWait, 1)
+		if text := s.o.Host.StopNotes(); text != "" {
+			s.count(func(st *Stats) { st.Blocks++; st.Delivered++ })
+			return blockReply(text), err
+		}
+	}
+	if run := s.o.Periodic.Run(); run != "" {
+		s.o.Periodic.setRun("")
+		s.o.Advisor.Notify(advisor.Event{Kind: advisor.EventRunEnded, Run: run})
+	}
+	return nil, err
 }
 
 // awaitCall reads the transcript until it holds the tool call a tool
@@ -415,8 +488,18 @@ func (s *Sidecar) prompt(in Input) (*Output, error) {
 	err := s.Sync()
 	s.mu.Lock()
 	s.interrupted = false
+	var evs []advisor.Event
+	if p := s.o.Periodic; p != nil {
+		if run := p.Run(); run != "" {
+			evs = append(evs, advisor.Event{Kind: advisor.EventRunEnded, Run: run})
+		}
+		evs = append(evs, s.startRunLocked())
+	}
 	s.mu.Unlock()
 	s.o.Advisor.Notify(advisor.Event{Kind: advisor.EventUserResumed})
+	for _, ev := range evs {
+		s.o.Advisor.Notify(ev)
+	}
 	text := s.o.Host.Prompt()
 	if text == "" {
 		return nil, err

@@ -1,0 +1,140 @@
+package sidecar
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/vigil-dev/vigil/advisor"
+	"github.com/vigil-dev/vigil/history"
+	"github.com/vigil-dev/vigil/llm"
+)
+
+// PeriodicHost is the [advisor.PeriodicHost] of an attached agent: its
+// [Host], plus the fork and the run-scoped steer the periodic mode needs.
+//
+// The agent's own requests cannot be forked from outside it: vigil sees
+// its transcript, not its system prompt or tools. So a fork here renders
+// what the agent's model sees now (its latest entries since the last
+// compaction, bounded to MaxFork bytes, tool output cut as for the
+// advisor, secrets redacted) into one user message, followed by the
+// review prompt, and asks Model: the agent's own model when vigil can
+// use it, else the advisor's. No prompt cache is shared with the agent.
+type PeriodicHost struct {
+	*Host
+	// Model answers forks; Ref names it.
+	Model llm.Model
+	Ref   llm.Ref
+	// AllowInjection is advisor.allowPromptInjection: false blocks every
+	// steer.
+	AllowInjection bool
+	// Redactor hides secrets from the fork; nil hides none.
+	Redactor *history.Redactor
+	// MaxFork bounds the rendered transcript a fork sends; 0 means
+	// DefaultMaxFork.
+	MaxFork int
+
+	mu  sync.Mutex
+	run string // the run going now, "" when none
+	// pendingRun is the run the interrupting notes queued by SteerRun
+	// are for, so they are dropped when it ends undelivered.
+	pendingRun string
+}
+
+// DefaultMaxFork is the transcript a fork sends at most, in bytes (about
+// 50,000 tokens).
+const DefaultMaxFork = 200_000
+
+// forkSystem is the fork's system prompt.
+const forkSystem = "You are the coding agent whose work is shown below, as a transcript. " +
+	"Answer the question that follows it about your own work, as yourself. Do not call tools: none will run."
+
+// setRun records the run going now ("" when none). A note SteerRun queued
+// for a run that ended undelivered is dropped.
+func (p *PeriodicHost) setRun(run string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.run != "" && run != p.run && p.pendingRun == p.run {
+		p.Host.dropSteers()
+		p.pendingRun = ""
+	}
+	p.run = run
+}
+
+// Run names the run going now, "" when none.
+func (p *PeriodicHost) Run() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.run
+}
+
+// SteerRun implements [advisor.PeriodicHost]: the note waits for the
+// run's next tool boundary (or its Stop, which it then blocks).
+func (p *PeriodicHost) SteerRun(ctx context.Context, run string, note advisor.Advice) (advisor.SteerResult, error) {
+	if !p.AllowInjection {
+		return advisor.SteerResult{Outcome: advisor.SteerBlocked, Reason: "advisor.allowPromptInjection=false"}, nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if run == "" || run != p.run {
+		return advisor.SteerResult{Outcome: advisor.SteerRunEnded}, nil
+	}
+	p.pendingRun = run
+	if err := p.Host.Steer(ctx, note); err != nil {
+		return advisor.SteerResult{}, err
+	}
+	return advisor.SteerResult{Outcome: advisor.SteerDelivered}, nil
+}
+
+// Fork implements [advisor.PeriodicHost] (see the type's doc for how it
+// differs from the built-in agent's fork).
+func (p *PeriodicHost) Fork(ctx context.Context, prompt string) (advisor.ForkReply, error) {
+	if p.Model == nil {
+		return advisor.ForkReply{}, errors.New("fork: no model to ask")
+	}
+	view, _, err := p.Host.View(ctx)
+	if err != nil {
+		return advisor.ForkReply{}, err
+	}
+	opts := history.AdvisorOptions(p.Redactor)
+	opts.Title = "Your work so far"
+	text := history.Render(view, opts)
+	limit := p.MaxFork
+	if limit <= 0 {
+		limit = DefaultMaxFork
+	}
+	if len(text) > limit {
+		cut := len(text) - limit
+		if i := strings.IndexByte(text[cut:], '\n'); i >= 0 {
+			cut += i + 1
+		}
+		text = fmt.Sprintf("[… the first %d bytes of the transcript cut …]\n", cut) + text[cut:]
+	}
+	at := ""
+	if len(view) > 0 {
+		at = view[len(view)-1].ID
+	}
+	req := llm.Request{
+		System: forkSystem,
+		Messages: []llm.Message{{Role: llm.RoleUser, Content: []llm.Block{
+			{Type: llm.BlockText, Text: text},
+			{Type: llm.BlockText, Text: prompt},
+		}}},
+	}
+	msg, usage, err := collect(ctx, p.Model, req)
+	if err != nil {
+		return advisor.ForkReply{}, fmt.Errorf("fork: %w", err)
+	}
+	return advisor.ForkReply{Reply: msg, Usage: usage, Model: p.Ref, At: at}, nil
+}
+
+// collect streams one reply.
+func collect(ctx context.Context, m llm.Model, req llm.Request) (llm.Message, llm.Usage, error) {
+	resp, err := llm.Accumulate(m.Stream(ctx, req))
+	if err != nil {
+		return llm.Message{}, llm.Usage{}, err
+	}
+	return resp.Message, resp.Usage, nil
+}
