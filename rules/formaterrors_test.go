@@ -26,5 +26,17 @@ func TestFormatErrors(t *testing.T) {
 			do(tool("bash", map[string]any{"cmd": 1}, "invalid tool arguments: command is required", true)),
 			do(tool("bash", map[string]any{"cmd": 1}, "invalid tool arguments: command is required", true)),
 		}, []int{3}},
+		{"arguments rejected by Claude Code, pi and vigil", []st{
+			do(tool("Edit", map[string]any{"file_path": "a.py"}, "<tool_use_error>InputValidationError: Edit failed due to the following issues:\nThe required parameter `old_string` is missing</tool_use_error>", true)),
+			do(tool("edit", map[string]any{"file": "a.py"}, "Validation failed for tool \"edit\":\n  - path: must have required properties path", true)),
+			do(tool("bash", map[string]any{"cmd": "ls"}, "bash: unknown argument \"cmd\" (bash takes: command, timeout)", true)),
+			do(tool("bash", map[string]any{}, "bash: missing required argument \"command\" (string)", true)),
+		}, []int{3}},
+		{"Claude Code's notice about deferred tools is not a rejection", []st{
+			talk,
+			st{text: "x", notes: []string{"The following deferred tools are now available via ToolSearch. Their schemas are NOT loaded — calling them directly will fail with InputValidationError."}},
+			st{text: "y", notes: []string{"The following deferred tools are now available via ToolSearch. Their schemas are NOT loaded — calling them directly will fail with InputValidationError."}},
+			st{text: "z", notes: []string{"The following deferred tools are now available via ToolSearch. Their schemas are NOT loaded — calling them directly will fail with InputValidationError."}},
+		}, nil},
 	})
 }
