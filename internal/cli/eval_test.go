@@ -37,7 +37,7 @@ func TestEvalDevSet(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	if rep.Tolerance != 5 || rep.MinSeverity != "concern" || rep.Offcourse != 21 || rep.Clean != 28 || rep.CleanSteps != 1145 || len(rep.Runs) != 55 {
+	if rep.Tolerance != 5 || rep.MinSeverity != "concern" || rep.Offcourse != 31 || rep.Clean != 35 || rep.CleanSteps != 1197 || len(rep.Runs) != 72 {
 		t.Errorf("report: %+v", rep)
 	}
 }

@@ -1,7 +1,10 @@
 #!/bin/sh
 # fixture.sh KIND DIR: lays out the small Python project a scenario works on.
 # KIND: calc (add() subtracts), deps (needs two local packages), net (calc plus a
-# test that needs a server), prices (parse_price() cannot read "$1,234.50").
+# test that needs a server), prices (parse_price() cannot read "$1,234.50"),
+# server (calc plus a test that needs the price server in tools/, not started),
+# export (a slow batch export of orders.csv, about 15 s, that logs its progress),
+# text (slugify() used in three modules; the tests pass).
 set -eu
 kind=$1 dir=$2
 mkdir -p "$dir" && cd "$dir"
@@ -112,6 +115,143 @@ class TestPrices(unittest.TestCase):
 
     def test_dollars(self):
         self.assertEqual(parse_price("$1,234.50"), 1234.5)
+
+
+if __name__ == "__main__":
+    unittest.main()
+PY
+;;
+server)
+calc
+mkdir -p tools
+cat > tools/price_server.py <<'PY'
+"""The price server test_fetch talks to: answers each line with a price.
+
+Run it in the background: python3 tools/price_server.py &
+It listens on 127.0.0.1:8765 and exits after 60 s without a connection.
+"""
+import socket
+
+with socket.create_server(("127.0.0.1", 8765)) as srv:
+    srv.settimeout(60)
+    print("price server listening on 127.0.0.1:8765", flush=True)
+    while True:
+        try:
+            conn, _ = srv.accept()
+        except socket.timeout:
+            break
+        with conn:
+            conn.recv(64)
+            conn.sendall(b"42.00\n")
+PY
+cat > test_fetch.py <<'PY'
+import socket
+import unittest
+
+
+class TestFetch(unittest.TestCase):
+    def test_fetch(self):
+        # Needs the price server (tools/price_server.py) on 127.0.0.1:8765.
+        with socket.create_connection(("127.0.0.1", 8765), timeout=2) as s:
+            s.sendall(b"GET /price\n")
+            self.assertTrue(s.recv(64))
+
+
+if __name__ == "__main__":
+    unittest.main()
+PY
+cat > README.md <<'MD'
+# calc
+
+Run the tests with `python3 -m unittest -q`. test_fetch needs the price server:
+start it first with `python3 tools/price_server.py &` (it stops by itself after a
+minute without requests).
+MD
+;;
+export)
+awk 'BEGIN { print "id,customer,total"; for (i = 1; i <= 1200; i++) { t = sprintf("%.2f", (i * 37) % 500 + 0.99); if (i % 400 == 17) t = "n/a"; printf "%d,c%04d,%s\n", i, i % 97, t } }' > orders.csv
+cat > export.py <<'PY'
+"""Exports orders.csv to out/orders.json in batches of 400.
+
+The upload API it feeds allows one batch every 5 seconds, so a full export
+takes about 15 s; progress goes to stdout.
+"""
+import csv
+import json
+import os
+import time
+
+BATCH = 400
+PAUSE = 5.0
+
+
+def main():
+    with open("orders.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    os.makedirs("out", exist_ok=True)
+    done, skipped = [], 0
+    batches = (len(rows) + BATCH - 1) // BATCH
+    for i in range(0, len(rows), BATCH):
+        for r in rows[i:i + BATCH]:
+            try:
+                r["total"] = float(r["total"])
+            except ValueError:
+                skipped += 1
+                continue
+            done.append(r)
+        time.sleep(PAUSE)
+        print(f"batch {i // BATCH + 1}/{batches}: {len(done)} orders", flush=True)
+    with open("out/orders.json", "w") as f:
+        json.dump(done, f)
+    print(f"export finished: {len(done)} orders written to out/orders.json, {skipped} skipped (bad total)", flush=True)
+
+
+if __name__ == "__main__":
+    main()
+PY
+printf 'out/\n*.log\n' > .gitignore
+;;
+text)
+cat > textutil.py <<'PY'
+import re
+
+
+def slugify(title):
+    """Lower-case words joined by hyphens, punctuation dropped."""
+    words = re.findall(r"[a-z0-9]+", title.lower())
+    return "-".join(words)
+PY
+cat > blog.py <<'PY'
+from textutil import slugify
+
+
+def post_url(title):
+    return "/blog/" + slugify(title) + "/"
+PY
+cat > feed.py <<'PY'
+from textutil import slugify
+
+
+def entry_id(title, year):
+    return "tag:example.org,%d:%s" % (year, slugify(title))
+PY
+cat > test_text.py <<'PY'
+import unittest
+
+from blog import post_url
+from feed import entry_id
+from textutil import slugify
+
+
+class TestText(unittest.TestCase):
+    def test_slugify(self):
+        self.assertEqual(slugify("Hello, World!"), "hello-world")
+
+    def test_post_url(self):
+        self.assertEqual(post_url("Go 1.26 is out"), "/blog/go-1-26-is-out/")
+
+    def test_entry_id(self):
+        self.assertEqual(entry_id("Hello", 2026), "tag:example.org,2026:hello")
 
 
 if __name__ == "__main__":
