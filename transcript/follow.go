@@ -148,6 +148,33 @@ func (f *Follower) Settle() (Batch, error) {
 // the same head lines the whole-file reader looks at).
 func (f *Follower) Run() RunInfo { return f.run }
 
+// Release is Poll, then, when the reply the follower holds back makes the
+// tool call callID, completes that reply as Settle would (with the tool
+// results and context queued behind it), but not the step, which waits
+// for its results as usual. Call it when the agent says the call ran (a
+// tool hook): agents run a reply's calls only once the whole reply is
+// written, so no later line continues it. It returns what was read and
+// completed.
+func (f *Follower) Release(callID string) (Batch, error) {
+	if err := f.read(maxPollBytes); err != nil {
+		return f.take(), err
+	}
+	if f.Holds(callID) {
+		f.m.settle()
+	}
+	return f.take(), nil
+}
+
+// Holds reports whether the reply the follower holds back (in case more
+// of it is still to be written: Claude Code writes a reply's blocks on
+// lines of their own) makes the tool call with id callID. A hook about
+// that call (which the agent fires once the whole reply is written)
+// tells that the transcript has been read up to it, although the step is
+// returned only once the reply is complete.
+func (f *Follower) Holds(callID string) bool {
+	return f.m != nil && callID != "" && f.m.holds(callID)
+}
+
 // Offset returns the bytes of complete lines read: where the next call
 // goes on reading (a line being written is read again once complete).
 func (f *Follower) Offset() int64 { return f.off }

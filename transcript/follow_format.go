@@ -3,6 +3,9 @@ package transcript
 import (
 	"bytes"
 	"fmt"
+
+	"github.com/vigil-dev/vigil/llm"
+	"github.com/vigil-dev/vigil/session"
 )
 
 // lineMachine is a format's reader as a follower drives it: the same
@@ -18,6 +21,22 @@ type lineMachine interface {
 	// settle emits what the machine holds back for a later line, as the
 	// whole-file reader does at the end of the file.
 	settle()
+	// holds reports whether the reply the machine holds back makes the
+	// tool call with this id.
+	holds(callID string) bool
+}
+
+// makesCall reports whether m is a reply making the tool call id.
+func makesCall(m *session.Message, id string) bool {
+	if m == nil {
+		return false
+	}
+	for _, b := range m.Message.Content {
+		if b.Type == llm.BlockToolCall && b.ID == id {
+			return true
+		}
+	}
+	return false
 }
 
 // newMachine returns the line machine of format f, which emits through d,
@@ -41,6 +60,10 @@ type ccMachine struct {
 func (m *ccMachine) line(n int, raw []byte) error   { return m.r.line(n, raw) }
 func (m *ccMachine) probe(raw []byte, run *RunInfo) { ccProbeLine(&m.dec, raw, run) }
 
+func (m *ccMachine) holds(id string) bool {
+	return m.r.pending != nil && makesCall(m.r.pending.msg, id)
+}
+
 // settle completes the reply being merged, remembering its message.id so
 // that a later line of it is noted.
 func (m *ccMachine) settle() {
@@ -59,6 +82,14 @@ type cxMachine struct {
 func (m *cxMachine) line(n int, raw []byte) error   { return m.r.rawLine(n, raw) }
 func (m *cxMachine) probe(raw []byte, run *RunInfo) { cxProbeLine(&m.dec, raw, run) }
 func (m *cxMachine) settle()                        { m.r.flush() }
+
+func (m *cxMachine) holds(id string) bool {
+	if m.r.pending == nil {
+		return false
+	}
+	msg, _ := m.r.pending.Body.(*session.Message)
+	return makesCall(msg, id)
+}
 
 // followSniffLines is how many complete lines the follower waits for
 // before it gives up detecting the format: more than any JSON Lines

@@ -176,18 +176,28 @@ func checkRepeatRun(t *testing.T, s *attachedSetup, model string) {
 	if len(bodies) != 5 {
 		t.Fatalf("the agent made %d model requests, want 5 (4 scripted + 1 after the Stop block)\n%s", len(bodies), s.logs(t))
 	}
-	if i := firstWith(bodies, "ADVICE-REPEAT"); i != 3 {
-		t.Fatalf("the repeat concern first reached request %d, want 4 (after the third run's result)\n%s", i+1, s.logs(t))
+	// The review of the second run's step is done by the time the hook
+	// of the third run's boundary answers (it waits for it); whether the
+	// concern already went with the second run's boundary depends on
+	// whether the agent had written that result to its transcript when
+	// it called the hook.
+	i := firstWith(bodies, "ADVICE-REPEAT")
+	if i != 2 && i != 3 {
+		t.Fatalf("the repeat concern first reached request %d, want 3 or 4 (after the second or third run's result)\n%s", i+1, s.logs(t))
 	}
-	b := bodies[3]
-	if at, third := strings.Index(b, "ADVICE-REPEAT"), strings.LastIndex(b, "Attempt three."); third < 0 || at < third {
-		t.Fatalf("the concern is not after the third attempt in request 4: concern at %d, attempt at %d", at, third)
+	b := bodies[i]
+	attempt := "Attempt two."
+	if i == 3 {
+		attempt = "Attempt three."
+	}
+	if at, after := strings.Index(b, "ADVICE-REPEAT"), strings.LastIndex(b, attempt); after < 0 || at < after || strings.Contains(b[at:], "Attempt") {
+		t.Fatalf("the concern is not right after the last attempt's result in request %d", i+1)
 	}
 	if !strings.Contains(b, "&lt;advisory") && !strings.Contains(b, "<advisory") && !strings.Contains(b, `\u003cadvisory`) {
-		t.Fatalf("the concern is not wrapped in an <advisory> element in request 4:\n%.2000s", b)
+		t.Fatalf("the concern is not wrapped in an <advisory> element in request %d:\n%.2000s", i+1, b)
 	}
 	at := strings.Index(b, "ADVICE-REPEAT")
-	t.Logf("request 4 around the concern: %s", b[max(at-300, 0):min(at+100, len(b))])
+	t.Logf("request %d around the concern: %s", i+1, b[max(at-300, 0):min(at+100, len(b))])
 	if i := firstWith(bodies, "ADVICE-STOP"); i != 4 {
 		t.Fatalf("the Stop block's concern first reached request %d, want 5\n%s", i+1, s.logs(t))
 	}
@@ -304,9 +314,10 @@ func TestClaudeCodeAttachedHTTP(t *testing.T) {
 }
 
 // TestClaudeCodeAttachedPeriodic runs the attached advisor in the
-// periodic mode (advisor.mode periodic, a review every 2 tool calls): the
+// periodic mode (advisor.mode periodic, a review every 2 tool calls): a
 // review forks the transcript onto the advisor's model, whose CORRECTION
-// reaches the agent's next model request after a tool result, once.
+// reaches the agent once, right after a tool result (at a tool boundary,
+// or as a Stop block when the run has no tool call left).
 func TestClaudeCodeAttachedPeriodic(t *testing.T) {
 	bin := realAgent(t, "claude-code")
 	script := fmt.Sprintf(`rules:
@@ -327,29 +338,32 @@ func TestClaudeCodeAttachedPeriodic(t *testing.T) {
         tool_calls: [%[1]s]
       - text: Attempt three.
         tool_calls: [%[1]s]
+      - text: Attempt four.
+        tool_calls: [%[1]s]
+      - text: Attempt five.
+        tool_calls: [%[1]s]
       - text: I will read check.c next time.
   - name: primary-unscripted
     model: claude-fake-1
     repeat: true
-    steps: [{text: "(unscripted request)"}]
+    steps: [{text: "Understood: reading check.c next."}]
 `, claudeBash)
 	s := newAttached(t, script)
 	write(t, filepath.Join(s.agentDir, "config.yml"), "modelRoles:\n  advisor: fake/adv\nadvisor:\n  mode: periodic\n  syncTimeoutSeconds: 30\n  periodic:\n    everyToolCalls: 2\n")
 	s.vigilCmd(t, nil, "attach", "claude-code", "--project", s.work, "--command", s.vigil)
-	out, err := s.claude(t, bin, "Make ./fail.sh pass.")
-	if err != nil {
+	if _, err := s.claude(t, bin, "Make ./fail.sh pass."); err != nil {
 		t.Fatalf("claude: %v\n%s", err, s.logs(t))
-	}
-	if !strings.Contains(out, "I will read check.c next time.") {
-		t.Fatalf("the agent did not finish as scripted:\n%s", out)
 	}
 	bodies := s.primary("claude-fake-1")
 	i := firstWith(bodies, "PERIODIC-FIX")
-	if i < 2 || i > 3 {
-		t.Fatalf("the correction first reached request %d of %d, want 3 or 4 (after the second or third run's result)\n%s", i+1, len(bodies), s.logs(t))
+	if i < 2 {
+		t.Fatalf("the correction first reached request %d of %d, want it after a review of two tool calls\n%s", i+1, len(bodies), s.logs(t))
 	}
 	if at, res := strings.Index(bodies[i], "PERIODIC-FIX"), strings.LastIndex(bodies[i], "tool_result"); res < 0 || at < res {
 		t.Fatalf("the correction is not after the last tool result in request %d", i+1)
+	}
+	if n := strings.Count(bodies[len(bodies)-1], "PERIODIC-FIX"); n != 1 {
+		t.Fatalf("the last request holds the correction %d times, want once", n)
 	}
 	forks := 0
 	for _, r := range s.srv.Requests() {
@@ -360,10 +374,10 @@ func TestClaudeCodeAttachedPeriodic(t *testing.T) {
 			}
 		}
 	}
-	if forks != 1 {
-		t.Fatalf("%d forks, want 1 (3 tool calls, a review every 2)", forks)
+	if forks < 1 || forks > 2 {
+		t.Fatalf("%d forks, want 1 or 2 (5 tool calls, a review every 2, one at a time)", forks)
 	}
-	t.Logf("the correction reached request %d\n%s", i+1, s.logs(t))
+	t.Logf("the correction reached request %d of %d after %d forks\n%s", i+1, len(bodies), forks, s.logs(t))
 }
 
 // TestClaudeCodeSidecarKilled kills vigil's sidecar from inside the

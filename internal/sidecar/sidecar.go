@@ -19,6 +19,11 @@ import (
 type Follower interface {
 	Poll() (transcript.Batch, error)
 	Settle() (transcript.Batch, error)
+	// Holds reports whether the reply held back for more lines makes the
+	// tool call callID; Release completes it (the agent ran the call, so
+	// the reply is whole).
+	Holds(callID string) bool
+	Release(callID string) (transcript.Batch, error)
 }
 
 // Advisor is the advisor runtime a sidecar feeds ([advisor.Runtime]).
@@ -424,6 +429,17 @@ func (s *Sidecar) awaitCall(ctx context.Context, id string) error {
 		s.mu.Lock()
 		err := s.syncLocked(false)
 		seen := s.calls[id]
+		if !seen && err == nil && id != "" && s.follower != nil && s.follower.Holds(id) {
+			// The agent ran the call, so its reply is whole: report it
+			// now rather than when the next reply is written.
+			var b transcript.Batch
+			b, err = s.follower.Release(id)
+			s.apply(b)
+			if err != nil {
+				err = s.fail(fmt.Errorf("follow %s: %w", s.path, err))
+			}
+			seen = true
+		}
 		s.mu.Unlock()
 		if err != nil || id == "" || seen {
 			return err

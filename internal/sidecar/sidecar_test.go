@@ -25,6 +25,10 @@ type fakeFollower struct {
 	settled  int
 	path     string
 	pollCall int
+	held     string // the call id Holds reports
+	// onRelease is what Release returns.
+	onRelease transcript.Batch
+	released  []string
 }
 
 func (f *fakeFollower) Poll() (transcript.Batch, error) {
@@ -36,6 +40,21 @@ func (f *fakeFollower) Poll() (transcript.Batch, error) {
 	}
 	b := f.polls[0]
 	f.polls = f.polls[1:]
+	return b, nil
+}
+
+func (f *fakeFollower) Holds(id string) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.held == id
+}
+
+func (f *fakeFollower) Release(id string) (transcript.Batch, error) {
+	f.mu.Lock()
+	f.released = append(f.released, id)
+	b := f.onRelease
+	f.held, f.onRelease = "", transcript.Batch{}
+	f.mu.Unlock()
 	return b, nil
 }
 
@@ -394,5 +413,21 @@ func TestToolBoundaryGivesUpWaiting(t *testing.T) {
 	}
 	if len(logged) != 1 || !strings.Contains(logged[0], "never") {
 		t.Fatalf("logged %q", logged)
+	}
+}
+
+// TestToolBoundaryTakesAHeldReply: a reply the follower holds back
+// (Claude Code may still add lines to it) that makes the call is enough:
+// the transcript was read up to the call.
+func TestToolBoundaryTakesAHeldReply(t *testing.T) {
+	sc, f, a := newTest(t, Options{FlushWait: time.Hour})
+	f.held = "c1"
+	f.onRelease = stepBatch(1, "go")
+	out, err := sc.Handle(context.Background(), event(EventPostToolUse, map[string]any{"tool_use_id": "c1"}))
+	if err != nil || out != nil || f.pollCall != 1 || len(f.released) != 1 {
+		t.Fatalf("out %+v err %v polls %d released %v", out, err, f.pollCall, f.released)
+	}
+	if got := strings.Join(a.kinds(), " "); got != "step_ended@3" {
+		t.Fatalf("events = %s; want the released step reported", got)
 	}
 }
