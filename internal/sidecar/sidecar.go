@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -228,13 +229,9 @@ func (s *Sidecar) apply(b transcript.Batch) {
 		evs = append(evs, at{i, advisor.Event{Kind: advisor.EventStepEnded, Cursor: base + i + 1}})
 	}
 	evs = append(evs, tools...)
-	// Stable by position: marks before the step that ends at the same
-	// entry, in the order the follower gave them.
-	for i := 0; i < len(evs); i++ {
-		for j := i; j > 0 && evs[j].i < evs[j-1].i; j-- {
-			evs[j], evs[j-1] = evs[j-1], evs[j]
-		}
-	}
+	// By position, stably: at one entry, marks before the step that ends
+	// there, then the tool events, each in the order the follower gave.
+	slices.SortStableFunc(evs, func(a, b at) int { return a.i - b.i })
 	for _, e := range evs {
 		s.o.Advisor.Notify(e.ev)
 	}
