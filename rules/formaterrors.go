@@ -1,9 +1,6 @@
 package rules
 
-import (
-	"fmt"
-	"regexp"
-)
+import "fmt"
 
 var formatErrorsInfo = Info{
 	Name:     "format-errors",
@@ -16,7 +13,7 @@ var formatErrorsInfo = Info{
 }
 
 // rejection matches what harnesses say when they reject a reply.
-var rejection = regexp.MustCompile(`(format ?error|did not (include|contain|use|provide) (a |any |the |exactly one )?(tool call|command|action|bash|code block)|no tool calls?\b|exactly (one|_one_) (bash |shell )?(action|command|code block|tool call|function call)|please (always )?provide (exactly )?one|could not parse|could not be parsed|failed to parse (the )?(tool|arguments|action|response)|error parsing tool call|tool call error|missing '?command'? argument|invalid (json|tool call|tool arguments|function arguments)|unknown tool|no such tool|inputvalidationerror: \S+ failed|validation failed for tool|unknown argument "[^\n]*takes: |missing required argument "|tool .{1,40} (is not available|does not exist|not found)|syntax errors and was not executed|your (last )?(output|response|reply) (did not|was not|is not|has no|contained no))`)
+var rejection = lazyRegexp{expr: `(format ?error|did not (include|contain|use|provide) (a |any |the |exactly one )?(tool call|command|action|bash|code block)|no tool calls?\b|exactly (one|_one_) (bash |shell )?(action|command|code block|tool call|function call)|please (always )?provide (exactly )?one|could not parse|could not be parsed|failed to parse (the )?(tool|arguments|action|response)|error parsing tool call|tool call error|missing '?command'? argument|invalid (json|tool call|tool arguments|function arguments)|unknown tool|no such tool|inputvalidationerror: \S+ failed|validation failed for tool|unknown argument "[^\n]*takes: |missing required argument "|tool .{1,40} (is not available|does not exist|not found)|syntax errors and was not executed|your (last )?(output|response|reply) (did not|was not|is not|has no|contained no))`}
 
 // rejectionWords are words every match of rejection contains.
 var rejectionWords = []string{"format", "tool", "exactly", "provide", "parse", "invalid", "malformed", "your ", "command", "not executed", "validation", "argument"}
@@ -28,7 +25,7 @@ func (d *formatErrors) isRejection(s string, limit int) bool {
 		return false
 	}
 	d.buf = lowerInto(d.buf, s)
-	return hasAny(d.buf, rejectionWords) && rejection.Match(d.buf)
+	return hasAny(d.buf, rejectionWords) && rejection.get().Match(d.buf)
 }
 
 // formatErrors counts consecutive rejected replies.

@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 )
 
@@ -20,7 +19,7 @@ var sidestepInfo = Info{
 }
 
 var (
-	missingModule = regexp.MustCompile(`(?:No module named|Cannot find module|cannot load such file --) '?"?([A-Za-z_][\w.\-/@]*)`)
+	missingModule = lazyRegexp{expr: `(?:No module named|Cannot find module|cannot load such file --) '?"?([A-Za-z_][\w.\-/@]*)`}
 	// missingLiterals start every match of missingModule.
 	missingLiterals = []string{"No module named", "Cannot find module", "cannot load such file --"}
 )
@@ -86,7 +85,7 @@ func (d *sidestep) hit(a *act, v *view) {
 	var m []string
 	for _, lit := range missingLiterals {
 		if i := lastIndex(tail, lit); i >= 0 {
-			m = missingModule.FindStringSubmatch(tail[i:min(len(tail), i+len(lit)+200)])
+			m = missingModule.get().FindStringSubmatch(tail[i:min(len(tail), i+len(lit)+200)])
 			break
 		}
 	}

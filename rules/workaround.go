@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 )
 
@@ -19,11 +18,11 @@ var workaroundInfo = Info{
 
 var (
 	// suppressFlag matches a command line that silences or skips checks.
-	suppressFlag = regexp.MustCompile(`(\|\|\s*(?:true|:|exit 0)\b|--no-verify\b|--deselect\b|\s-k\s+['"]?not\s|--ignore(?:-glob)?[= ]|\bskip=|-dskiptests|--skip-(?:tests|checks|hooks)\b|--no-check\b|\bset \+e\b|--continue-on-collection-errors)`)
+	suppressFlag = lazyRegexp{expr: `(\|\|\s*(?:true|:|exit 0)\b|--no-verify\b|--deselect\b|\s-k\s+['"]?not\s|--ignore(?:-glob)?[= ]|\bskip=|-dskiptests|--skip-(?:tests|checks|hooks)\b|--no-check\b|\bset \+e\b|--continue-on-collection-errors)`}
 	// suppressMarker matches skip and suppression markers added to code.
-	suppressMarker = regexp.MustCompile(`(@pytest\.mark\.(?:skip|xfail)|pytest\.skip\(|@unittest\.skip|\.skiptest\(|\bt\.skip(?:now|f)?\(|\bxit\(|\b(?:it|describe|test)\.skip\(|#\s*noqa\b|#\s*type:\s*ignore|//\s*nolint|eslint-disable|@ts-ignore|@ts-expect-error|#\[ignore\]|@disabled\b|@ignore\b)`)
+	suppressMarker = lazyRegexp{expr: `(@pytest\.mark\.(?:skip|xfail)|pytest\.skip\(|@unittest\.skip|\.skiptest\(|\bt\.skip(?:now|f)?\(|\bxit\(|\b(?:it|describe|test)\.skip\(|#\s*noqa\b|#\s*type:\s*ignore|//\s*nolint|eslint-disable|@ts-ignore|@ts-expect-error|#\[ignore\]|@disabled\b|@ignore\b)`}
 	// assertion matches a line that checks something.
-	assertion = regexp.MustCompile(`^\s*(?:assert\b|self\.assert|expect\(|require\.|assert\.|t\.(?:Error|Fatal))`)
+	assertion = lazyRegexp{expr: `^\s*(?:assert\b|self\.assert|expect\(|require\.|assert\.|t\.(?:Error|Fatal))`}
 )
 
 // flagWords and markerWords are fragments every match of suppressFlag and
@@ -91,7 +90,7 @@ func (d *workaround) hides(a *act) (failure, string) {
 			line = a.Command
 		}
 		d.buf = lowerInto(d.buf, line)
-		if m := findNear(suppressFlag, d.buf, flagWords, 8, 24); m != "" {
+		if m := findNear(suppressFlag.get(), d.buf, flagWords, 8, 24); m != "" {
 			key := programKey(a.canonical)
 			for _, f := range d.fails {
 				if f.program == key && !strings.Contains(f.command, strings.TrimSpace(m)) {
@@ -106,7 +105,7 @@ func (d *workaround) hides(a *act) (failure, string) {
 			continue
 		}
 		d.buf = lowerInto(d.buf, added)
-		if lo, hi := findNearIndex(suppressMarker, d.buf, markerWords, 24, 16); hi > 0 {
+		if lo, hi := findNearIndex(suppressMarker.get(), d.buf, markerWords, 24, 16); hi > 0 {
 			m := added[lo:hi]
 			return last, fmt.Sprintf("adds `%s` to %s", m, fileKey(e.Path))
 		}
@@ -218,7 +217,7 @@ func commentsOutAssertion(old, repl string) bool {
 		return false
 	}
 	for line := range strings.Lines(old) {
-		if !assertion.MatchString(line) {
+		if !assertion.get().MatchString(line) {
 			continue
 		}
 		body := strings.TrimSpace(line)
