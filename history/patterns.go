@@ -3,6 +3,7 @@ package history
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // shape finds secrets of one recognisable form. Every form starts with a
@@ -17,7 +18,7 @@ type shape struct {
 	// before it), as a key pasted into text does and as "task-" in a
 	// longer word does not.
 	boundary bool
-	re       *regexp.Regexp // anchored at the hint
+	re       lazyRegexp // anchored at the hint
 	// window bounds how far past the hint a match may reach (0 means
 	// shortWindow), so that many hints cost linear time.
 	window int
@@ -26,48 +27,48 @@ type shape struct {
 	valid func(secret string) bool
 }
 
-// shapes are the key forms every Redactor knows. They are compiled once
-// and never change.
+// shapes are the key forms every Redactor knows. Their expressions are
+// compiled once, at first use, and never change.
 var shapes = [...]shape{
 	{name: "anthropic-key", hints: []string{"sk-ant-"}, boundary: true,
-		re: regexp.MustCompile(`^sk-ant-[A-Za-z0-9_-]{20,}`)},
+		re: lazyRegexp{expr: `^sk-ant-[A-Za-z0-9_-]{20,}`}},
 	{name: "openai-key", hints: []string{"sk-"}, boundary: true,
-		re: regexp.MustCompile(`^sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}`),
+		re: lazyRegexp{expr: `^sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}`},
 		// sk- starts many hyphenated words; a key mixes cases and digits.
 		valid: func(s string) bool { return !strings.HasPrefix(s, "sk-ant-") && classes(s) == 3 }},
 	{name: "github-token", hints: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, boundary: true,
-		re: regexp.MustCompile(`^gh[pousr]_[A-Za-z0-9]{36,}`)},
+		re: lazyRegexp{expr: `^gh[pousr]_[A-Za-z0-9]{36,}`}},
 	{name: "github-token", hints: []string{"github_pat_"}, boundary: true,
-		re: regexp.MustCompile(`^github_pat_[A-Za-z0-9_]{22,}`)},
+		re: lazyRegexp{expr: `^github_pat_[A-Za-z0-9_]{22,}`}},
 	{name: "aws-access-key", hints: []string{"AKIA", "ASIA", "ABIA", "ACCA"}, boundary: true,
-		re:    regexp.MustCompile(`^A(?:KIA|SIA|BIA|CCA)[A-Z0-9]{16}\b`),
+		re:    lazyRegexp{expr: `^A(?:KIA|SIA|BIA|CCA)[A-Z0-9]{16}\b`},
 		valid: func(s string) bool { return strings.ContainsAny(s[4:], "0123456789") }},
 	{name: "slack-token", hints: []string{"xoxa-", "xoxb-", "xoxe-", "xoxo-", "xoxp-", "xoxr-", "xoxs-"}, boundary: true,
-		re:    regexp.MustCompile(`^xox[abeoprs]-[A-Za-z0-9-]{10,}`),
+		re:    lazyRegexp{expr: `^xox[abeoprs]-[A-Za-z0-9-]{10,}`},
 		valid: func(s string) bool { return strings.ContainsAny(s, "0123456789") }},
 	{name: "slack-token", hints: []string{"xapp-"}, boundary: true,
-		re: regexp.MustCompile(`^xapp-[0-9]+-[A-Za-z0-9-]{10,}`)},
+		re: lazyRegexp{expr: `^xapp-[0-9]+-[A-Za-z0-9-]{10,}`}},
 	{name: "google-api-key", hints: []string{"AIza"}, boundary: true,
-		re: regexp.MustCompile(`^AIza[0-9A-Za-z_-]{35}`)},
+		re: lazyRegexp{expr: `^AIza[0-9A-Za-z_-]{35}`}},
 	{name: "stripe-key", hints: []string{"sk_live_", "rk_live_", "sk_test_", "rk_test_"}, boundary: true,
-		re: regexp.MustCompile(`^[rs]k_(?:live|test)_[0-9A-Za-z]{16,}`)},
+		re: lazyRegexp{expr: `^[rs]k_(?:live|test)_[0-9A-Za-z]{16,}`}},
 	{name: "huggingface-token", hints: []string{"hf_"}, boundary: true,
-		re:    regexp.MustCompile(`^hf_[A-Za-z0-9]{30,}`),
+		re:    lazyRegexp{expr: `^hf_[A-Za-z0-9]{30,}`},
 		valid: func(s string) bool { return classes(s[3:]) >= 2 }},
 	{name: "npm-token", hints: []string{"npm_"}, boundary: true,
-		re:    regexp.MustCompile(`^npm_[A-Za-z0-9]{36,}`),
+		re:    lazyRegexp{expr: `^npm_[A-Za-z0-9]{36,}`},
 		valid: func(s string) bool { return classes(s[4:]) >= 2 }},
 	{name: "jwt", hints: []string{"eyJ"}, boundary: true,
-		re: regexp.MustCompile(`^eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`)},
+		re: lazyRegexp{expr: `^eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`}},
 	// A key block, or, when the text was cut before its END line, the
 	// base64 that follows the BEGIN line.
 	{name: "private-key", hints: []string{"-----BEGIN"}, window: 16 << 10,
-		re: regexp.MustCompile(`^-----BEGIN[A-Z0-9 ]* PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END[A-Z0-9 ]* PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s:,.-]*)`)},
+		re: lazyRegexp{expr: `^-----BEGIN[A-Z0-9 ]* PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END[A-Z0-9 ]* PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s:,.-]*)`}},
 	{name: "bearer-token", hints: []string{"Bearer", "bearer", "BEARER"}, boundary: true,
-		re: regexp.MustCompile(`^(?i:bearer)[ \t]+([A-Za-z0-9._~+/-]+=*)`), group: 1,
+		re: lazyRegexp{expr: `^(?i:bearer)[ \t]+([A-Za-z0-9._~+/-]+=*)`}, group: 1,
 		valid: func(s string) bool { return len(s) >= 16 && classes(s) >= 2 }},
 	{name: "authorization", hints: []string{"Authorization", "authorization", "AUTHORIZATION"}, boundary: true,
-		re:    regexp.MustCompile(`^(?i:authorization)["']?[ \t]*[:=][ \t]*["']?(?:(?i:basic|bearer|bot|digest|token)[ \t]+)?([A-Za-z0-9._~+/-]+=*)`),
+		re:    lazyRegexp{expr: `^(?i:authorization)["']?[ \t]*[:=][ \t]*["']?(?:(?i:basic|bearer|bot|digest|token)[ \t]+)?([A-Za-z0-9._~+/-]+=*)`},
 		group: 1,
 		valid: func(s string) bool { return len(s) >= MinSecretLength && classes(s) >= 2 }},
 }
@@ -88,8 +89,30 @@ type hintRef struct {
 	shape int // index in shapes
 }
 
-// hints indexes shapes. It is built once and never changes.
-var hints = func() *hintIndex {
+// lazyRegexp is a regular expression compiled the first time it is used.
+// The shapes' expressions are lazyRegexp values, which the compiler lays
+// out as static data with the rest of shapes, so that starting vigil
+// (every command, including the hook, which must answer within
+// milliseconds) neither compiles nor allocates anything for them. A bad
+// expression panics at its first use; TestShapesCompile compiles every
+// one.
+type lazyRegexp struct {
+	expr string
+	once sync.Once
+	re   *regexp.Regexp
+}
+
+// get returns the compiled expression, compiling it on the first call.
+// It is safe for concurrent use.
+func (l *lazyRegexp) get() *regexp.Regexp {
+	l.once.Do(func() { l.re = regexp.MustCompile(l.expr) })
+	return l.re
+}
+
+// hints returns the index of shapes' hints. It is built once, at first
+// use (it is a 64 KiB table, which a command that never redacts need not
+// touch), and never changes.
+var hints = sync.OnceValue(func() *hintIndex {
 	x := &hintIndex{}
 	for i := range shapes {
 		for _, h := range shapes[i].hints {
@@ -103,7 +126,7 @@ var hints = func() *hintIndex {
 		}
 	}
 	return x
-}()
+})
 
 // scan appends every known value and every secret of a known shape in s
 // to dst, in one pass: at each byte, one lookup in the shapes' table and
@@ -116,10 +139,11 @@ func (r *Redactor) scan(s string, dst []span) []span {
 	// one that starts inside a secret and runs past it is not cut.
 	var tried [len(shapes)]int
 	found := 0
+	idx := hints()
 	for i := 0; i+1 < len(s); i++ {
 		pair := uint16(s[i])<<8 | uint16(s[i+1])
-		if k := hints.slot[pair]; k != 0 && i >= found {
-			for _, h := range hints.refs[k-1] {
+		if k := idx.slot[pair]; k != 0 && i >= found {
+			for _, h := range idx.refs[k-1] {
 				if i < tried[h.shape] || !strings.HasPrefix(s[i:], h.hint) {
 					continue
 				}
@@ -154,7 +178,7 @@ func (sh *shape) match(s string, pos int) (secret span, end int, ok bool) {
 	if window == 0 {
 		window = shortWindow
 	}
-	m := sh.re.FindStringSubmatchIndex(s[pos:min(len(s), pos+window)])
+	m := sh.re.get().FindStringSubmatchIndex(s[pos:min(len(s), pos+window)])
 	if m == nil {
 		return span{}, pos, false
 	}
