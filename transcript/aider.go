@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -58,15 +57,15 @@ func sniffAider(head []byte, name string) bool {
 	if strings.HasSuffix(name, ".aider.chat.history.md") {
 		return true
 	}
-	return aiderLines.Match(head) && aiderOutput.Match(head)
+	return aiderLines.get().Match(head) && aiderOutput.get().Match(head)
 }
 
 var (
-	aiderLines  = regexp.MustCompile(`(?m)^#### .*  \r?$`)
-	aiderOutput = regexp.MustCompile(`(?m)^> .*  \r?$`)
+	aiderLines  = lazyRegexp{expr: `(?m)^#### .*  \r?$`}
+	aiderOutput = lazyRegexp{expr: `(?m)^> .*  \r?$`}
 	// aiderModel finds the model in aider's launch output: "Model: X with
 	// …", "Models: X with …, weak model Y", "Main model: X with …".
-	aiderModel = regexp.MustCompile(`^(?:Main model|Models?): (\S+)`)
+	aiderModel = lazyRegexp{expr: `^(?:Main model|Models?): (\S+)`}
 )
 
 // aiderState reads one history file.
@@ -174,7 +173,7 @@ func (st *aiderState) flush() {
 	}
 	if !st.started && kind == 'o' && st.info.Model == "" {
 		for _, l := range lines {
-			if m := aiderModel.FindStringSubmatch(l); m != nil {
+			if m := aiderModel.get().FindStringSubmatch(l); m != nil {
 				st.info.Model = strings.TrimSuffix(m[1], ",")
 				break
 			}

@@ -3,7 +3,6 @@ package transcript
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -550,7 +549,7 @@ func cxTexts(raw json.RawMessage) []cxText {
 
 // cxExitRE finds the exit status in a command's output, as the shell
 // tools of different versions print it.
-var cxExitRE = regexp.MustCompile(`(?m)^(?:Process exited with code|Exit code:?) (-?\d+)`)
+var cxExitRE = lazyRegexp{expr: `(?m)^(?:Process exited with code|Exit code:?) (-?\d+)`}
 
 // cxOutput returns a tool output's text and whether it reports a failure.
 // The output is a string (plain, or JSON holding output and exit status),
@@ -589,7 +588,7 @@ func cxOutput(raw json.RawMessage) (string, bool) {
 	if !strings.Contains(text, "Process exited with code") && !strings.Contains(text, "Exit code") {
 		return text, false
 	}
-	if m := cxExitRE.FindStringSubmatch(text); m != nil {
+	if m := cxExitRE.get().FindStringSubmatch(text); m != nil {
 		return text, m[1] != "0"
 	}
 	return text, false

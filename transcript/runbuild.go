@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"time"
@@ -179,12 +178,12 @@ func unixTime(sec float64) time.Time {
 
 // returnCodeTag finds the exit code that mini-swe-agent's observation
 // template writes.
-var returnCodeTag = regexp.MustCompile(`<returncode>\s*(-?\d+)\s*</returncode>`)
+var returnCodeTag = lazyRegexp{expr: `<returncode>\s*(-?\d+)\s*</returncode>`}
 
 // failedReturnCode reports whether text shows a non-zero return code in a
 // <returncode> tag; ok is false when it shows none.
 func failedReturnCode(text string) (failed, ok bool) {
-	m := returnCodeTag.FindStringSubmatch(text)
+	m := returnCodeTag.get().FindStringSubmatch(text)
 	if m == nil {
 		return false, false
 	}
