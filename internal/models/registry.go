@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/vigil-dev/vigil/llm"
 )
@@ -193,8 +194,10 @@ func mergeHeaders(base, over map[string]string) map[string]string {
 	return out
 }
 
-// envName matches values of apiKey that name an environment variable.
-var envName = regexp.MustCompile(`^[A-Z_][A-Z0-9_]*$`)
+// envName returns the expression that matches values of apiKey that name
+// an environment variable, compiled at first use rather than when vigil
+// starts.
+var envName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Z_][A-Z0-9_]*$`) })
 
 // key returns the provider's API key, or why there is none. An apiKey that
 // looks like an environment variable name (upper case, digits and
@@ -210,7 +213,7 @@ func (r *Registry) key(p *provider) (string, error) {
 	if v, ok := r.opts.LookupEnv(p.apiKey); ok && v != "" {
 		return v, nil
 	}
-	if envName.MatchString(p.apiKey) {
+	if envName().MatchString(p.apiKey) {
 		return "", fmt.Errorf("missing key: environment variable %s is not set", p.apiKey)
 	}
 	return p.apiKey, nil

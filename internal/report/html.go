@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/vigil-dev/vigil/internal/review"
 	"github.com/vigil-dev/vigil/rules"
@@ -14,7 +15,11 @@ import (
 //go:embed page.html.tmpl
 var pageSource string
 
-var pageTemplate = template.Must(template.New("page").Parse(pageSource))
+// pageTemplate returns the page's template, parsed at first use rather
+// than when vigil starts (most commands never write a page).
+var pageTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("page").Parse(pageSource))
+})
 
 // WriteHTML writes one self-contained page (inline CSS and script, no
 // network) for the given files: a summary at the top, then per file and
@@ -24,7 +29,7 @@ var pageTemplate = template.Must(template.New("page").Parse(pageSource))
 // their start steps. The page works without its script; the script only
 // highlights a finding's steps when it is clicked.
 func WriteHTML(w io.Writer, files []*File) error {
-	if err := pageTemplate.Execute(w, buildPage(files)); err != nil {
+	if err := pageTemplate().Execute(w, buildPage(files)); err != nil {
 		return fmt.Errorf("write HTML report: %w", err)
 	}
 	return nil
