@@ -464,3 +464,42 @@ func TestCodexAttached(t *testing.T) {
 	}
 	checkRepeatRun(t, s, "gpt-fake-1")
 }
+
+// TestCodexSidecarKilled is TestClaudeCodeSidecarKilled for the real
+// Codex: its sidecar killed from inside the run, it finishes normally.
+func TestCodexSidecarKilled(t *testing.T) {
+	bin := realAgent(t, "codex")
+	run := `{name: exec_command, arguments: {cmd: "sh fail.sh"}}`
+	kill := `{name: exec_command, arguments: {cmd: "for f in \"$VIGIL_RUNTIME_DIR\"/*.json; do kill -9 $(sed -n 's/.*\"pid\": *\\([0-9]*\\).*/\\1/p' \"$f\"); done; echo killed"}}`
+	script := fmt.Sprintf(`rules:
+%s
+  - name: primary
+    model: gpt-fake-1
+    steps:
+      - text: Attempt one.
+        tool_calls: [%s]
+      - text: Now the kill.
+        tool_calls: [%s]
+      - text: Attempt three.
+        tool_calls: [%s]
+      - text: Finished; the check still fails.
+  - name: primary-unscripted
+    model: gpt-fake-1
+    repeat: true
+    steps: [{text: "(unscripted request)"}]
+`, attachedAdvisorScript, run, kill, run)
+	s := newAttached(t, script)
+	out, err := s.codex(t, bin, "Make ./fail.sh pass.")
+	if err != nil {
+		t.Fatalf("codex: %v\n%s", err, s.logs(t))
+	}
+	if !strings.Contains(out, "Finished; the check still fails.") || !strings.Contains(out, "killed") {
+		t.Fatalf("the agent did not finish normally:\n%s", out)
+	}
+	if n := len(s.primary("gpt-fake-1")); n != 4 {
+		t.Fatalf("the agent made %d requests, want the 4 scripted", n)
+	}
+	if logs := s.logs(t); strings.Count(logs, "watching ") < 2 {
+		t.Fatalf("want two sidecar starts (one after the kill):\n%s", logs)
+	}
+}
