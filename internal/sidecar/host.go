@@ -26,9 +26,9 @@ const maxView = 400
 //     (PostToolUse); a Steer also makes the Stop hook block. The agent's
 //     running tool is never aborted: hooks cannot do that.
 //   - Card keeps a note for the user's next prompt (UserPromptSubmit).
-//   - Resume asks the Stop hook, if it is still waiting, to block with the
-//     interrupting notes so the agent takes one more turn; once the agent
-//     has stopped, a hook cannot restart it.
+//   - Resume does nothing more: the Stop hook, waiting for the review
+//     that steered, blocks with the note so the agent takes one more
+//     turn; once the agent has stopped, a hook cannot restart it.
 //
 // It keeps memory bounded: entries the advisor has read are dropped, and
 // the view keeps the latest maxView entries.
@@ -41,13 +41,10 @@ type Host struct {
 	asides  []advisor.Advice
 	steers  []advisor.Advice
 	cards   []advisor.Advice
-	resume  bool
-	// changed is closed and replaced whenever a note arrives.
-	changed chan struct{}
 }
 
 // NewHost returns an empty Host.
-func NewHost() *Host { return &Host{changed: make(chan struct{})} }
+func NewHost() *Host { return &Host{} }
 
 // Append adds entries the agent wrote, in order, and returns the cursor
 // after the last. A compaction entry restarts the view with itself.
@@ -107,7 +104,6 @@ func (h *Host) Aside(_ context.Context, n advisor.Advice) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.asides = append(h.asides, n)
-	h.signalLocked()
 	return nil
 }
 
@@ -116,7 +112,6 @@ func (h *Host) Steer(_ context.Context, n advisor.Advice) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.steers = append(h.steers, n)
-	h.signalLocked()
 	return nil
 }
 
@@ -125,34 +120,21 @@ func (h *Host) Card(_ context.Context, n advisor.Advice) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.cards = append(h.cards, n)
-	h.signalLocked()
 	return nil
 }
 
-// Resume implements [advisor.Host].
-func (h *Host) Resume(_ context.Context) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.resume = true
-	h.signalLocked()
-	return nil
-}
-
-func (h *Host) signalLocked() {
-	close(h.changed)
-	h.changed = make(chan struct{})
-}
+// Resume implements [advisor.Host]. The runtime calls it after a Steer
+// when the run ended on its own; the Stop hook, which is still waiting
+// for that review, blocks with the steered note, which is the only way to
+// resume an agent through its hooks. So there is nothing more to do.
+func (h *Host) Resume(_ context.Context) error { return nil }
 
 // Boundary takes the notes due at a tool boundary, interrupting ones
 // first, formatted as one text, at most [MaxContext] long; "" when none.
 func (h *Host) Boundary() string {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	var text string
-	text, h.steers = take(h.steers, MaxContext)
-	if len(h.steers) == 0 {
-		h.resume = false
-	}
+	text := h.takeSteersLocked(MaxContext)
 	var more string
 	more, h.asides = take(h.asides, MaxContext-len(text))
 	return join(text, more)
@@ -163,12 +145,7 @@ func (h *Host) Boundary() string {
 func (h *Host) StopNotes() string {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	var text string
-	text, h.steers = take(h.steers, MaxContext)
-	if len(h.steers) == 0 {
-		h.resume = false
-	}
-	return text
+	return h.takeSteersLocked(MaxContext)
 }
 
 // Prompt takes what is due when the user sends a prompt: the cards,
@@ -176,21 +153,25 @@ func (h *Host) StopNotes() string {
 func (h *Host) Prompt() string {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	var a, b, c string
-	a, h.cards = take(h.cards, MaxContext)
-	b, h.steers = take(h.steers, MaxContext-len(a))
-	if len(h.steers) == 0 {
-		h.resume = false
-	}
-	c, h.asides = take(h.asides, MaxContext-len(a)-len(b))
-	return join(join(a, b), c)
+	var cards, asides string
+	cards, h.cards = take(h.cards, MaxContext)
+	steers := h.takeSteersLocked(MaxContext - len(cards))
+	asides, h.asides = take(h.asides, MaxContext-len(cards)-len(steers))
+	return join(join(cards, steers), asides)
+}
+
+// takeSteersLocked takes the interrupting notes that fit in limit.
+func (h *Host) takeSteersLocked(limit int) string {
+	var text string
+	text, h.steers = take(h.steers, limit)
+	return text
 }
 
 // dropSteers forgets the interrupting notes waiting (their run ended).
 func (h *Host) dropSteers() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.steers, h.resume = nil, false
+	h.steers = nil
 }
 
 // Pending counts the notes waiting: interrupting ones, asides, cards.
@@ -198,13 +179,6 @@ func (h *Host) Pending() (steers, asides, cards int) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return len(h.steers), len(h.asides), len(h.cards)
-}
-
-// Changed returns a channel closed when a note next arrives.
-func (h *Host) Changed() <-chan struct{} {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.changed
 }
 
 // take formats the longest prefix of notes that fits in limit (at least

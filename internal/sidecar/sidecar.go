@@ -418,38 +418,26 @@ func (s *Sidecar) periodicStop(ctx context.Context, in Input, interrupted bool, 
 // behind their hooks, and the steps before that call must be read (and
 // reported) before the hook decides what is due.
 func (s *Sidecar) awaitCall(ctx context.Context, id string) error {
-	deadline := time.NewTimer(s.o.FlushWait)
-	defer deadline.Stop()
-	tick := time.NewTicker(10 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		s.mu.Lock()
-		err := s.syncLocked(false)
-		seen := s.calls[id]
-		if !seen && err == nil && id != "" && s.follower != nil && s.follower.Holds(id) {
-			// The agent ran the call, so its reply is whole: report it
-			// now rather than when the next reply is written.
-			var b transcript.Batch
-			b, err = s.follower.Release(id)
-			s.apply(b)
-			if err != nil {
-				err = s.fail(fmt.Errorf("follow %s: %w", s.path, err))
-			}
-			seen = true
-		}
-		s.mu.Unlock()
-		if err != nil || id == "" || seen {
-			return err
-		}
-		select {
-		case <-tick.C:
-		case <-deadline.C:
-			s.o.Logf("the transcript does not show tool call %s after %v; going on without it", id, s.o.FlushWait)
-			return nil
-		case <-ctx.Done():
-			return nil
-		}
+	if id == "" {
+		return s.Sync()
 	}
+	return s.readUntil(ctx, 10*time.Millisecond, "tool call "+id, func() (bool, error) {
+		err := s.syncLocked(false)
+		if err != nil || s.calls[id] {
+			return true, err
+		}
+		if s.follower == nil || !s.follower.Holds(id) {
+			return false, nil
+		}
+		// The agent ran the call, so its reply is whole: report it now
+		// rather than when the next reply is written.
+		b, err := s.follower.Release(id)
+		s.apply(b)
+		if err != nil {
+			err = s.fail(fmt.Errorf("follow %s: %w", s.path, err))
+		}
+		return true, err
+	})
 }
 
 // awaitLastReply reads the transcript to its end, the turn settled (a
@@ -461,22 +449,32 @@ func (s *Sidecar) awaitLastReply(ctx context.Context, in Input) error {
 	if in.LastAssistantMessage != nil {
 		want = strings.TrimSpace(*in.LastAssistantMessage)
 	}
+	return s.readUntil(ctx, 20*time.Millisecond, "the agent's last message", func() (bool, error) {
+		err := s.syncLocked(true)
+		return err != nil || want == "" || sameText(s.lastReply, want), err
+	})
+}
+
+// readUntil calls done (with mu held) every tick until it reports true,
+// FlushWait passes or ctx is done; what names what it waits for, in the
+// log line that says it gave up. Only done's error is returned: a
+// transcript that lags costs the hook some wait, never its answer.
+func (s *Sidecar) readUntil(ctx context.Context, tick time.Duration, what string, done func() (bool, error)) error {
 	deadline := time.NewTimer(s.o.FlushWait)
 	defer deadline.Stop()
-	tick := time.NewTicker(20 * time.Millisecond)
-	defer tick.Stop()
+	t := time.NewTicker(tick)
+	defer t.Stop()
 	for {
 		s.mu.Lock()
-		err := s.syncLocked(true)
-		got := s.lastReply
+		ok, err := done()
 		s.mu.Unlock()
-		if err != nil || want == "" || sameText(got, want) {
+		if ok {
 			return err
 		}
 		select {
-		case <-tick.C:
+		case <-t.C:
 		case <-deadline.C:
-			s.o.Logf("the transcript does not show the agent's last message after %v; going on without it", s.o.FlushWait)
+			s.o.Logf("the transcript does not show %s after %v; going on without it", what, s.o.FlushWait)
 			return nil
 		case <-ctx.Done():
 			return nil
