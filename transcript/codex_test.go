@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -99,10 +100,82 @@ func TestCodexOutputs(t *testing.T) {
 		{`[{"type":"input_text","text":"a"},{"type":"input_text","text":"b"}]`, "a\nb", false},
 		{`{"content":"patch failed","success":false}`, "patch failed", true},
 		{`"plain text, no status"`, "plain text, no status", false},
+		// Calls Codex refused: it ran nothing and says so in plain text.
+		{`"unsupported call: shell"`, "unsupported call: shell", true},
+		{`"unsupported custom tool call: apply_patch"`, "unsupported custom tool call: apply_patch", true},
+		{`"failed to parse function arguments: missing field ` + "`cmd`" + ` at line 1 column 36"`, "failed to parse function arguments: missing field `cmd` at line 1 column 36", true},
+		// Only a message that is the whole output is a refusal.
+		{`"Chunk ID: 0a1b2c\nWall time: 0.0100 seconds\nProcess exited with code 0\nOutput:\nunsupported call: shell\n"`, "Process exited with code 0\nOutput:\nunsupported call: shell\n", false},
+		// Unified exec's header loses its chunk id and wall time, and
+		// keeps its facts.
+		{`"Chunk ID: 3fa91c\nWall time: 0.0123 seconds\nProcess exited with code 1\nOriginal token count: 3\nOutput:\nFAILED\n"`, "Process exited with code 1\nOriginal token count: 3\nOutput:\nFAILED\n", true},
+		{`"Command: sleep 30\nChunk ID: 07acea\nWall time: 5.0019 seconds\nProcess running with session ID 55249\nOriginal token count: 2\nOutput:\n500/700\n"`, "Command: sleep 30\nProcess running with session ID 55249\nOriginal token count: 2\nOutput:\n500/700\n", false},
+		{`"Chunk ID: 9f8058\nWall time: 0.0000 seconds\nProcess exited with code 0\nOriginal token count: 0\nOutput:\n"`, "Process exited with code 0\nOriginal token count: 0\nOutput:\n", false},
+		// An apply_patch run through exec_command: Codex's header, then
+		// the patch tool's own.
+		{`"Wall time: 0.0000 seconds\nOutput:\nExit code: 0\nWall time: 0 seconds\nOutput:\nSuccess. Updated the following files:\nM calc.py\n"`, "Output:\nExit code: 0\nOutput:\nSuccess. Updated the following files:\nM calc.py\n", false},
+		// Not a header: a line of another kind before "Output:", or no
+		// "Output:" line.
+		{`"Wall time: 1.2 seconds\naborted by user"`, "Wall time: 1.2 seconds\naborted by user", false},
+		{`"Chunk ID: 3fa91c\nsomething else\nOutput:\nx"`, "Chunk ID: 3fa91c\nsomething else\nOutput:\nx", false},
+		{`"Wall time: 3 seconds"`, "Wall time: 3 seconds", false},
 	} {
 		text, failed := cxOutput([]byte(tc.output))
 		if failed != tc.failed || (tc.text != "" && text != tc.text) {
 			t.Errorf("cxOutput(%s) = %q, %v; want %q, %v", tc.output, text, failed, tc.text, tc.failed)
+		}
+	}
+}
+
+// TestCodexQuietRepeats checks that two runs of a command that printed
+// the same read the same, whatever chunk ids and wall times Codex gave
+// them, and that a refused call is a failed result.
+func TestCodexQuietRepeats(t *testing.T) {
+	const head = `{"timestamp":"2026-11-30T01:00:00.000Z","type":"session_meta","payload":{"id":"t1","cwd":"/w","model_provider":"openai"}}
+`
+	call := func(id, name, args string) string {
+		return `{"timestamp":"2026-11-30T01:00:01.000Z","type":"response_item","payload":{"type":"function_call","name":"` + name +
+			`","arguments":` + strconv.Quote(args) + `,"call_id":"` + id + `"}}` + "\n"
+	}
+	output := func(id, out string) string {
+		return `{"timestamp":"2026-11-30T01:00:02.000Z","type":"response_item","payload":{"type":"function_call_output","call_id":"` + id +
+			`","output":` + strconv.Quote(out) + `}}` + "\n"
+	}
+	data := head +
+		call("c1", "exec_command", `{"cmd":"tail -n 1 export.log"}`) +
+		output("c1", "Chunk ID: 9f8058\nWall time: 17.8887 seconds\nProcess exited with code 0\nOriginal token count: 9\nOutput:\nexport finished\n") +
+		call("c2", "exec_command", `{"cmd":"tail -n 1 export.log"}`) +
+		output("c2", "Chunk ID: adf7e4\nWall time: 4.8861 seconds\nProcess exited with code 0\nOriginal token count: 9\nOutput:\nexport finished\n") +
+		call("c3", "shell", `{"command":["python3","-m","unittest"]}`) +
+		output("c3", "unsupported call: shell") +
+		call("c4", "exec_command", `{"command":"python3 -m unittest"}`) +
+		output("c4", "failed to parse function arguments: missing field `cmd`")
+	res := jlRead(t, []byte(data), "rollout.jsonl", FormatCodex)
+	if res.err != nil {
+		t.Fatal(res.err)
+	}
+	steps := jlSteps(res.all())
+	if len(steps) != 4 {
+		t.Fatalf("%d steps, want 4", len(steps))
+	}
+	result := func(i int, id string) llm.Block {
+		r, ok := steps[i].Result(id)
+		if !ok {
+			t.Fatalf("step %d: no result for %s", i+1, id)
+		}
+		return r
+	}
+	first, second := result(0, "c1"), result(1, "c2")
+	if first.Content[0].Text != second.Content[0].Text || first.IsError || second.IsError {
+		t.Errorf("two reads of the same log differ: %q (error %v) and %q (error %v)",
+			first.Content[0].Text, first.IsError, second.Content[0].Text, second.IsError)
+	}
+	if got, want := first.Content[0].Text, "Process exited with code 0\nOriginal token count: 9\nOutput:\nexport finished\n"; got != want {
+		t.Errorf("result %q, want %q", got, want)
+	}
+	for i, id := range []string{"c3", "c4"} {
+		if r := result(2+i, id); !r.IsError {
+			t.Errorf("refused call %s: result %q is not an error", id, r.Content[0].Text)
 		}
 	}
 }
