@@ -97,6 +97,12 @@ type Action struct {
 	// or its text shows a non-zero exit code, or (for runs whose exit code
 	// is hidden behind a pipe) it ends in a traceback or failing tests.
 	Failed bool
+	// Refused is set when the harness rejected the call and ran nothing: a
+	// tool it does not have, arguments it could not parse or validate (a
+	// failed result in the words format-errors knows). A refused action
+	// has Failed set and Run and Test clear, and makes no edits; Kind,
+	// Command and Path say what it asked for.
+	Refused bool
 	// ExitCode is the exit code the result shows; -1 when it shows none.
 	ExitCode int
 	// Output is the text of the result.
@@ -117,12 +123,13 @@ type Action struct {
 // Actions returns the actions of a step: one per tool call of its reply,
 // in order, each with the result that answers it.
 func Actions(st *transcript.Step) []Action {
-	return appendActions(nil, st)
+	var scratch []byte
+	return appendActions(nil, st, &scratch)
 }
 
 // appendActions appends the actions of a step to dst; with no calls it
-// returns dst as it is.
-func appendActions(dst []Action, st *transcript.Step) []Action {
+// returns dst as it is. scratch is a buffer it may reuse.
+func appendActions(dst []Action, st *transcript.Step, scratch *[]byte) []Action {
 	m := st.Message()
 	if m == nil {
 		return dst
@@ -132,7 +139,7 @@ func appendActions(dst []Action, st *transcript.Step) []Action {
 			continue
 		}
 		res, ok := st.Result(c.ID)
-		dst = append(dst, newAction(c, res, ok))
+		dst = append(dst, newAction(c, res, ok, scratch))
 	}
 	return dst
 }
@@ -281,7 +288,9 @@ func commandText(raw json.RawMessage) string {
 	return ""
 }
 
-func newAction(call, res llm.Block, answered bool) Action {
+// newAction derives the action of a call and its result; scratch is a
+// buffer it may reuse.
+func newAction(call, res llm.Block, answered bool, scratch *[]byte) Action {
 	a := Action{Tool: call.Name, ExitCode: -1, Answered: answered}
 	if answered {
 		a.Output = resultText(res)
@@ -340,8 +349,25 @@ func newAction(call, res llm.Block, answered bool) Action {
 	a.Failed = answered && res.IsError
 	if answered {
 		a.judge()
+		if a.Failed && rejects(scratch, a.Output, refusalLimit) {
+			a.refuse()
+		}
 	}
 	return a
+}
+
+// refusalLimit is how long a tool result that rejects the call may be: a
+// harness's rejection is a short message, while a program's long output
+// may quote such words.
+const refusalLimit = 600
+
+// refuse marks an action whose call the harness rejected: it ran nothing
+// and changed nothing.
+func (a *Action) refuse() {
+	a.Refused = true
+	a.Run, a.Test, a.Edits = false, false, nil
+	a.install, a.polls = false, false
+	a.scripts, a.code, a.paths = nil, "", nil
 }
 
 func (a *Action) shell(cmd string) {

@@ -10,7 +10,8 @@ import (
 
 func act1(name string, args any, out string, isErr bool) Action {
 	raw, _ := json.Marshal(args)
-	return newAction(llm.ToolCall("c", name, raw), llm.ToolResult("c", isErr, llm.Text(out)), true)
+	var scratch []byte
+	return newAction(llm.ToolCall("c", name, raw), llm.ToolResult("c", isErr, llm.Text(out)), true, &scratch)
 }
 
 func TestActionShapes(t *testing.T) {
@@ -46,6 +47,31 @@ func TestActionShapes(t *testing.T) {
 		if a.Kind != c.kind || c.command != "" && a.Command != c.command || a.Path != c.path || len(a.Edits) != c.edits || a.Failed != c.failed || a.ExitCode != c.code {
 			t.Errorf("%s: got kind %v command %q path %q edits %d failed %v exit %d\nwant kind %v command %q path %q edits %d failed %v exit %d",
 				c.name, a.Kind, a.Command, a.Path, len(a.Edits), a.Failed, a.ExitCode, c.kind, c.command, c.path, c.edits, c.failed, c.code)
+		}
+	}
+}
+
+// TestRefusedAction checks that a call the harness rejected is a failure
+// that ran nothing and changed nothing, whatever it asked for, and that a
+// program's failure in the same words is not one.
+func TestRefusedAction(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		a       Action
+		refused bool
+	}{
+		{"Codex: no such tool", act1("shell", map[string]any{"command": []string{"python3", "-m", "unittest"}}, "unsupported call: shell", true), true},
+		{"Codex: arguments it cannot parse", act1("exec_command", map[string]any{"command": "pytest -q"}, "failed to parse function arguments: missing field `cmd` at line 1 column 36", true), true},
+		{"vigil: no such tool", act1("Bash", map[string]any{"command": "python3 -m unittest -q"}, `unknown tool "Bash"; the tools are: read, write, edit, bash, grep, find, task`, true), true},
+		{"Claude Code: no such tool", act1("bash", map[string]any{"command": "cat > a.py <<'EOF'\nx = 1\nEOF"}, "<tool_use_error>Error: No such tool available: bash. Tool names are case-sensitive: call Bash instead.</tool_use_error>", true), true},
+		{"pi: arguments it rejects", act1("edit", map[string]any{"file": "a.py", "edits": []map[string]string{{"oldText": "a", "newText": "b"}}}, "Validation failed for tool \"edit\":\n  - path: must have required properties path", true), true},
+		{"a program that failed", act1("bash", map[string]any{"command": "python3 -m unittest -q"}, "FAILED (failures=1)", true), false},
+		{"a program's error in a harness's words, not its whole output", act1("exec_command", map[string]any{"cmd": "python3 eval.py"}, "Process exited with code 1\nOutput:\nValueError: unsupported call: foo\n", false), false},
+		{"a rejection that succeeded is no rejection", act1("bash", map[string]any{"command": "echo unknown tool"}, "unknown tool", false), false},
+	} {
+		a := c.a
+		if a.Refused != c.refused || a.Refused && (!a.Failed || a.Run || a.Test || len(a.Edits) > 0 || a.code != "" || len(a.scripts) > 0) {
+			t.Errorf("%s: refused %v (failed %v, run %v, test %v, %d edits), want refused %v", c.name, a.Refused, a.Failed, a.Run, a.Test, len(a.Edits), c.refused)
 		}
 	}
 }

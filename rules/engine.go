@@ -64,8 +64,9 @@ type Engine struct {
 	// lowered holds the step's text in lower case, reused from step to step.
 	lowered []byte
 	// actions are the actions of the step last observed, reused from step
-	// to step.
+	// to step; scratch is a buffer their derivation reuses.
 	actions []Action
+	scratch []byte
 	// found are the findings of the step being observed; emit is report,
 	// made once so that each step does not allocate it again.
 	found []Finding
@@ -239,7 +240,7 @@ func (e *Engine) build(st *transcript.Step) *view {
 		}
 	}
 	clear(e.actions)
-	e.actions = appendActions(e.actions[:0], st)
+	e.actions = appendActions(e.actions[:0], st, &e.scratch)
 	for _, a := range e.actions {
 		acts = append(acts, e.enrich(a, st.N))
 	}

@@ -12,20 +12,20 @@ var formatErrorsInfo = Info{
 		"replies in a row (default 3) were rejected.",
 }
 
-// rejection matches what harnesses say when they reject a reply.
-var rejection = lazyRegexp{expr: `(format ?error|did not (include|contain|use|provide) (a |any |the |exactly one )?(tool call|command|action|bash|code block)|no tool calls?\b|exactly (one|_one_) (bash |shell )?(action|command|code block|tool call|function call)|please (always )?provide (exactly )?one|could not parse|could not be parsed|failed to parse (the )?(tool|arguments|action|response)|error parsing tool call|tool call error|missing '?command'? argument|invalid (json|tool call|tool arguments|function arguments)|unknown tool|no such tool|inputvalidationerror: \S+ failed|validation failed for tool|unknown argument "[^\n]*takes: |missing required argument "|tool .{1,40} (is not available|does not exist|not found)|syntax errors and was not executed|your (last )?(output|response|reply) (did not|was not|is not|has no|contained no))`}
+// rejection matches what harnesses say when they reject a reply or a call.
+var rejection = lazyRegexp{expr: `(^unsupported (custom tool )?call: |format ?error|did not (include|contain|use|provide) (a |any |the |exactly one )?(tool call|command|action|bash|code block)|no tool calls?\b|exactly (one|_one_) (bash |shell )?(action|command|code block|tool call|function call)|please (always )?provide (exactly )?one|could not parse|could not be parsed|failed to parse (the )?((function|tool) )?(tool|arguments|action|response)|error parsing tool call|tool call error|missing '?command'? argument|invalid (json|tool call|tool arguments|function arguments)|unknown tool|no such tool|inputvalidationerror: \S+ failed|validation failed for tool|unknown argument "[^\n]*takes: |missing required argument "|tool .{1,40} (is not available|does not exist|not found)|syntax errors and was not executed|your (last )?(output|response|reply) (did not|was not|is not|has no|contained no))`}
 
 // rejectionWords are words every match of rejection contains.
-var rejectionWords = []string{"format", "tool", "exactly", "provide", "parse", "invalid", "malformed", "your ", "command", "not executed", "validation", "argument"}
+var rejectionWords = []string{"format", "tool", "exactly", "provide", "parse", "invalid", "malformed", "your ", "command", "not executed", "validation", "argument", "unsupported"}
 
-// isRejection reports whether a harness message or tool result rejects a
-// reply.
-func (d *formatErrors) isRejection(s string, limit int) bool {
+// rejects reports whether a harness message or tool result shorter than
+// limit rejects a reply or a call; buf is a buffer it reuses.
+func rejects(buf *[]byte, s string, limit int) bool {
 	if len(s) >= limit {
 		return false
 	}
-	d.buf = lowerInto(d.buf, s)
-	return hasAny(d.buf, rejectionWords) && rejection.get().Match(d.buf)
+	*buf = lowerInto(*buf, s)
+	return hasAny(*buf, rejectionWords) && rejection.get().Match(*buf)
 }
 
 // formatErrors counts consecutive rejected replies.
@@ -44,7 +44,7 @@ func (d *formatErrors) observe(v *view, emit func(candidate)) {
 	// A harness message before this step rejects the previous reply.
 	prevRejected := false
 	for _, t := range v.notes {
-		if d.isRejection(t, 4000) {
+		if rejects(&d.buf, t, 4000) {
 			prevRejected = true
 		}
 	}
@@ -55,8 +55,7 @@ func (d *formatErrors) observe(v *view, emit func(candidate)) {
 	}
 	// A tool result that rejects the call rejects this reply.
 	for i := range v.acts {
-		a := &v.acts[i]
-		if a.Failed && d.isRejection(a.Output, 600) {
+		if v.acts[i].Refused {
 			d.count(v.n, v.n, emit)
 			break
 		}

@@ -32,6 +32,22 @@ func TestFormatErrors(t *testing.T) {
 			do(tool("bash", map[string]any{"cmd": "ls"}, "bash: unknown argument \"cmd\" (bash takes: command, timeout)", true)),
 			do(tool("bash", map[string]any{}, "bash: missing required argument \"command\" (string)", true)),
 		}, []int{3}},
+		{"calls Codex refused", []st{
+			do(tool("shell", map[string]any{"command": []string{"python3", "-m", "unittest", "-q"}}, "unsupported call: shell", true)),
+			do(tool("shell", map[string]any{"command": []string{"bash", "-lc", "python3 -m unittest -q"}}, "unsupported call: shell", true)),
+			do(tool("exec_command", map[string]any{"command": "python3 -m unittest -q"}, "failed to parse function arguments: missing field `cmd` at line 1 column 36", true)),
+			do(tool("exec_command", map[string]any{"cmd": "python3 -m unittest -q"}, "Process exited with code 0\nOutput:\nOK", false)),
+		}, []int{3}},
+		{"one refused call, then the right one", []st{
+			do(tool("shell", map[string]any{"command": []string{"python3", "-m", "unittest", "-q"}}, "unsupported call: shell", true)),
+			do(tool("exec_command", map[string]any{"cmd": "python3 -m unittest -q"}, "Process exited with code 1\nOutput:\nFAILED (failures=1)", false)),
+			do(tool("exec_command", map[string]any{"cmd": "cat calc.py"}, "Process exited with code 0\nOutput:\ndef add(a, b):", false)),
+		}, nil},
+		{"a program that fails with such words is not rejected", []st{
+			do(sh("python3 eval.py", "Traceback (most recent call last):\nValueError: unsupported call: foo", true)),
+			do(sh("python3 eval.py --strict", "Traceback (most recent call last):\nValueError: unsupported call: bar", true)),
+			do(sh("python3 eval.py --lax", "Traceback (most recent call last):\nValueError: unsupported call: baz", true)),
+		}, nil},
 		{"Claude Code's notice about deferred tools is not a rejection", []st{
 			talk,
 			st{text: "x", notes: []string{"The following deferred tools are now available via ToolSearch. Their schemas are NOT loaded — calling them directly will fail with InputValidationError."}},

@@ -10,8 +10,9 @@ var repeatedFailureInfo = Info{
 		"paths, hex ids), and are nearly the same when they run the same program (python, go test, " +
 		"git commit); failures are the same when the last lines of their output match with " +
 		"numbers, timestamps and ids normalised. A different error, or a success of the same " +
-		"command, ends the episode: that is progress. Reported at the FailureRepeats-th identical " +
-		"failure (default 3) within the window.",
+		"command, ends the episode: that is progress. Calls the harness refused ran nothing and " +
+		"are left to format-errors. Reported at the FailureRepeats-th identical failure (default " +
+		"3) within the window.",
 }
 
 // repeatedFailure counts identical failures in a row, per command and per
@@ -35,7 +36,8 @@ func (d *repeatedFailure) reset() { d.runs, d.similar = nil, nil }
 func (d *repeatedFailure) observe(v *view, emit func(candidate)) {
 	for i := range v.acts {
 		a := &v.acts[i]
-		if !a.Answered {
+		if !a.Answered || a.Refused {
+			// A refused call ran nothing; format-errors counts those.
 			continue
 		}
 		if !a.Failed {

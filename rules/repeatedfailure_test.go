@@ -17,6 +17,11 @@ func TestRepeatedFailure(t *testing.T) {
 
 	runCases(t, "repeated-failure", []detectorCase{
 		{"three identical failures", []st{fail("go test ./...", "FAIL x"), fail("go test ./...", "FAIL x"), fail("go test ./...", "FAIL x")}, []int{3}},
+		{"calls the harness refused are format-errors' to report", []st{
+			do(tool("Bash", map[string]any{"command": "make"}, `unknown tool "Bash"; the tools are: read, write, edit, bash`, true)),
+			do(tool("Bash", map[string]any{"command": "make"}, `unknown tool "Bash"; the tools are: read, write, edit, bash`, true)),
+			do(tool("Bash", map[string]any{"command": "make"}, `unknown tool "Bash"; the tools are: read, write, edit, bash`, true)),
+		}, nil},
 		{"two are a retry", []st{fail("go test ./...", "FAIL x"), fail("go test ./...", "FAIL x")}, nil},
 		{"a different error is progress", []st{fail("make", "E: missing a"), fail("make", "E: missing b"), fail("make", "E: missing c")}, nil},
 		{"volatile details are ignored", []st{

@@ -6,7 +6,8 @@ var testRerunInfo = Info{
 	Name:     "test-rerun",
 	Severity: Nit,
 	Doc: "Running the same tests or the same script again with nothing in between that could " +
-		"change the outcome: only reads and searches. Any other action (an edit, an install, " +
+		"change the outcome: only reads, searches and calls the harness refused (which ran " +
+		"nothing). A refused call is not a run either. Any other action (an edit, an install, " +
 		"another program) starts the count over, since it may have changed something. Reported " +
 		"at the TestReruns-th run (default 3).",
 }
@@ -27,7 +28,9 @@ func (d *testRerun) observe(v *view, emit func(candidate)) {
 	for i := range v.acts {
 		a := &v.acts[i]
 		switch {
-		case a.Kind == KindRead || a.Kind == KindSearch:
+		case a.Kind == KindRead || a.Kind == KindSearch || a.Refused:
+			// Nothing that could change the outcome: a refused call ran
+			// nothing.
 			continue
 		case !a.Run || !a.Answered || a.hasCode && a.code.writes || a.cmd != d.cmd || d.last < v.oldest():
 			d.cmd, d.count, d.reported = 0, 0, false

@@ -11,6 +11,15 @@ func TestTestRerun(t *testing.T) {
 		{"an edit between runs", []st{test, read, test, edit, test}, nil},
 		{"an install between runs", []st{test, test, do(sh("pip install requests", "Successfully installed", false)), test}, nil},
 		{"another program between runs", []st{test, do(sh("./tools/install slugkit", "installed", false)), test, do(sh("./tools/install colorkit", "installed", false)), test}, nil},
+		{"calls the harness refused are not runs", []st{
+			do(tool("shell", map[string]any{"command": []string{"python", "-m", "pytest", "-q"}}, "unsupported call: shell", true)),
+			do(tool("shell", map[string]any{"command": []string{"bash", "-lc", "python -m pytest -q"}}, "unsupported call: shell", true)),
+			do(tool("Bash", map[string]any{"command": "python -m pytest -q"}, `unknown tool "Bash"; the tools are: read, write, edit, bash`, true)),
+		}, nil},
+		{"a refused call between runs changes nothing", []st{
+			test, do(tool("Bash", map[string]any{"command": "pip install requests"}, `unknown tool "Bash"; the tools are: read, write, edit, bash`, true)),
+			test, read, test,
+		}, []int{5}},
 		{"scripts count too", []st{
 			do(sh("python repro.py", "bug", false)), read,
 			do(sh("python repro.py", "bug", false)), read,

@@ -57,6 +57,10 @@ func (d *workaround) observe(v *view, emit func(candidate)) {
 	d.fails = d.fails[i:]
 	for j := range v.acts {
 		a := &v.acts[j]
+		if a.Refused {
+			// It ran nothing: it neither failed nor hid a failure.
+			continue
+		}
 		if len(d.fails) > 0 {
 			if f, how := d.hides(a); how != "" {
 				emit(candidate{subject: textSig("workaround:" + f.command), Finding: Finding{
