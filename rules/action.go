@@ -112,6 +112,7 @@ type Action struct {
 
 	// facts about shell commands that detectors share
 	canonical string
+	env       sig
 	bare      string
 	install   bool
 	polls     bool
@@ -375,7 +376,7 @@ func (a *Action) shell(cmd string) {
 	a.Kind, a.Command = f.kind, cmd
 	a.Test, a.Run = f.test, f.run
 	a.Edits = f.edits
-	a.canonical, a.bare, a.install, a.polls = f.canonical, f.bare, f.install, f.polls
+	a.canonical, a.env, a.bare, a.install, a.polls = f.canonical, f.env, f.bare, f.install, f.polls
 	a.scripts, a.code, a.paths = f.scripts, f.code, f.paths
 	switch {
 	case len(f.edits) > 0:

@@ -28,6 +28,10 @@ type shellFacts struct {
 	// canonical is the line with noise removed (cd prefixes, sleeps,
 	// display filters), for comparing repeated commands.
 	canonical string
+	// env is the signature of the environment assignments (A=b cmd) of
+	// the line's commands, which canonical leaves out; 0 when there are
+	// none. The same command run in another environment is another run.
+	env sig
 	// bare is the line without its here-document bodies, operators kept.
 	bare string
 	// polls is set when the line sleeps before looking again.
@@ -68,6 +72,11 @@ func analyseShellDepth(line string, depth int) shellFacts {
 			continue
 		}
 		f.classify(c, prog, args)
+	}
+	for i := range cmds {
+		for _, w := range cmds[i].env {
+			f.env = mix(f.env|1, textSig(w))
+		}
 	}
 	// Both renderings go into the parser's scratch buffer; often one is
 	// the line itself, which then serves as it is.

@@ -268,6 +268,9 @@ func noteText(e session.Entry) string {
 func (e *Engine) enrich(a Action, n int) act {
 	x := act{Action: a}
 	x.cmd = actionSig(a.Kind, a.canonical)
+	if a.env != 0 {
+		x.cmd = mix(x.cmd, a.env)
+	}
 	failed := sig(0)
 	if a.Failed {
 		failed = 1

@@ -10,6 +10,9 @@ import (
 type simpleCmd struct {
 	// args are the words, environment assignments (A=b) left out.
 	args []string
+	// env are the environment assignments before the words, which run
+	// the command in another environment.
+	env []string
 	// out lists files the command writes with > or >>.
 	out []string
 	// appends is set when an output redirection is >>.
@@ -71,9 +74,11 @@ type shellParser struct {
 	cmds []simpleCmd
 	cur  simpleCmd
 	// words holds the words of every command of the line; argStart is
-	// where the current command's words start.
+	// where the current command's words start, the first assigns of them
+	// its environment assignments.
 	words    []string
 	argStart int
+	assigns  int
 	// scratch is a buffer for renderings of the line.
 	scratch []byte
 	// pending here-document delimiters, each with the index of the
@@ -209,8 +214,10 @@ func (p *shellParser) readRedirect() {
 func (p *shellParser) addWord(w string) {
 	switch p.redirect {
 	case "":
-		if len(p.words) == p.argStart {
+		if len(p.words) == p.argStart+p.assigns {
 			if isAssignment(w) {
+				p.words = append(p.words, w)
+				p.assigns++
 				return
 			}
 			switch w {
@@ -260,8 +267,14 @@ func (p *shellParser) end(piped bool) {
 		p.cur.op = ";"
 	}
 	if n := len(p.words); n > p.argStart {
-		p.cur.args = p.words[p.argStart:n:n]
-		p.argStart = n
+		env := p.argStart + p.assigns
+		if env > p.argStart {
+			p.cur.env = p.words[p.argStart:env:env]
+		}
+		if n > env {
+			p.cur.args = p.words[env:n:n]
+		}
+		p.argStart, p.assigns = n, 0
 	}
 	if len(p.cur.args) > 0 || len(p.cur.out) > 0 || p.cur.heredoc != "" || p.hasDocFor(len(p.cmds)) {
 		p.cur.piped = p.piped

@@ -16,7 +16,8 @@ func TestParseShell(t *testing.T) {
 		{`echo 'a b' "c \"d\"" e\ f`, `[echo a b c "d" e f]`},
 		{"cat > f.py << 'EOF'\nprint(1)\nEOF\npython f.py", "[cat] out=[f.py] doc=print(1)\n ;; [python f.py]"},
 		{"cat <<-EOF > x\n\tline\n\tEOF", "[cat] out=[x] doc=\tline\n"},
-		{"FOO=1 BAR=2 make test", "[make test]"},
+		{"FOO=1 BAR=2 make test", "[make test] env=[FOO=1 BAR=2]"},
+		{"A=1 x=$(cat f) && B=2; C=3 go test", "[go test] env=[C=3]"},
 		{"git diff > /dev/null 2>/dev/null; echo ok >> log.txt", "[git diff] ;; [echo ok] out=[log.txt]"},
 		{"for f in a b; do cat $f; done", "[for f in a b] ;; [cat $f] ;; [done]"},
 		{"x=$(grep -c foo a.txt) && echo $x", "[echo $x]"},
@@ -34,6 +35,9 @@ func TestParseShell(t *testing.T) {
 			}
 			if sc.heredoc != "" {
 				p += " doc=" + sc.heredoc
+			}
+			if len(sc.env) > 0 {
+				p += fmt.Sprintf(" env=%v", sc.env)
 			}
 			parts = append(parts, p)
 		}

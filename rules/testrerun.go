@@ -9,14 +9,18 @@ var testRerunInfo = Info{
 		"change the outcome: only reads, searches and calls the harness refused (which ran " +
 		"nothing). A refused call is not a run either. Any other action (an edit, an install, " +
 		"another program) starts the count over, since it may have changed something. Reported " +
-		"at the TestReruns-th run (default 3).",
+		"at the TestReruns-th run (default 3), or one run earlier (but never at the first run) " +
+		"when they are tests that passed every time: a failing test run may be retried once, in " +
+		"case it was flaky, but tests that passed with nothing changed since can only pass again.",
 }
 
 // testRerun counts runs of one check with only reads in between.
 type testRerun struct {
-	min      int
-	cmd      sig
-	count    int
+	min   int
+	cmd   sig
+	count int
+	// passed is set while every run counted is a test run that passed.
+	passed   bool
 	first    int
 	last     int
 	reported bool
@@ -37,26 +41,36 @@ func (d *testRerun) observe(v *view, emit func(candidate)) {
 			if !a.Run || !a.Answered || a.hasCode && a.code.writes {
 				continue
 			}
-			d.cmd, d.first = a.cmd, v.n
+			d.cmd, d.first, d.passed = a.cmd, v.n, true
 		}
 		if d.last == v.n && d.count > 0 {
 			continue
 		}
 		d.count++
 		d.last = v.n
-		if d.count >= d.min && !d.reported {
+		d.passed = d.passed && a.Test && !a.Failed
+		need := d.min
+		if d.passed {
+			need = max(2, d.min-1)
+		}
+		if d.count >= need && !d.reported {
 			d.reported = true
 			what := "tests"
 			if !a.Test {
 				what = "script"
+			}
+			msg := fmt.Sprintf("`%s` has run %d times with nothing changed in between; the %s will say the same until something changes.",
+				clip(a.Command, 80), d.count, what)
+			if d.passed {
+				msg = fmt.Sprintf("`%s` passed at step %d and has run %d times with nothing changed since; passing tests will pass again, act on the result.",
+					clip(a.Command, 80), d.first, d.count)
 			}
 			emit(candidate{subject: a.cmd, Finding: Finding{
 				Detector:  testRerunInfo.Name,
 				Severity:  testRerunInfo.Severity,
 				StartStep: d.first,
 				EndStep:   v.n,
-				Message: fmt.Sprintf("`%s` has run %d times with nothing changed in between; the %s will say the same until something changes.",
-					clip(a.Command, 80), d.count, what),
+				Message:   msg,
 			}})
 		}
 	}
