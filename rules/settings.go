@@ -17,7 +17,8 @@ type Settings struct {
 	// (polling-finished). Default 3.
 	IdenticalReads int
 	// TestReruns is how many runs of the same test command, with nothing
-	// changed in between, make a rerun episode (test-rerun). Default 3.
+	// changed in between, make a rerun episode (test-rerun); tests that
+	// passed every time take one run fewer, but at least two. Default 3.
 	TestReruns int
 	// EditFlips is how many times a file must return to an earlier
 	// version, with nothing run in between, to be thrashing (edit-thrash).
