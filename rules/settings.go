@@ -29,7 +29,8 @@ type Settings struct {
 	Rewrites int
 	// LoopSteps is how many steps in a row must bring nothing new (every
 	// call repeats an earlier call with the same result) to be a loop
-	// (no-progress-loop). Default 4.
+	// (no-progress-loop); steps that retrace earlier ones in order take
+	// one step fewer, but at least two. Default 4.
 	LoopSteps int
 	// FollowUp is how many steps after a failure a response to it is
 	// looked for (workaround, sidestep). Default 3.
