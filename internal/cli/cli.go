@@ -75,6 +75,12 @@ type exitRequest struct{ code int }
 
 // Run runs vigil with args (without the program name).
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (err error) {
+	if len(args) == 2 && args[0] == "hook" && (args[1] == "claude-code" || args[1] == "codex") {
+		// The agents run this for every hook event: skip building the
+		// command line's parser (a few milliseconds of reflection).
+		c := hookCmd{Agent: args[1]}
+		return c.Run(&env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, lookupEnv: os.LookupEnv})
+	}
 	var cli cliArgs
 	parser, err := kong.New(&cli,
 		kong.Name("vigil"),

@@ -90,8 +90,8 @@ type Sidecar struct {
 	follower  Follower
 	path      string
 	lastReply string // text of the last assistant message read
-	// calls are the ids of the latest tool calls read, so a tool hook can
-	// wait until the transcript holds the call it is about.
+	// calls are the ids of the latest tool calls read, so a tool hook
+	// can wait until the transcript holds the call it is about.
 	calls       map[string]bool
 	callOrder   []string
 	interrupted bool
@@ -191,6 +191,8 @@ func (s *Sidecar) apply(b transcript.Batch) {
 			if t := strings.TrimSpace(m.Message.Text()); t != "" {
 				s.lastReply = t
 			}
+		}
+		if m, ok := e.Body.(*session.Message); ok && m.Message.Role == llm.RoleAssistant {
 			for _, b := range m.Message.Content {
 				if b.Type == llm.BlockToolCall && b.ID != "" {
 					s.sawCall(b.ID)
@@ -355,6 +357,10 @@ func (s *Sidecar) toolBoundary(ctx context.Context, in Input) (*Output, error) {
 		s.o.Advisor.Notify(advisor.Event{Kind: advisor.EventUserInterrupted})
 		return nil, s.Sync()
 	}
+	// Both agents write the call's result to their transcript only once
+	// this hook has answered, so the step this call ends is reviewed
+	// after it: the wait is for the steps before (and a note about this
+	// one goes at the next boundary, or with the Stop).
 	err := s.awaitCall(ctx, in.ToolUseID)
 	if s.o.SyncBacklog > 0 {
 		s.wait(ctx, s.o.SyncTimeout, s.o.SyncBacklog)
