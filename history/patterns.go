@@ -1,9 +1,10 @@
 package history
 
 import (
-	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/vigil-dev/vigil/internal/lazyre"
 )
 
 // shape finds secrets of one recognisable form. Every form starts with a
@@ -18,7 +19,7 @@ type shape struct {
 	// before it), as a key pasted into text does and as "task-" in a
 	// longer word does not.
 	boundary bool
-	re       lazyRegexp // anchored at the hint
+	re       lazyre.Regexp // anchored at the hint
 	// window bounds how far past the hint a match may reach (0 means
 	// shortWindow), so that many hints cost linear time.
 	window int
@@ -31,44 +32,44 @@ type shape struct {
 // compiled once, at first use, and never change.
 var shapes = [...]shape{
 	{name: "anthropic-key", hints: []string{"sk-ant-"}, boundary: true,
-		re: lazyRegexp{expr: `^sk-ant-[A-Za-z0-9_-]{20,}`}},
+		re: lazyre.Regexp{Expr: `^sk-ant-[A-Za-z0-9_-]{20,}`}},
 	{name: "openai-key", hints: []string{"sk-"}, boundary: true,
-		re: lazyRegexp{expr: `^sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}`},
+		re: lazyre.Regexp{Expr: `^sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}`},
 		// sk- starts many hyphenated words; a key mixes cases and digits.
 		valid: func(s string) bool { return !strings.HasPrefix(s, "sk-ant-") && classes(s) == 3 }},
 	{name: "github-token", hints: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, boundary: true,
-		re: lazyRegexp{expr: `^gh[pousr]_[A-Za-z0-9]{36,}`}},
+		re: lazyre.Regexp{Expr: `^gh[pousr]_[A-Za-z0-9]{36,}`}},
 	{name: "github-token", hints: []string{"github_pat_"}, boundary: true,
-		re: lazyRegexp{expr: `^github_pat_[A-Za-z0-9_]{22,}`}},
+		re: lazyre.Regexp{Expr: `^github_pat_[A-Za-z0-9_]{22,}`}},
 	{name: "aws-access-key", hints: []string{"AKIA", "ASIA", "ABIA", "ACCA"}, boundary: true,
-		re:    lazyRegexp{expr: `^A(?:KIA|SIA|BIA|CCA)[A-Z0-9]{16}\b`},
+		re:    lazyre.Regexp{Expr: `^A(?:KIA|SIA|BIA|CCA)[A-Z0-9]{16}\b`},
 		valid: func(s string) bool { return strings.ContainsAny(s[4:], "0123456789") }},
 	{name: "slack-token", hints: []string{"xoxa-", "xoxb-", "xoxe-", "xoxo-", "xoxp-", "xoxr-", "xoxs-"}, boundary: true,
-		re:    lazyRegexp{expr: `^xox[abeoprs]-[A-Za-z0-9-]{10,}`},
+		re:    lazyre.Regexp{Expr: `^xox[abeoprs]-[A-Za-z0-9-]{10,}`},
 		valid: func(s string) bool { return strings.ContainsAny(s, "0123456789") }},
 	{name: "slack-token", hints: []string{"xapp-"}, boundary: true,
-		re: lazyRegexp{expr: `^xapp-[0-9]+-[A-Za-z0-9-]{10,}`}},
+		re: lazyre.Regexp{Expr: `^xapp-[0-9]+-[A-Za-z0-9-]{10,}`}},
 	{name: "google-api-key", hints: []string{"AIza"}, boundary: true,
-		re: lazyRegexp{expr: `^AIza[0-9A-Za-z_-]{35}`}},
+		re: lazyre.Regexp{Expr: `^AIza[0-9A-Za-z_-]{35}`}},
 	{name: "stripe-key", hints: []string{"sk_live_", "rk_live_", "sk_test_", "rk_test_"}, boundary: true,
-		re: lazyRegexp{expr: `^[rs]k_(?:live|test)_[0-9A-Za-z]{16,}`}},
+		re: lazyre.Regexp{Expr: `^[rs]k_(?:live|test)_[0-9A-Za-z]{16,}`}},
 	{name: "huggingface-token", hints: []string{"hf_"}, boundary: true,
-		re:    lazyRegexp{expr: `^hf_[A-Za-z0-9]{30,}`},
+		re:    lazyre.Regexp{Expr: `^hf_[A-Za-z0-9]{30,}`},
 		valid: func(s string) bool { return classes(s[3:]) >= 2 }},
 	{name: "npm-token", hints: []string{"npm_"}, boundary: true,
-		re:    lazyRegexp{expr: `^npm_[A-Za-z0-9]{36,}`},
+		re:    lazyre.Regexp{Expr: `^npm_[A-Za-z0-9]{36,}`},
 		valid: func(s string) bool { return classes(s[4:]) >= 2 }},
 	{name: "jwt", hints: []string{"eyJ"}, boundary: true,
-		re: lazyRegexp{expr: `^eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`}},
+		re: lazyre.Regexp{Expr: `^eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`}},
 	// A key block, or, when the text was cut before its END line, the
 	// base64 that follows the BEGIN line.
 	{name: "private-key", hints: []string{"-----BEGIN"}, window: 16 << 10,
-		re: lazyRegexp{expr: `^-----BEGIN[A-Z0-9 ]* PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END[A-Z0-9 ]* PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s:,.-]*)`}},
+		re: lazyre.Regexp{Expr: `^-----BEGIN[A-Z0-9 ]* PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END[A-Z0-9 ]* PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s:,.-]*)`}},
 	{name: "bearer-token", hints: []string{"Bearer", "bearer", "BEARER"}, boundary: true,
-		re: lazyRegexp{expr: `^(?i:bearer)[ \t]+([A-Za-z0-9._~+/-]+=*)`}, group: 1,
+		re: lazyre.Regexp{Expr: `^(?i:bearer)[ \t]+([A-Za-z0-9._~+/-]+=*)`}, group: 1,
 		valid: func(s string) bool { return len(s) >= 16 && classes(s) >= 2 }},
 	{name: "authorization", hints: []string{"Authorization", "authorization", "AUTHORIZATION"}, boundary: true,
-		re:    lazyRegexp{expr: `^(?i:authorization)["']?[ \t]*[:=][ \t]*["']?(?:(?i:basic|bearer|bot|digest|token)[ \t]+)?([A-Za-z0-9._~+/-]+=*)`},
+		re:    lazyre.Regexp{Expr: `^(?i:authorization)["']?[ \t]*[:=][ \t]*["']?(?:(?i:basic|bearer|bot|digest|token)[ \t]+)?([A-Za-z0-9._~+/-]+=*)`},
 		group: 1,
 		valid: func(s string) bool { return len(s) >= MinSecretLength && classes(s) >= 2 }},
 }
@@ -87,26 +88,6 @@ type hintIndex struct {
 type hintRef struct {
 	hint  string
 	shape int // index in shapes
-}
-
-// lazyRegexp is a regular expression compiled the first time it is used.
-// The shapes' expressions are lazyRegexp values, which the compiler lays
-// out as static data with the rest of shapes, so that starting vigil
-// (every command, including the hook, which must answer within
-// milliseconds) neither compiles nor allocates anything for them. A bad
-// expression panics at its first use; TestShapesCompile compiles every
-// one.
-type lazyRegexp struct {
-	expr string
-	once sync.Once
-	re   *regexp.Regexp
-}
-
-// get returns the compiled expression, compiling it on the first call.
-// It is safe for concurrent use.
-func (l *lazyRegexp) get() *regexp.Regexp {
-	l.once.Do(func() { l.re = regexp.MustCompile(l.expr) })
-	return l.re
 }
 
 // hints returns the index of shapes' hints. It is built once, at first
@@ -178,7 +159,7 @@ func (sh *shape) match(s string, pos int) (secret span, end int, ok bool) {
 	if window == 0 {
 		window = shortWindow
 	}
-	m := sh.re.get().FindStringSubmatchIndex(s[pos:min(len(s), pos+window)])
+	m := sh.re.Get().FindStringSubmatchIndex(s[pos:min(len(s), pos+window)])
 	if m == nil {
 		return span{}, pos, false
 	}

@@ -3,6 +3,8 @@ package rules
 import (
 	"fmt"
 	"strings"
+
+	"github.com/vigil-dev/vigil/internal/lazyre"
 )
 
 var forbiddenEditInfo = Info{
@@ -21,8 +23,8 @@ var forbiddenEditInfo = Info{
 // forbidTests and forbidConfig match instructions that put tests or
 // configuration out of bounds.
 var (
-	forbidTests  = lazyRegexp{expr: `(\b(?:do not|don't|never|must not|should not|shouldn't|not allowed to|without)\b[^.\n]{0,40}?\b(?:modify|modifying|edit|editing|change|changing|touch|touching|alter|altering|update|updating|rewrite|rewriting)\b[^.\n]{0,40}?\btests?\b|\bnon-test files\b|do not modify:[^\n]*\btests?\b)`}
-	forbidConfig = lazyRegexp{expr: `(\b(?:do not|don't|never|must not|should not)\b[^.\n]{0,40}?\b(?:modify|edit|change|touch|alter)\b[^.\n]{0,60}?\bconfig(?:uration)?\b|do not modify:[^\n]*\bconfig(?:uration)?\b)`}
+	forbidTests  = lazyre.Regexp{Expr: `(\b(?:do not|don't|never|must not|should not|shouldn't|not allowed to|without)\b[^.\n]{0,40}?\b(?:modify|modifying|edit|editing|change|changing|touch|touching|alter|altering|update|updating|rewrite|rewriting)\b[^.\n]{0,40}?\btests?\b|\bnon-test files\b|do not modify:[^\n]*\btests?\b)`}
+	forbidConfig = lazyre.Regexp{Expr: `(\b(?:do not|don't|never|must not|should not)\b[^.\n]{0,40}?\b(?:modify|edit|change|touch|alter)\b[^.\n]{0,60}?\bconfig(?:uration)?\b|do not modify:[^\n]*\bconfig(?:uration)?\b)`}
 )
 
 // testWords and configWords are words every match of forbidTests and
@@ -47,10 +49,10 @@ func (d *forbiddenEdit) observe(v *view, emit func(candidate)) {
 			break
 		}
 		d.buf = lowerInto(d.buf, t)
-		if !d.tests && forbids(findNear(forbidTests.get(), d.buf, testWords, 100, 20)) {
+		if !d.tests && forbids(findNear(forbidTests.Get(), d.buf, testWords, 100, 20)) {
 			d.tests = true
 		}
-		if !d.config && forbids(findNear(forbidConfig.get(), d.buf, configWords, 140, 20)) {
+		if !d.config && forbids(findNear(forbidConfig.Get(), d.buf, configWords, 140, 20)) {
 			d.config = true
 		}
 	}

@@ -1,6 +1,10 @@
 package rules
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/vigil-dev/vigil/internal/lazyre"
+)
 
 var formatErrorsInfo = Info{
 	Name:     "format-errors",
@@ -13,7 +17,7 @@ var formatErrorsInfo = Info{
 }
 
 // rejection matches what harnesses say when they reject a reply or a call.
-var rejection = lazyRegexp{expr: `(^unsupported (custom tool )?call: |format ?error|did not (include|contain|use|provide) (a |any |the |exactly one )?(tool call|command|action|bash|code block)|no tool calls?\b|exactly (one|_one_) (bash |shell )?(action|command|code block|tool call|function call)|please (always )?provide (exactly )?one|could not parse|could not be parsed|failed to parse (the )?((function|tool) )?(tool|arguments|action|response)|error parsing tool call|tool call error|missing '?command'? argument|invalid (json|tool call|tool arguments|function arguments)|unknown tool|no such tool|inputvalidationerror: \S+ failed|validation failed for tool|unknown argument "[^\n]*takes: |missing required argument "|tool .{1,40} (is not available|does not exist|not found)|syntax errors and was not executed|your (last )?(output|response|reply) (did not|was not|is not|has no|contained no))`}
+var rejection = lazyre.Regexp{Expr: `(^unsupported (custom tool )?call: |format ?error|did not (include|contain|use|provide) (a |any |the |exactly one )?(tool call|command|action|bash|code block)|no tool calls?\b|exactly (one|_one_) (bash |shell )?(action|command|code block|tool call|function call)|please (always )?provide (exactly )?one|could not parse|could not be parsed|failed to parse (the )?((function|tool) )?(tool|arguments|action|response)|error parsing tool call|tool call error|missing '?command'? argument|invalid (json|tool call|tool arguments|function arguments)|unknown tool|no such tool|inputvalidationerror: \S+ failed|validation failed for tool|unknown argument "[^\n]*takes: |missing required argument "|tool .{1,40} (is not available|does not exist|not found)|syntax errors and was not executed|your (last )?(output|response|reply) (did not|was not|is not|has no|contained no))`}
 
 // rejectionWords are words every match of rejection contains.
 var rejectionWords = []string{"format", "tool", "exactly", "provide", "parse", "invalid", "malformed", "your ", "command", "not executed", "validation", "argument", "unsupported"}
@@ -25,7 +29,7 @@ func rejects(buf *[]byte, s string, limit int) bool {
 		return false
 	}
 	*buf = lowerInto(*buf, s)
-	return hasAny(*buf, rejectionWords) && rejection.get().Match(*buf)
+	return hasAny(*buf, rejectionWords) && rejection.Get().Match(*buf)
 }
 
 // formatErrors counts consecutive rejected replies.

@@ -3,6 +3,8 @@ package rules
 import (
 	"fmt"
 	"strings"
+
+	"github.com/vigil-dev/vigil/internal/lazyre"
 )
 
 var sidestepInfo = Info{
@@ -19,7 +21,7 @@ var sidestepInfo = Info{
 }
 
 var (
-	missingModule = lazyRegexp{expr: `(?:No module named|Cannot find module|cannot load such file --) '?"?([A-Za-z_][\w.\-/@]*)`}
+	missingModule = lazyre.Regexp{Expr: `(?:No module named|Cannot find module|cannot load such file --) '?"?([A-Za-z_][\w.\-/@]*)`}
 	// missingLiterals start every match of missingModule.
 	missingLiterals = []string{"No module named", "Cannot find module", "cannot load such file --"}
 )
@@ -85,7 +87,7 @@ func (d *sidestep) hit(a *act, v *view) {
 	var m []string
 	for _, lit := range missingLiterals {
 		if i := lastIndex(tail, lit); i >= 0 {
-			m = missingModule.get().FindStringSubmatch(tail[i:min(len(tail), i+len(lit)+200)])
+			m = missingModule.Get().FindStringSubmatch(tail[i:min(len(tail), i+len(lit)+200)])
 			break
 		}
 	}

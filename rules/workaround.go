@@ -3,6 +3,8 @@ package rules
 import (
 	"fmt"
 	"strings"
+
+	"github.com/vigil-dev/vigil/internal/lazyre"
 )
 
 var workaroundInfo = Info{
@@ -18,11 +20,11 @@ var workaroundInfo = Info{
 
 var (
 	// suppressFlag matches a command line that silences or skips checks.
-	suppressFlag = lazyRegexp{expr: `(\|\|\s*(?:true|:|exit 0)\b|--no-verify\b|--deselect\b|\s-k\s+['"]?not\s|--ignore(?:-glob)?[= ]|\bskip=|-dskiptests|--skip-(?:tests|checks|hooks)\b|--no-check\b|\bset \+e\b|--continue-on-collection-errors)`}
+	suppressFlag = lazyre.Regexp{Expr: `(\|\|\s*(?:true|:|exit 0)\b|--no-verify\b|--deselect\b|\s-k\s+['"]?not\s|--ignore(?:-glob)?[= ]|\bskip=|-dskiptests|--skip-(?:tests|checks|hooks)\b|--no-check\b|\bset \+e\b|--continue-on-collection-errors)`}
 	// suppressMarker matches skip and suppression markers added to code.
-	suppressMarker = lazyRegexp{expr: `(@pytest\.mark\.(?:skip|xfail)|pytest\.skip\(|@unittest\.skip|\.skiptest\(|\bt\.skip(?:now|f)?\(|\bxit\(|\b(?:it|describe|test)\.skip\(|#\s*noqa\b|#\s*type:\s*ignore|//\s*nolint|eslint-disable|@ts-ignore|@ts-expect-error|#\[ignore\]|@disabled\b|@ignore\b)`}
+	suppressMarker = lazyre.Regexp{Expr: `(@pytest\.mark\.(?:skip|xfail)|pytest\.skip\(|@unittest\.skip|\.skiptest\(|\bt\.skip(?:now|f)?\(|\bxit\(|\b(?:it|describe|test)\.skip\(|#\s*noqa\b|#\s*type:\s*ignore|//\s*nolint|eslint-disable|@ts-ignore|@ts-expect-error|#\[ignore\]|@disabled\b|@ignore\b)`}
 	// assertion matches a line that checks something.
-	assertion = lazyRegexp{expr: `^\s*(?:assert\b|self\.assert|expect\(|require\.|assert\.|t\.(?:Error|Fatal))`}
+	assertion = lazyre.Regexp{Expr: `^\s*(?:assert\b|self\.assert|expect\(|require\.|assert\.|t\.(?:Error|Fatal))`}
 )
 
 // flagWords and markerWords are fragments every match of suppressFlag and
@@ -94,7 +96,7 @@ func (d *workaround) hides(a *act) (failure, string) {
 			line = a.Command
 		}
 		d.buf = lowerInto(d.buf, line)
-		if m := findNear(suppressFlag.get(), d.buf, flagWords, 8, 24); m != "" {
+		if m := findNear(suppressFlag.Get(), d.buf, flagWords, 8, 24); m != "" {
 			key := programKey(a.canonical)
 			for _, f := range d.fails {
 				if f.program == key && !strings.Contains(f.command, strings.TrimSpace(m)) {
@@ -109,7 +111,7 @@ func (d *workaround) hides(a *act) (failure, string) {
 			continue
 		}
 		d.buf = lowerInto(d.buf, added)
-		if lo, hi := findNearIndex(suppressMarker.get(), d.buf, markerWords, 24, 16); hi > 0 {
+		if lo, hi := findNearIndex(suppressMarker.Get(), d.buf, markerWords, 24, 16); hi > 0 {
 			m := added[lo:hi]
 			return last, fmt.Sprintf("adds `%s` to %s", m, fileKey(e.Path))
 		}
@@ -221,7 +223,7 @@ func commentsOutAssertion(old, repl string) bool {
 		return false
 	}
 	for line := range strings.Lines(old) {
-		if !assertion.get().MatchString(line) {
+		if !assertion.Get().MatchString(line) {
 			continue
 		}
 		body := strings.TrimSpace(line)

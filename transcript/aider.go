@@ -10,6 +10,8 @@ import (
 
 	"github.com/vigil-dev/vigil/llm"
 	"github.com/vigil-dev/vigil/session"
+
+	"github.com/vigil-dev/vigil/internal/lazyre"
 )
 
 // Aider appends every session to .aider.chat.history.md as loose Markdown:
@@ -57,15 +59,15 @@ func sniffAider(head []byte, name string) bool {
 	if strings.HasSuffix(name, ".aider.chat.history.md") {
 		return true
 	}
-	return aiderLines.get().Match(head) && aiderOutput.get().Match(head)
+	return aiderLines.Get().Match(head) && aiderOutput.Get().Match(head)
 }
 
 var (
-	aiderLines  = lazyRegexp{expr: `(?m)^#### .*  \r?$`}
-	aiderOutput = lazyRegexp{expr: `(?m)^> .*  \r?$`}
+	aiderLines  = lazyre.Regexp{Expr: `(?m)^#### .*  \r?$`}
+	aiderOutput = lazyre.Regexp{Expr: `(?m)^> .*  \r?$`}
 	// aiderModel finds the model in aider's launch output: "Model: X with
 	// …", "Models: X with …, weak model Y", "Main model: X with …".
-	aiderModel = lazyRegexp{expr: `^(?:Main model|Models?): (\S+)`}
+	aiderModel = lazyre.Regexp{Expr: `^(?:Main model|Models?): (\S+)`}
 )
 
 // aiderState reads one history file.
@@ -173,7 +175,7 @@ func (st *aiderState) flush() {
 	}
 	if !st.started && kind == 'o' && st.info.Model == "" {
 		for _, l := range lines {
-			if m := aiderModel.get().FindStringSubmatch(l); m != nil {
+			if m := aiderModel.Get().FindStringSubmatch(l); m != nil {
 				st.info.Model = strings.TrimSuffix(m[1], ",")
 				break
 			}

@@ -9,6 +9,8 @@ import (
 
 	"github.com/vigil-dev/vigil/llm"
 	"github.com/vigil-dev/vigil/session"
+
+	"github.com/vigil-dev/vigil/internal/lazyre"
 )
 
 // Codex rollout files ($CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl):
@@ -549,7 +551,7 @@ func cxTexts(raw json.RawMessage) []cxText {
 
 // cxExitRE finds the exit status in a command's output, as the shell
 // tools of different versions print it.
-var cxExitRE = lazyRegexp{expr: `(?m)^(?:Process exited with code|Exit code:?) (-?\d+)`}
+var cxExitRE = lazyre.Regexp{Expr: `(?m)^(?:Process exited with code|Exit code:?) (-?\d+)`}
 
 // cxOutput returns a tool output's text and whether it reports a failure:
 // a command that exited with another code than 0, or a call Codex refused
@@ -595,7 +597,7 @@ func cxOutput(raw json.RawMessage) (string, bool) {
 		return cxQuiet(text, cxHeaderDepth), false
 	}
 	failed := false
-	if m := cxExitRE.get().FindStringSubmatch(text); m != nil {
+	if m := cxExitRE.Get().FindStringSubmatch(text); m != nil {
 		failed = m[1] != "0"
 	}
 	return cxQuiet(text, cxHeaderDepth), failed

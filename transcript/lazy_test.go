@@ -1,16 +1,20 @@
 package transcript
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/vigil-dev/vigil/internal/lazyre"
+)
 
 // TestExpressionsCompile compiles every expression declared as a
-// lazyRegexp: they are compiled at first use, not at start, so a bad one
+// lazyre.Regexp: they are compiled at first use, not at start, so a bad one
 // would otherwise panic only when a reader first needs it.
 func TestExpressionsCompile(t *testing.T) {
-	for name, re := range map[string]*lazyRegexp{
+	for name, re := range map[string]*lazyre.Regexp{
 		"aiderLines": &aiderLines, "aiderOutput": &aiderOutput, "aiderModel": &aiderModel,
 		"cxExitRE": &cxExitRE, "bashBlock": &bashBlock, "returnCodeTag": &returnCodeTag,
 	} {
-		if first := re.get(); first == nil || re.get() != first || first.String() != re.expr {
+		if first := re.Get(); first == nil || re.Get() != first || first.String() != re.Expr {
 			t.Errorf("%s: not compiled once from its expression", name)
 		}
 	}

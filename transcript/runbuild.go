@@ -10,6 +10,8 @@ import (
 
 	"github.com/vigil-dev/vigil/llm"
 	"github.com/vigil-dev/vigil/session"
+
+	"github.com/vigil-dev/vigil/internal/lazyre"
 )
 
 // runBuilder turns the messages of a format that has no entry tree of its
@@ -178,12 +180,12 @@ func unixTime(sec float64) time.Time {
 
 // returnCodeTag finds the exit code that mini-swe-agent's observation
 // template writes.
-var returnCodeTag = lazyRegexp{expr: `<returncode>\s*(-?\d+)\s*</returncode>`}
+var returnCodeTag = lazyre.Regexp{Expr: `<returncode>\s*(-?\d+)\s*</returncode>`}
 
 // failedReturnCode reports whether text shows a non-zero return code in a
 // <returncode> tag; ok is false when it shows none.
 func failedReturnCode(text string) (failed, ok bool) {
-	m := returnCodeTag.get().FindStringSubmatch(text)
+	m := returnCodeTag.Get().FindStringSubmatch(text)
 	if m == nil {
 		return false, false
 	}
