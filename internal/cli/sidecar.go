@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"syscall"
 	"time"
 
@@ -132,6 +133,10 @@ func spawnDetached(ctx context.Context, logPath, cwd string, args ...string) err
 	}
 }
 
+// sidecarMemoryLimit is the sidecar's soft memory limit (GOMEMLIMIT
+// overrides it).
+const sidecarMemoryLimit = 16 << 20
+
 // sidecarCmd is `vigil sidecar AGENT`, started by the first hook of a
 // watched session: it follows the agent's transcript, runs the advisor
 // and answers the hooks (docs/attach.md). Not for people to run.
@@ -222,6 +227,14 @@ func (c *sidecarCmd) Run(e *env) error {
 	ctx, stop := signal.NotifyContext(e.ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	adv.start()
+	// A sidecar lives as long as its session: give back the pages of
+	// vigil's binary that starting touched and watching never needs, and
+	// collect garbage before the heap doubles (a soft limit: the GC works
+	// harder near it, nothing fails above it).
+	sidecar.ShedStartPages()
+	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
+		debug.SetMemoryLimit(sidecarMemoryLimit)
+	}
 	logger.Printf("watching %s with %s", c.Transcript, reviewer)
 	err = sidecar.Serve(ctx, sc, sidecar.ServeOptions{
 		Dir: dir,

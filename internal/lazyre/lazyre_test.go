@@ -22,7 +22,8 @@ func TestGetCompilesOnce(t *testing.T) {
 			t.Fatalf("goroutine %d: no match", i)
 		}
 	}
-	if re.Get() != re.Get() {
+	first := re.Get()
+	if again := re.Get(); again != first {
 		t.Fatal("compiled twice")
 	}
 }
