@@ -105,8 +105,17 @@ func Run(ctx context.Context, o Options) error {
 // sidecar, starting one with spawn when none listens (never for
 // SessionEnd), and returns the sidecar's reply: a JSON object, or
 // nothing. It gives up after d.
+//
+// A live sidecar says in its registry file how long it may take to
+// answer each event; d shrinks to that, so a stuck sidecar costs the
+// agent no more than a healthy one could.
 func Forward(ctx context.Context, dir sidecar.Dir, agent string, in sidecar.Input, body []byte, spawn Spawner, d time.Duration) ([]byte, error) {
 	key := sidecar.Key{Agent: agent, Session: in.SessionID}
+	if info, ok := dir.ReadInfo(key); ok {
+		if ms, ok := info.Waits[in.HookEventName]; ok && ms > 0 {
+			d = min(d, time.Duration(ms)*time.Millisecond)
+		}
+	}
 	ctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
 	out, err := post(ctx, dir.Socket(key), body, d)

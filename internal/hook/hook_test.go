@@ -163,3 +163,26 @@ func TestLogKeepsItsSizeBounded(t *testing.T) {
 		t.Fatalf("no rotated log: %v", err)
 	}
 }
+
+// TestTheSidecarsPromiseBoundsTheWait: a live sidecar's registry file
+// says how long it may take per event; the hook waits no longer than
+// that for a stuck one.
+func TestTheSidecarsPromiseBoundsTheWait(t *testing.T) {
+	dir := testDir(t)
+	key := sidecar.Key{Agent: sidecar.AgentClaudeCode, Session: "s1"}
+	if err := dir.WriteInfo(sidecar.Info{Key: key, PID: os.Getpid(), Waits: map[string]int64{"Stop": 50}}); err != nil {
+		t.Fatal(err)
+	}
+	told := make(chan string, 1)
+	serve(t, dir, "s1", func(w http.ResponseWriter, r *http.Request) {
+		told <- r.Header.Get(sidecar.DeadlineHeader)
+		<-r.Context().Done()
+	})
+	out, err := run(dir, stopEvent, nil, time.Hour)
+	if out != "" || err == nil || !strings.Contains(err.Error(), "deadline") {
+		t.Fatalf("out %q err %v; want a give-up", out, err)
+	}
+	if deadline := <-told; deadline != "50" {
+		t.Fatalf("the sidecar was told %q ms, want 50", deadline)
+	}
+}

@@ -97,6 +97,21 @@ type Info struct {
 	VigilSession string `json:"vigil_session,omitempty"`
 	// Reviewer says what reviews: a model reference, or "rules".
 	Reviewer string `json:"reviewer,omitempty"`
+	// Waits are the longest the sidecar may take to answer each event,
+	// in milliseconds, from its settings (absent: no promise), so the
+	// hook command gives up on a stuck sidecar after that, not after
+	// its own generous default.
+	Waits map[string]int64 `json:"waits_ms,omitempty"`
+}
+
+// ReadInfo reads k's registry file; ok is false when there is none or it
+// cannot be read (a hook does without it).
+func (d Dir) ReadInfo(k Key) (in Info, ok bool) {
+	b, err := os.ReadFile(d.Info(k))
+	if err != nil || json.Unmarshal(b, &in) != nil {
+		return Info{}, false
+	}
+	return in, true
 }
 
 // WriteInfo records a live sidecar, atomically.

@@ -137,6 +137,7 @@ func Serve(ctx context.Context, s *Sidecar, o ServeOptions) error {
 	}
 	o.Info.PID = os.Getpid()
 	o.Info.Socket = sock
+	o.Info.Waits = s.Waits()
 	if o.Info.Started.IsZero() {
 		o.Info.Started = time.Now().UTC()
 	}

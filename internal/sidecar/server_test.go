@@ -65,6 +65,15 @@ func TestServeLifecycle(t *testing.T) {
 	if err != nil || len(list) != 1 || list[0].PID != os.Getpid() || list[0].Socket != dir.Socket(key) {
 		t.Fatalf("List = %+v, %v", list, err)
 	}
+	// It promises how long its answers may take: the transcript wait and
+	// a margin at tool boundaries (no review wait without syncBacklog),
+	// and the Stop's two waits.
+	if w := list[0].Waits; w[EventPostToolUse] != 3000 || w[EventStop] != 2000+30000+1000 {
+		t.Fatalf("waits %v", w)
+	}
+	if in, ok := dir.ReadInfo(key); !ok || in.PID != os.Getpid() {
+		t.Fatalf("ReadInfo = %+v, %v", in, ok)
+	}
 	// A second start of the same session finds the first and leaves.
 	sc2, _, _ := newTest(t, Options{})
 	ready2 := &readyPipe{c: make(chan byte, 1)}

@@ -123,6 +123,27 @@ func New(o Options) *Sidecar {
 	return s
 }
 
+// answerMargin is what a sidecar adds to its waits when it says how long
+// an answer may take: reading the transcript and writing the answer.
+const answerMargin = time.Second
+
+// Waits returns the longest the sidecar may take to answer each event
+// it can keep waiting, from its options ([Info.Waits]); the others
+// answer at once.
+func (s *Sidecar) Waits() map[string]int64 {
+	tool := s.o.FlushWait + answerMargin
+	if s.o.SyncBacklog > 0 {
+		tool += s.o.SyncTimeout
+	}
+	// Stop: the last message, then the last reviews.
+	stop := s.o.FlushWait + s.o.StopWait + answerMargin
+	return map[string]int64{
+		EventPostToolUse:        tool.Milliseconds(),
+		EventPostToolUseFailure: tool.Milliseconds(),
+		EventStop:               stop.Milliseconds(),
+	}
+}
+
 // Ended is closed when the session ended (SessionEnd).
 func (s *Sidecar) Ended() <-chan struct{} { return s.ended }
 
