@@ -88,12 +88,17 @@ func onlyAdvisories(blocks []llm.Block) bool {
 			return false
 		}
 	}
-	var text string
 	if len(blocks) == 1 {
-		text = blocks[0].Text
-	} else {
-		text = (llm.Message{Content: blocks}).Text()
+		return IsAdvisories(blocks[0].Text)
 	}
+	return IsAdvisories((llm.Message{Content: blocks}).Text())
+}
+
+// IsAdvisories reports whether text is nothing but one or more
+// <advisory …>…</advisory> elements and white space, the form the
+// advisor's notes take when delivered. The advisor escapes a note's
+// body, so a note cannot end its element early.
+func IsAdvisories(text string) bool {
 	s := strings.TrimSpace(text)
 	if s == "" {
 		return false
@@ -103,11 +108,11 @@ func onlyAdvisories(blocks []llm.Block) bool {
 		if !ok || rest == "" || (rest[0] != ' ' && rest[0] != '>') {
 			return false
 		}
-		end := strings.Index(s, "</advisory>")
+		end := strings.Index(rest, "</advisory>")
 		if end < 0 {
 			return false
 		}
-		s = strings.TrimSpace(s[end+len("</advisory>"):])
+		s = strings.TrimSpace(rest[end+len("</advisory>"):])
 	}
 	return true
 }

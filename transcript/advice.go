@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/vigil-dev/vigil/history"
 	"github.com/vigil-dev/vigil/session"
 )
 
@@ -18,41 +19,13 @@ import (
 // its own advice and a review never counts it as the user's prompt. Text
 // other hooks inject is context, as before.
 
-// adviceType is the custom type of advice entries, history.CustomAdvisor
-// (spelled out here: transcript imports nothing of ours but llm and
-// session).
-const adviceType = "advisor"
-
-// isAdvisories reports whether s is nothing but one or more
-// <advisory …>…</advisory> elements and white space, the form
-// advisor.FormatAdvisories writes. The advisor escapes a note's body, so
-// a note cannot end its element early.
-func isAdvisories(s string) bool {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return false
-	}
-	for s != "" {
-		rest, ok := strings.CutPrefix(s, "<advisory")
-		if !ok || rest == "" || (rest[0] != ' ' && rest[0] != '>') {
-			return false
-		}
-		end := strings.Index(rest, "</advisory>")
-		if end < 0 {
-			return false
-		}
-		s = strings.TrimSpace(rest[end+len("</advisory>"):])
-	}
-	return true
-}
-
 // adviceBody returns the body of an advice entry that came in through
 // channel (a hook event such as "PostToolUse" or "Stop", or
 // "additionalContext"); text is the advisory elements, details what the
 // transcript says of the hook, or nil.
 func adviceBody(channel, text string, details json.RawMessage) *session.Custom {
 	return &session.Custom{
-		CustomType: adviceType + ":" + channel,
+		CustomType: history.CustomAdvisor + ":" + channel,
 		Content:    textBlocks(strings.TrimSpace(text)),
 		InContext:  true,
 		Details:    details,

@@ -95,7 +95,7 @@ func TestAdviceCodexLines(t *testing.T) {
 	}
 }
 
-// TestIsAdvisories compares isAdvisories with history.IsAdvice on a user
+// TestIsAdvisories compares history.IsAdvisories with history.IsAdvice on a user
 // message, the rule it must agree with, on pieces of advisory text put
 // together at random.
 func TestIsAdvisories(t *testing.T) {
@@ -108,8 +108,8 @@ func TestIsAdvisories(t *testing.T) {
 		}
 		s := sb.String()
 		e := session.Entry{Body: &session.Message{Message: llm.Message{Role: llm.RoleUser, Content: []llm.Block{llm.Text(s)}}}}
-		if isAdvisories(s) != history.IsAdvice(e) {
-			t.Fatalf("%q: isAdvisories %v, history.IsAdvice %v", s, isAdvisories(s), history.IsAdvice(e))
+		if history.IsAdvisories(s) != history.IsAdvice(e) {
+			t.Fatalf("%q: history.IsAdvisories %v, history.IsAdvice %v", s, history.IsAdvisories(s), history.IsAdvice(e))
 		}
 	}
 }

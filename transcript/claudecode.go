@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vigil-dev/vigil/history"
 	"github.com/vigil-dev/vigil/llm"
 	"github.com/vigil-dev/vigil/session"
 )
@@ -416,7 +417,7 @@ func ccStopAdvice(text string) (string, bool) {
 		s = strings.TrimSpace(s)
 	}
 	rest, ok := strings.CutPrefix(s, "Stop hook feedback:")
-	if !ok || !isAdvisories(rest) {
+	if !ok || !history.IsAdvisories(rest) {
 		return "", false
 	}
 	return rest, true
@@ -436,7 +437,7 @@ func ccHookAdvice(a *ccAttachment) (text string, details json.RawMessage, ok boo
 			return "", nil, false
 		}
 		for _, p := range parts {
-			if !isAdvisories(p) {
+			if !history.IsAdvisories(p) {
 				return "", nil, false
 			}
 		}
@@ -445,7 +446,7 @@ func ccHookAdvice(a *ccAttachment) (text string, details json.RawMessage, ok boo
 		var b struct {
 			BlockingError string `json:"blockingError"`
 		}
-		if json.Unmarshal(a.BlockingError, &b) != nil || !isAdvisories(b.BlockingError) {
+		if json.Unmarshal(a.BlockingError, &b) != nil || !history.IsAdvisories(b.BlockingError) {
 			return "", nil, false
 		}
 		text = b.BlockingError

@@ -10,6 +10,7 @@ import (
 	"github.com/vigil-dev/vigil/llm"
 	"github.com/vigil-dev/vigil/session"
 
+	"github.com/vigil-dev/vigil/history"
 	"github.com/vigil-dev/vigil/internal/lazyre"
 )
 
@@ -405,7 +406,7 @@ func (r *cxReader) message(n int, l *cxLine, it *cxItem) error {
 	case "developer", "system":
 		// A hook's additional context is a developer message of its own.
 		if it.Role == "developer" {
-			if text := (llm.Message{Content: blocks}).Text(); isAdvisories(text) {
+			if text := (llm.Message{Content: blocks}).Text(); history.IsAdvisories(text) {
 				return r.put(n, l, adviceBody("additionalContext", text, nil))
 			}
 		}
@@ -437,7 +438,7 @@ func cxStopAdvice(blocks []llm.Block) (string, bool) {
 		return "", false
 	}
 	for _, r := range reasons {
-		if !isAdvisories(r) {
+		if !history.IsAdvisories(r) {
 			return "", false
 		}
 	}

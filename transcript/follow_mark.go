@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/vigil-dev/vigil/history"
 	"github.com/vigil-dev/vigil/llm"
 	"github.com/vigil-dev/vigil/session"
 )
@@ -64,7 +65,7 @@ func markOf(e session.Entry) (MarkKind, bool) {
 		return MarkCompaction, true
 	case *session.Custom:
 		switch {
-		case isAdviceType(b.CustomType) || allText(b.Content) && isAdvisories(llm.Message{Content: b.Content}.Text()):
+		case history.IsAdvice(e):
 			return MarkAdvice, true
 		case b.CustomType == "turn_aborted":
 			return MarkInterrupt, true
@@ -76,7 +77,7 @@ func markOf(e session.Entry) (MarkKind, bool) {
 		}
 		text := m.Text()
 		switch {
-		case allText(m.Content) && isAdvisories(text):
+		case history.IsAdvice(e):
 			return MarkAdvice, true
 		case strings.HasPrefix(strings.TrimSpace(text), ccInterrupted):
 			return MarkInterrupt, true
@@ -85,13 +86,6 @@ func markOf(e session.Entry) (MarkKind, bool) {
 		}
 	}
 	return 0, false
-}
-
-// isAdviceType reports whether a custom type is the advisor's: "advisor",
-// or "advisor:…", "advisor-…" (as history.IsAdvice reads it).
-func isAdviceType(t string) bool {
-	rest, ok := strings.CutPrefix(t, adviceType)
-	return ok && (rest == "" || rest[0] == ':' || rest[0] == '-')
 }
 
 // allText reports whether there are blocks and all are text.

@@ -59,7 +59,7 @@ func checkAdvice(t *testing.T, r followed) {
 		if holds && history.Visible(e) {
 			t.Errorf("entry %d (%s): advice the advisor would be shown", i, jlShape(e))
 		}
-		if c, ok := e.Body.(*session.Custom); ok && holds && !isAdvisories(entryText(e)) {
+		if c, ok := e.Body.(*session.Custom); ok && holds && !history.IsAdvisories(entryText(e)) {
 			t.Errorf("entry %d (%s): content %q is more than the advisory elements", i, c.CustomType, entryText(e))
 		}
 	}

@@ -66,7 +66,7 @@ var rules = []struct {
 	{"contextfiles", nil, "a leaf: the agent and the advisor both use it"},
 	{"config", []string{"llm", "internal/yamlfile"}, "settings validate model refs and nothing else"},
 	{"internal/lazyre", nil, "a leaf: regular expressions compiled at first use"},
-	{"transcript", []string{"llm", "session", "internal/lazyre"}, "readers turn foreign formats into session entries and nothing else"},
+	{"transcript", []string{"llm", "session", "history", "internal/lazyre"}, "readers turn foreign formats into session entries (advice recognised as history.IsAdvice reads it) and nothing else"},
 	{"rules", []string{"llm", "session", "transcript", "internal/lazyre"}, "detectors read steps and nothing else"},
 	{"internal/eval", []string{"rules", "transcript", "session", "llm"}, "eval scores reviewers of transcripts and nothing else"},
 	{"internal/review", []string{"rules", "transcript", "session", "llm"}, "a review streams transcripts through the detectors and nothing else"},
