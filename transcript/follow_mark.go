@@ -88,16 +88,6 @@ func markOf(e session.Entry) (MarkKind, bool) {
 	return 0, false
 }
 
-// allText reports whether there are blocks and all are text.
-func allText(blocks []llm.Block) bool {
-	for _, b := range blocks {
-		if b.Type != llm.BlockText {
-			return false
-		}
-	}
-	return len(blocks) > 0
-}
-
 // hasToolResult reports whether one of blocks is a tool result.
 func hasToolResult(blocks []llm.Block) bool {
 	for _, b := range blocks {

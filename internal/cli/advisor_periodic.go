@@ -36,16 +36,7 @@ func (a *app) startPeriodic(ag *agent.Agent, sess *session.Session, fwd *forward
 	host := advisorhost.New(ag, sess)
 	s := a.settings.Advisor
 	ph := advisorhost.NewPeriodic(host, s.AllowPromptInjection)
-	per, err := advisor.NewPeriodic(advisor.PeriodicOptions{
-		Host:           ph,
-		EveryToolCalls: s.Periodic.EveryToolCalls,
-		EveryMinutes:   s.Periodic.EveryMinutes,
-		Instructions:   a.reviewInstructions,
-		ReviewTimeout:  s.Periodic.ReviewTimeout(),
-		Recorder:       rec,
-		Logf:           logf,
-		OnWarning:      func(w string) { fmt.Fprintln(a.e.stderr, "vigil: warning: "+w) },
-	})
+	per, err := advisor.NewPeriodic(a.periodicOptions(ph, rec, logf))
 	if err != nil {
 		host.Close()
 		rec.Close()
@@ -66,6 +57,22 @@ func (a *app) primaryRef() llm.Ref {
 		return llm.Ref{}
 	}
 	return a.model.Ref()
+}
+
+// periodicOptions are the periodic mode's options from the settings, over
+// host, recording to rec and logging with logf.
+func (a *app) periodicOptions(host advisor.PeriodicHost, rec advisor.Recorder, logf func(string, ...any)) advisor.PeriodicOptions {
+	s := a.settings.Advisor
+	return advisor.PeriodicOptions{
+		Host:           host,
+		EveryToolCalls: s.Periodic.EveryToolCalls,
+		EveryMinutes:   s.Periodic.EveryMinutes,
+		Instructions:   a.reviewInstructions,
+		ReviewTimeout:  s.Periodic.ReviewTimeout(),
+		Recorder:       rec,
+		Logf:           logf,
+		OnWarning:      func(w string) { logf("warning: %s", w) },
+	}
 }
 
 // reviewInstructions reads advisor.periodic.reviewInstructions afresh

@@ -71,16 +71,7 @@ func newApp(e *env, o appOptions) (*app, error) {
 	if err != nil {
 		return nil, fmt.Errorf("find the working folder: %w", err)
 	}
-	agentDir, err := e.agentDir()
-	if err != nil {
-		return nil, err
-	}
-	a := &app{e: e, cwd: cwd, agentDir: agentDir, project: contextfiles.ProjectRoot(cwd)}
-	a.settings, err = config.Load(config.Options{AgentDir: agentDir, ProjectDir: a.project})
-	if err != nil {
-		return nil, err
-	}
-	a.registry, err = e.registry(o.modelsYM)
+	a, err := newBaseApp(e, cwd, o.modelsYM)
 	if err != nil {
 		return nil, err
 	}
@@ -88,12 +79,11 @@ func newApp(e *env, o appOptions) (*app, error) {
 	if a.modelRef == "" {
 		ref, ok := a.settings.Role(config.RoleDefault)
 		if !ok {
-			return nil, errors.New("no model: pass --model provider/model, or set modelRoles.default in " + config.UserFile(agentDir))
+			return nil, errors.New("no model: pass --model provider/model, or set modelRoles.default in " + config.UserFile(a.agentDir))
 		}
 		a.modelRef = ref.String()
 	}
 	a.setupAdvisor(o.advisor, o.advModel)
-	a.manager = session.NewManager(filepath.Join(agentDir, "sessions"), session.Options{})
 	var sess *session.Session
 	switch {
 	case o.resume != "":
@@ -124,6 +114,27 @@ func newApp(e *env, o appOptions) (*app, error) {
 		sess.Close()
 		return nil, err
 	}
+	return a, nil
+}
+
+// newBaseApp is what every app has, with or without an agent of its own:
+// the settings and models for the folder cwd (modelsFile "" is the agent
+// folder's models.yml), and the sessions.
+func newBaseApp(e *env, cwd, modelsFile string) (*app, error) {
+	agentDir, err := e.agentDir()
+	if err != nil {
+		return nil, err
+	}
+	a := &app{e: e, cwd: cwd, agentDir: agentDir, project: contextfiles.ProjectRoot(cwd)}
+	a.settings, err = config.Load(config.Options{AgentDir: agentDir, ProjectDir: a.project})
+	if err != nil {
+		return nil, err
+	}
+	a.registry, err = e.registry(modelsFile)
+	if err != nil {
+		return nil, err
+	}
+	a.manager = session.NewManager(filepath.Join(agentDir, "sessions"), session.Options{})
 	return a, nil
 }
 

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"log"
 	"net"
@@ -113,15 +112,8 @@ type hookdCmd struct {
 }
 
 func (c *hookdCmd) Run(e *env) error {
-	var ready io.WriteCloser
-	if c.ReadyFD > 2 {
-		ready = os.NewFile(uintptr(c.ReadyFD), "ready")
-		defer func() {
-			if ready != nil {
-				ready.Close()
-			}
-		}()
-	}
+	ready := newReadyFD(c.ReadyFD)
+	defer ready.Close()
 	logger := log.New(e.stderr, "vigil hookd: ", log.LstdFlags|log.LUTC)
 	agentDir, err := e.agentDir()
 	if err != nil {
@@ -169,11 +161,8 @@ func (c *hookdCmd) Run(e *env) error {
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	if ready != nil {
-		ready.Write([]byte{1})
-		ready.Close()
-		ready = nil
-	}
+	ready.Write([]byte{1})
+	ready.Close()
 	logger.Printf("serving Claude Code's HTTP hooks on %s", cfg.Addr)
 	ctx, stop := signal.NotifyContext(e.ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -11,12 +11,12 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/debug"
+	"sync"
 	"syscall"
 	"time"
 
 	"github.com/vigil-dev/vigil/advisor"
 	"github.com/vigil-dev/vigil/config"
-	"github.com/vigil-dev/vigil/contextfiles"
 	"github.com/vigil-dev/vigil/history"
 	"github.com/vigil-dev/vigil/internal/advisorhost"
 	"github.com/vigil-dev/vigil/internal/hook"
@@ -133,6 +133,39 @@ func spawnDetached(ctx context.Context, logPath, cwd string, args ...string) err
 	}
 }
 
+// readyFD is the pipe a background vigil (the sidecar, hookd) writes
+// one byte to once it serves, so the hook that started it can go on; it
+// is closed once, and does nothing when no descriptor was passed.
+type readyFD struct {
+	f    *os.File
+	once sync.Once
+}
+
+// newReadyFD wraps descriptor fd (no pipe when fd is not above 2).
+func newReadyFD(fd int) *readyFD {
+	r := &readyFD{}
+	if fd > 2 {
+		r.f = os.NewFile(uintptr(fd), "ready")
+	}
+	return r
+}
+
+func (r *readyFD) Write(b []byte) (int, error) {
+	if r.f == nil {
+		return len(b), nil
+	}
+	return r.f.Write(b)
+}
+
+func (r *readyFD) Close() error {
+	r.once.Do(func() {
+		if r.f != nil {
+			r.f.Close()
+		}
+	})
+	return nil
+}
+
 // sidecarMemoryLimit is the sidecar's soft memory limit (GOMEMLIMIT
 // overrides it).
 const sidecarMemoryLimit = 16 << 20
@@ -152,15 +185,8 @@ type sidecarCmd struct {
 }
 
 func (c *sidecarCmd) Run(e *env) error {
-	var ready io.WriteCloser
-	if c.ReadyFD > 2 {
-		ready = os.NewFile(uintptr(c.ReadyFD), "ready")
-	}
-	defer func() {
-		if ready != nil {
-			ready.Close()
-		}
-	}()
+	ready := newReadyFD(c.ReadyFD)
+	defer ready.Close()
 	logger := log.New(e.stderr, fmt.Sprintf("vigil sidecar %s %s: ", c.Agent, c.Session), log.LstdFlags|log.LUTC)
 	dir, err := sidecar.RuntimeDir(e.lookupEnv)
 	if err != nil {
@@ -249,7 +275,6 @@ func (c *sidecarCmd) Run(e *env) error {
 		IdleTimeout:  c.Idle,
 		PollInterval: c.Poll,
 	})
-	ready = nil // Serve closed it
 	if errors.Is(err, sidecar.ErrRunning) {
 		logger.Printf("another sidecar serves this session: leaving it to that one")
 		return nil
@@ -317,16 +342,7 @@ func (c *sidecarCmd) advisor(a *app, host *sidecar.Host, sess *session.Session, 
 		AllowInjection: s.AllowPromptInjection,
 		Redactor:       history.NewRedactor(os.Environ(), a.registry.Secrets()),
 	}
-	per, err := advisor.NewPeriodic(advisor.PeriodicOptions{
-		Host:           ph,
-		EveryToolCalls: s.Periodic.EveryToolCalls,
-		EveryMinutes:   s.Periodic.EveryMinutes,
-		Instructions:   a.reviewInstructions,
-		ReviewTimeout:  s.Periodic.ReviewTimeout(),
-		Recorder:       rec,
-		Logf:           logger.Printf,
-		OnWarning:      func(w string) { logger.Printf("warning: %s", w) },
-	})
+	per, err := advisor.NewPeriodic(a.periodicOptions(ph, rec, logger.Printf))
 	if err != nil {
 		rec.Close()
 		return nil, err
@@ -337,23 +353,13 @@ func (c *sidecarCmd) advisor(a *app, host *sidecar.Host, sess *session.Session, 
 	}}, nil
 }
 
-// newAdvisorApp is the part of the app an advisor needs without an agent
-// of its own: settings and models for the folder cwd, and the sessions.
+// newAdvisorApp is the app of an advisor with no agent of its own: the
+// advisor is on whatever advisor.enabled says.
 func newAdvisorApp(e *env, cwd string) (*app, error) {
-	agentDir, err := e.agentDir()
-	if err != nil {
-		return nil, err
-	}
-	a := &app{e: e, cwd: cwd, agentDir: agentDir, project: contextfiles.ProjectRoot(cwd)}
-	a.settings, err = config.Load(config.Options{AgentDir: agentDir, ProjectDir: a.project})
-	if err != nil {
-		return nil, err
-	}
-	a.registry, err = e.registry("")
+	a, err := newBaseApp(e, cwd, "")
 	if err != nil {
 		return nil, err
 	}
 	a.advOn = true
-	a.manager = session.NewManager(filepath.Join(agentDir, "sessions"), session.Options{})
 	return a, nil
 }
