@@ -22,6 +22,8 @@
 //   - SessionEnd: stops the sidecar.
 //
 // [Host] is the [advisor.Host] over the followed transcript; [Sidecar]
-// serves the hook events ([Sidecar.Handler]) and owns the follower; the
-// paths and the registry of live sidecars are in paths.go.
+// answers the hook events (sidecar.go, served by [Sidecar.Handler] in
+// server.go) and reads the transcript through its follower (read.go);
+// [PeriodicHost] adds the periodic mode (periodic.go); the paths and the
+// registry of live sidecars are in paths.go.
 package sidecar
