@@ -59,7 +59,9 @@ func (c *evalCmd) modelReviewer(e *env, settings rules.Settings) (*replay.Review
 // evalCmd is `vigil eval`: a reviewer scored against a labelled set
 // (docs/review.md describes the labels file and the figures).
 type evalCmd struct {
-	Labels      string `arg:"" name:"labels" help:"The labels file (TSV: file, label, onset, note); transcript paths are relative to it."`
+	Labels      []string `arg:"" name:"labels" help:"Labels files (TSV: file, label, onset, note; or the shared corpus's local_file, label, evidence); transcript paths are relative to each. Transcripts not on disk are left out."`
+	Only        []string `name:"only" placeholder:"SOURCE" help:"Score only the runs of these sources (a source like devset/codex, a set like devset, or a format like codex)."`
+	LeaveOut    []string `name:"leave-out" placeholder:"SOURCE" help:"Leave the runs of these sources out (to check a change on a source it was not tuned on)."`
 	Reviewer    string `default:"rules" enum:"rules,model,gate" help:"The reviewer to score: rules (the zero-token detectors), model (the advisor model replayed step by step), or gate (the model, reviewing only where a detector fired)."`
 	Model       string `name:"advisor-model" placeholder:"REF" help:"The advisor model for --reviewer model or gate (default: modelRoles.advisor)."`
 	ModelsFile  string `name:"models-file" placeholder:"FILE" help:"models.yml to use instead of the agent folder's."`
@@ -73,7 +75,7 @@ func (c *evalCmd) Run(e *env) error {
 	if c.Tolerance < 1 {
 		return &exitError{code: exitUsage, err: fmt.Errorf("eval: --tolerance must be at least 1, got %d", c.Tolerance)}
 	}
-	opt := eval.Options{Tolerance: c.Tolerance}
+	opt := eval.Options{Tolerance: c.Tolerance, Only: c.Only, LeaveOut: c.LeaveOut}
 	if c.MinSeverity != "" {
 		s, err := rules.ParseSeverity(c.MinSeverity)
 		if err != nil {

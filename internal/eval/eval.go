@@ -2,10 +2,13 @@ package eval
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"iter"
 	"os"
 	"sort"
+	"strings"
 
 	"github.com/vigil-dev/vigil/rules"
 	"github.com/vigil-dev/vigil/transcript"
@@ -18,11 +21,18 @@ type Options struct {
 	Tolerance int
 	// MinSeverity ignores findings below it; "" counts every finding.
 	MinSeverity rules.Severity
+	// Only, when set, keeps just the runs of these sources; LeaveOut
+	// drops the runs of these. A name matches a run's source
+	// ("devset/codex"), its set ("devset") or its format ("codex").
+	Only, LeaveOut []string
 }
 
 // RunResult is how a reviewer did on one labelled run.
 type RunResult struct {
 	Label
+	// Source is the run's set and format, such as "devset/codex": the
+	// unit the report gives figures for.
+	Source string `json:"source"`
 	// Steps is how many steps the run has.
 	Steps int `json:"steps"`
 	// Findings are the counted findings (at or above MinSeverity).
@@ -39,25 +49,24 @@ type RunResult struct {
 	// EvalNote says what the evaluation tolerated, such as extra runs in
 	// the file.
 	EvalNote string `json:"eval_note,omitempty"`
+	// Absent is set when the transcript is not on disk (a corpus folder
+	// this machine does not have); such runs are left out.
+	Absent bool `json:"absent,omitempty"`
 	// Error says why the run could not be reviewed; such runs are left out
 	// of the metrics.
 	Error string `json:"error,omitempty"`
 }
 
-// Report is the outcome of an evaluation.
-type Report struct {
-	// Tolerance and MinSeverity are the options the report was made with.
-	Tolerance   int            `json:"tolerance"`
-	MinSeverity rules.Severity `json:"min_severity,omitempty"`
-	// Runs are the labelled runs in the labels file's order.
-	Runs []RunResult `json:"runs"`
-
+// Summary is the figures over a group of runs: all of them, or one source.
+type Summary struct {
 	// Offcourse, Clean and Uncertain count the runs by label; Failed
-	// counts runs that could not be read or reviewed, which are left out.
+	// counts runs that could not be read or reviewed and Absent those not
+	// on disk, which are left out.
 	Offcourse int `json:"offcourse"`
 	Clean     int `json:"clean"`
 	Uncertain int `json:"uncertain"`
 	Failed    int `json:"failed,omitempty"`
+	Absent    int `json:"absent,omitempty"`
 
 	// Detected and DetectedWithin count offcourse runs detected at all
 	// and within Tolerance steps of the onset; Flagged counts clean runs
@@ -71,9 +80,11 @@ type Report struct {
 	Precision    float64 `json:"precision"`
 	Recall       float64 `json:"recall"`
 	RecallWithin float64 `json:"recall_within"`
-	// MeanDelay and MedianDelay are over detected runs, in steps.
+	// MeanDelay, MedianDelay and P90Delay are over detected runs, in
+	// steps.
 	MeanDelay   float64 `json:"mean_delay"`
 	MedianDelay float64 `json:"median_delay"`
+	P90Delay    float64 `json:"p90_delay"`
 
 	// CleanSteps and CleanFlags are the steps and findings of clean runs;
 	// FalseFlagsPer100 is CleanFlags per 100 CleanSteps.
@@ -82,6 +93,22 @@ type Report struct {
 	FalseFlagsPer100 float64 `json:"false_flags_per_100_clean_steps"`
 	// EarlyFlags counts findings in offcourse runs before onset−Tolerance.
 	EarlyFlags int `json:"early_flags"`
+
+	delays []int
+}
+
+// Report is the outcome of an evaluation.
+type Report struct {
+	// Tolerance and MinSeverity are the options the report was made with.
+	Tolerance   int            `json:"tolerance"`
+	MinSeverity rules.Severity `json:"min_severity,omitempty"`
+	// Runs are the labelled runs in the labels files' order.
+	Runs []RunResult `json:"runs"`
+
+	// Summary is over every run the options kept.
+	Summary
+	// BySource is the same figures for each source on its own.
+	BySource map[string]*Summary `json:"by_source"`
 
 	// ByDetector counts each detector's findings by the label of the run.
 	ByDetector map[string]DetectorCounts `json:"by_detector"`
@@ -96,13 +123,22 @@ type DetectorCounts struct {
 	Early     int `json:"early"`
 	Clean     int `json:"clean"`
 	Uncertain int `json:"uncertain"`
+	// Detections counts the offcourse runs whose detection (first
+	// matching finding) came from this detector; MedianDelay is the
+	// median of their delays.
+	Detections  int     `json:"detections"`
+	MedianDelay float64 `json:"median_delay"`
 }
 
-// Run evaluates a reviewer on the runs a labels file lists.
-func Run(ctx context.Context, labelsPath string, r Reviewer, opt Options) (*Report, error) {
-	labels, err := ReadLabels(labelsPath)
-	if err != nil {
-		return nil, err
+// Run evaluates a reviewer on the runs the labels files list, in order.
+func Run(ctx context.Context, labelsPaths []string, r Reviewer, opt Options) (*Report, error) {
+	var labels []Label
+	for _, p := range labelsPaths {
+		ls, err := ReadLabels(p)
+		if err != nil {
+			return nil, err
+		}
+		labels = append(labels, ls...)
 	}
 	return Evaluate(ctx, labels, r, opt)
 }
@@ -114,7 +150,7 @@ func Evaluate(ctx context.Context, labels []Label, r Reviewer, opt Options) (*Re
 	if opt.Tolerance <= 0 {
 		opt.Tolerance = 3
 	}
-	rep := &Report{Tolerance: opt.Tolerance, MinSeverity: opt.MinSeverity, ByDetector: map[string]DetectorCounts{}}
+	rep := &Report{Tolerance: opt.Tolerance, MinSeverity: opt.MinSeverity, ByDetector: map[string]DetectorCounts{}, BySource: map[string]*Summary{}}
 	for _, l := range labels {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -124,7 +160,10 @@ func Evaluate(ctx context.Context, labels []Label, r Reviewer, opt Options) (*Re
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			res = RunResult{Label: l, Error: err.Error()}
+			res.Error = err.Error()
+		}
+		if !opt.keeps(res) {
+			continue
 		}
 		rep.Runs = append(rep.Runs, res)
 	}
@@ -132,11 +171,40 @@ func Evaluate(ctx context.Context, labels []Label, r Reviewer, opt Options) (*Re
 	return rep, nil
 }
 
+// source names a run's source: its set and format.
+func source(set, format string) string {
+	if set == "" {
+		return format
+	}
+	return set + "/" + format
+}
+
+// keeps reports whether the options keep a run.
+func (o Options) keeps(r RunResult) bool {
+	matches := func(names []string) bool {
+		format := r.Source[strings.LastIndexByte(r.Source, '/')+1:]
+		for _, n := range names {
+			if n == r.Source || n == r.Set || n == format {
+				return true
+			}
+		}
+		return false
+	}
+	if len(o.Only) > 0 && !matches(o.Only) {
+		return false
+	}
+	return !matches(o.LeaveOut)
+}
+
 // review runs the reviewer over one labelled transcript and judges its
 // findings against the label.
 func review(ctx context.Context, l Label, r Reviewer, opt Options) (RunResult, error) {
-	res := RunResult{Label: l}
+	res := RunResult{Label: l, Source: source(l.Set, "unknown")}
 	f, err := os.Open(l.Path)
+	if errors.Is(err, fs.ErrNotExist) {
+		res.Absent = true
+		return res, nil
+	}
 	if err != nil {
 		return res, fmt.Errorf("%s: %w", l.File, err)
 	}
@@ -145,6 +213,7 @@ func review(ctx context.Context, l Label, r Reviewer, opt Options) (RunResult, e
 	if err != nil {
 		return res, err
 	}
+	res.Source = source(l.Set, string(tr.Format()))
 	steps, done := firstRun(tr, &res)
 	found, err := r.Review(ctx, steps)
 	if err != nil {
@@ -175,6 +244,9 @@ func review(ctx context.Context, l Label, r Reviewer, opt Options) (RunResult, e
 		if res.Detected {
 			res.Delay = max(0, res.Detection-l.Onset)
 		}
+	}
+	if res.Steps == 0 && res.Error == "" {
+		return res, fmt.Errorf("%s: no steps read", l.File)
 	}
 	return res, nil
 }
@@ -237,14 +309,22 @@ func firstRun(tr *transcript.Reader, res *RunResult) (iter.Seq[transcript.Step],
 	return seq, done
 }
 
-// score computes the metrics from the runs.
+// score computes the metrics from the runs, over all of them and per
+// source.
 func (rep *Report) score() {
-	var delays []int
+	detDelays := map[string][]int{}
 	for _, r := range rep.Runs {
-		if r.Error != "" {
-			rep.Failed++
+		rep.Summary.add(r, rep.Tolerance)
+		src := rep.BySource[r.Source]
+		if src == nil {
+			src = &Summary{}
+			rep.BySource[r.Source] = src
+		}
+		src.add(r, rep.Tolerance)
+		if r.Error != "" || r.Absent {
 			continue
 		}
+		first := ""
 		for _, fd := range r.Findings {
 			c := rep.ByDetector[fd.Detector]
 			switch {
@@ -256,49 +336,90 @@ func (rep *Report) score() {
 				c.Early++
 			default:
 				c.Matching++
+				if r.Detected && fd.EndStep == r.Detection && first == "" {
+					first = fd.Detector
+				}
 			}
 			rep.ByDetector[fd.Detector] = c
 		}
-		switch r.Class {
-		case Offcourse:
-			rep.Offcourse++
-			rep.EarlyFlags += r.EarlyFlags
-			if r.Detected {
-				rep.Detected++
-				delays = append(delays, r.Delay)
-				if r.Delay <= rep.Tolerance {
-					rep.DetectedWithin++
-				}
-			}
-		case Clean:
-			rep.Clean++
-			rep.CleanSteps += r.Steps
-			rep.CleanFlags += len(r.Findings)
-			if len(r.Findings) > 0 {
-				rep.Flagged++
-			}
-		case Uncertain:
-			rep.Uncertain++
+		if first != "" {
+			c := rep.ByDetector[first]
+			c.Detections++
+			detDelays[first] = append(detDelays[first], r.Delay)
+			c.MedianDelay = quantile(detDelays[first], 0.5)
+			rep.ByDetector[first] = c
 		}
 	}
-	rep.Precision = ratio(rep.Detected, rep.Detected+rep.Flagged)
-	rep.Recall = ratio(rep.Detected, rep.Offcourse)
-	rep.RecallWithin = ratio(rep.DetectedWithin, rep.Offcourse)
-	rep.FalseFlagsPer100 = 100 * ratio(rep.CleanFlags, rep.CleanSteps)
-	if len(delays) > 0 {
+	rep.Summary.finish()
+	for _, s := range rep.BySource {
+		s.finish()
+	}
+}
+
+// add counts one run; finish computes the fractions.
+func (s *Summary) add(r RunResult, tolerance int) {
+	switch {
+	case r.Absent:
+		s.Absent++
+		return
+	case r.Error != "":
+		s.Failed++
+		return
+	}
+	switch r.Class {
+	case Offcourse:
+		s.Offcourse++
+		s.EarlyFlags += r.EarlyFlags
+		if r.Detected {
+			s.Detected++
+			s.delays = append(s.delays, r.Delay)
+			if r.Delay <= tolerance {
+				s.DetectedWithin++
+			}
+		}
+	case Clean:
+		s.Clean++
+		s.CleanSteps += r.Steps
+		s.CleanFlags += len(r.Findings)
+		if len(r.Findings) > 0 {
+			s.Flagged++
+		}
+	case Uncertain:
+		s.Uncertain++
+	}
+}
+
+func (s *Summary) finish() {
+	s.Precision = ratio(s.Detected, s.Detected+s.Flagged)
+	s.Recall = ratio(s.Detected, s.Offcourse)
+	s.RecallWithin = ratio(s.DetectedWithin, s.Offcourse)
+	s.FalseFlagsPer100 = 100 * ratio(s.CleanFlags, s.CleanSteps)
+	if len(s.delays) > 0 {
 		sum := 0
-		for _, d := range delays {
+		for _, d := range s.delays {
 			sum += d
 		}
-		rep.MeanDelay = float64(sum) / float64(len(delays))
-		sort.Ints(delays)
-		mid := len(delays) / 2
-		if len(delays)%2 == 1 {
-			rep.MedianDelay = float64(delays[mid])
-		} else {
-			rep.MedianDelay = float64(delays[mid-1]+delays[mid]) / 2
-		}
+		s.MeanDelay = float64(sum) / float64(len(s.delays))
+		s.MedianDelay = quantile(s.delays, 0.5)
+		s.P90Delay = quantile(s.delays, 0.9)
 	}
+}
+
+// quantile is the q-quantile of xs by linear interpolation between the
+// closest ranks (the median of an even count is the mean of the middle
+// two). It sorts xs.
+func quantile(xs []int, q float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	sort.Ints(xs)
+	pos := q * float64(len(xs)-1)
+	lo := int(pos)
+	if lo+1 >= len(xs) {
+		return float64(xs[lo])
+	}
+	frac := pos - float64(lo)
+	return float64(xs[lo]) + frac*float64(xs[lo+1]-xs[lo])
 }
 
 func ratio(a, b int) float64 {

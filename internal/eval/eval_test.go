@@ -46,7 +46,7 @@ func (scripted) Review(ctx context.Context, steps iter.Seq[transcript.Step]) ([]
 func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
 
 func TestMetrics(t *testing.T) {
-	rep, err := Run(context.Background(), "testdata/labels.tsv", scripted{}, Options{})
+	rep, err := Run(context.Background(), []string{"testdata/labels.tsv"}, scripted{}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,13 +88,13 @@ func TestMetrics(t *testing.T) {
 	if r := byFile["off_c.traj.json"]; r.Detected || r.EarlyFlags != 1 {
 		t.Errorf("off_c: %+v", r)
 	}
-	if c := rep.ByDetector["scripted"]; c != (DetectorCounts{Matching: 2, Early: 1, Clean: 2, Uncertain: 1}) {
+	if c := rep.ByDetector["scripted"]; c != (DetectorCounts{Matching: 2, Early: 1, Clean: 2, Uncertain: 1, Detections: 2, MedianDelay: 3}) {
 		t.Errorf("by detector: %+v", c)
 	}
 }
 
 func TestMinSeverity(t *testing.T) {
-	rep, err := Run(context.Background(), "testdata/labels.tsv", scripted{}, Options{MinSeverity: rules.Concern})
+	rep, err := Run(context.Background(), []string{"testdata/labels.tsv"}, scripted{}, Options{MinSeverity: rules.Concern})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +104,7 @@ func TestMinSeverity(t *testing.T) {
 }
 
 func TestTolerance(t *testing.T) {
-	rep, err := Run(context.Background(), "testdata/labels.tsv", scripted{}, Options{Tolerance: 5})
+	rep, err := Run(context.Background(), []string{"testdata/labels.tsv"}, scripted{}, Options{Tolerance: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func TestTolerance(t *testing.T) {
 }
 
 func TestRulesReviewer(t *testing.T) {
-	rep, err := Run(context.Background(), "testdata/rules_labels.tsv", RulesReviewer{}, Options{})
+	rep, err := Run(context.Background(), []string{"testdata/rules_labels.tsv"}, RulesReviewer{}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func TestRulesReviewer(t *testing.T) {
 }
 
 func TestReportOutputs(t *testing.T) {
-	rep, err := Run(context.Background(), "testdata/labels.tsv", scripted{}, Options{})
+	rep, err := Run(context.Background(), []string{"testdata/labels.tsv"}, scripted{}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +141,7 @@ func TestReportOutputs(t *testing.T) {
 	}
 	for _, want := range []string{
 		"off_b.traj.json.gz", "at 7", "precision 0.67 (2 of 3 flagged runs)", "recall within 3 steps 0.33 (1/3)",
-		"mean 3.0, median 3.0", "2 in 20 clean steps = 10.00 per 100", "1 early flags", "scripted  2",
+		"mean 3.0, median 3.0", "2 in 20 clean steps = 5.00 per 50", "1 early flags", "scripted  2",
 	} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("text report lacks %q:\n%s", want, b.String())
@@ -163,7 +163,7 @@ func TestReportOutputs(t *testing.T) {
 func TestCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Run(ctx, "testdata/labels.tsv", RulesReviewer{}, Options{}); !errors.Is(err, context.Canceled) {
+	if _, err := Run(ctx, []string{"testdata/labels.tsv"}, RulesReviewer{}, Options{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("got %v, want context.Canceled", err)
 	}
 }
@@ -178,15 +178,113 @@ func TestUnreadableTranscript(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Failed != 2 || rep.Clean != 1 || rep.CleanSteps != 4 {
-		t.Errorf("failed %d, clean %d, clean steps %d; want 2, 1, 4", rep.Failed, rep.Clean, rep.CleanSteps)
+	if rep.Failed != 1 || rep.Absent != 1 || rep.Clean != 1 || rep.CleanSteps != 4 {
+		t.Errorf("failed %d, absent %d, clean %d, clean steps %d; want 1, 1, 1, 4", rep.Failed, rep.Absent, rep.Clean, rep.CleanSteps)
 	}
-	if e := rep.Runs[0].Error; !strings.Contains(e, "nope.traj.json") {
+	if r := rep.Runs[0]; !r.Absent || r.Error != "" {
+		t.Errorf("a missing transcript: got %+v, want it absent", r)
+	}
+	if e := rep.Runs[1].Error; !strings.Contains(e, "labels.tsv") {
 		t.Errorf("error %q does not name the file", e)
 	}
 	var b bytes.Buffer
 	rep.WriteText(&b)
-	if !strings.Contains(b.String(), "2 unreadable") {
-		t.Errorf("report does not count the unreadable runs:\n%s", b.String())
+	if !strings.Contains(b.String(), "1 unreadable") || !strings.Contains(b.String(), "1 not on this machine") {
+		t.Errorf("report does not count the unreadable and absent runs:\n%s", b.String())
+	}
+}
+
+// twoSources is the synthetic runs split into sets a and b.
+func twoSources(t *testing.T) []Label {
+	t.Helper()
+	labels, err := ReadLabels("testdata/labels.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range labels {
+		labels[i].Set = "b"
+		if strings.HasSuffix(labels[i].File, "_a.traj.json") {
+			labels[i].Set = "a"
+		}
+	}
+	return labels
+}
+
+func TestBySource(t *testing.T) {
+	rep, err := Evaluate(context.Background(), twoSources(t), scripted{}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := rep.BySource["a/mini-swe-agent"], rep.BySource["b/mini-swe-agent"]
+	if a == nil || b == nil {
+		t.Fatalf("sources: %v", rep.BySource)
+	}
+	// a: off_a detected one step late, clean_a unflagged.
+	if a.Offcourse != 1 || a.Detected != 1 || a.DetectedWithin != 1 || a.Clean != 1 || a.Flagged != 0 || a.MedianDelay != 1 {
+		t.Errorf("source a: %+v", *a)
+	}
+	// b: off_b five steps late, off_c missed, clean_b flagged twice.
+	if b.Offcourse != 2 || b.Detected != 1 || b.DetectedWithin != 0 || b.Clean != 1 || b.CleanFlags != 2 || b.MedianDelay != 5 {
+		t.Errorf("source b: %+v", *b)
+	}
+	if rep.Offcourse != a.Offcourse+b.Offcourse || rep.CleanSteps != a.CleanSteps+b.CleanSteps {
+		t.Errorf("overall %+v is not the sum of its sources", rep.Summary)
+	}
+	var out bytes.Buffer
+	if err := rep.WriteText(&out); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"a/mini-swe-agent  1", "1.00 (1/1)", "b/mini-swe-agent  2", "0.50 (1/2)", "0.00 (0/2)"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("text report lacks %q:\n%s", want, out.String())
+		}
+	}
+}
+
+func TestLeaveOut(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		opt       Options
+		wantRuns  int
+		wantSrcs  []string
+		wantCount int
+	}{
+		{"leave out a set", Options{LeaveOut: []string{"b"}}, 2, []string{"a/mini-swe-agent"}, 1},
+		{"leave out a source", Options{LeaveOut: []string{"a/mini-swe-agent"}}, 4, []string{"b/mini-swe-agent"}, 2},
+		{"only a format", Options{Only: []string{"mini-swe-agent"}}, 6, []string{"a/mini-swe-agent", "b/mini-swe-agent"}, 3},
+		{"only a set", Options{Only: []string{"a"}}, 2, []string{"a/mini-swe-agent"}, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rep, err := Evaluate(context.Background(), twoSources(t), scripted{}, c.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rep.Runs) != c.wantRuns || len(rep.BySource) != len(c.wantSrcs) || rep.Offcourse != c.wantCount {
+				t.Errorf("got %d runs, sources %v, %d offcourse; want %d, %v, %d", len(rep.Runs), rep.BySource, rep.Offcourse, c.wantRuns, c.wantSrcs, c.wantCount)
+			}
+			for _, s := range c.wantSrcs {
+				if rep.BySource[s] == nil {
+					t.Errorf("source %s missing", s)
+				}
+			}
+		})
+	}
+}
+
+func TestQuantile(t *testing.T) {
+	for _, c := range []struct {
+		xs   []int
+		q    float64
+		want float64
+	}{
+		{[]int{5}, 0.9, 5},
+		{[]int{3, 1}, 0.5, 2},
+		{[]int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, 0.9, 9.1},
+		{[]int{0, 0, 40}, 0.5, 0},
+		{nil, 0.5, 0},
+	} {
+		if got := quantile(append([]int(nil), c.xs...), c.q); !near(got, c.want) {
+			t.Errorf("quantile(%v, %v) = %v, want %v", c.xs, c.q, got, c.want)
+		}
 	}
 }

@@ -16,9 +16,9 @@ func TestParseLabels(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []Label{
-		{File: "a.jsonl", Path: filepath.Join("data", "a.jsonl"), Class: Offcourse, Onset: 4, Note: "loops\tmore", Line: 4},
-		{File: "sub/b.traj.json.gz", Path: filepath.Join("data", "sub", "b.traj.json.gz"), Class: Clean, Line: 5},
-		{File: "/abs/c.traj", Path: "/abs/c.traj", Class: Uncertain, Line: 6},
+		{File: "a.jsonl", Path: filepath.Join("data", "a.jsonl"), Set: "data", Class: Offcourse, Onset: 4, Note: "loops\tmore", Line: 4},
+		{File: "sub/b.traj.json.gz", Path: filepath.Join("data", "sub", "b.traj.json.gz"), Set: "data", Class: Clean, Line: 5},
+		{File: "/abs/c.traj", Path: "/abs/c.traj", Set: "data", Class: Uncertain, Line: 6},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("got %d labels, want %d: %+v", len(got), len(want), got)
@@ -69,4 +69,39 @@ func FuzzParseLabels(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestParseSharedLabels(t *testing.T) {
+	in := "local_file\trepo\tpath\tcommit\tformat\tlabel\tevidence\n" +
+		"o/a/claude-session.jsonl\to/a\tx.jsonl\tabc\tclaude-code-session-jsonl\toffcourse\tonset 43. Steps 42-46 rerun it.\n" +
+		"o/b/codex.jsonl\to/b\tx.jsonl\tabc\tcodex-rollout-jsonl\tclean\t7 steps, grant template\n"
+	got, err := ParseLabels(strings.NewReader(in), filepath.Join("corpus", "sessions", "labels.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 {
+		t.Fatalf("got %d labels, want 2: %+v", len(got), got)
+	}
+	if got[0].Class != Offcourse || got[0].Onset != 43 || got[0].Set != "sessions" || got[0].Path != filepath.Join("corpus", "sessions", "o", "a", "claude-session.jsonl") {
+		t.Errorf("label 0: got %+v", got[0])
+	}
+	if got[1].Class != Clean || got[1].Onset != 0 || got[1].Note != "7 steps, grant template" {
+		t.Errorf("label 1: got %+v", got[1])
+	}
+	_, err = ParseLabels(strings.NewReader("local_file\tlabel\tevidence\nx.jsonl\toffcourse\tloops a lot\n"), "labels.tsv")
+	if err == nil || !strings.Contains(err.Error(), "labels.tsv:2: an offcourse run needs its onset") {
+		t.Errorf("offcourse without an onset in its evidence: got %v", err)
+	}
+}
+
+func TestSetName(t *testing.T) {
+	for _, c := range []struct{ path, want string }{
+		{"testdata/devset/labels.tsv", "devset"},
+		{"testdata/devset/corpus.tsv", "corpus"},
+		{"labels.tsv", "labels"},
+	} {
+		if got := SetName(c.path); got != c.want {
+			t.Errorf("SetName(%q) = %q, want %q", c.path, got, c.want)
+		}
+	}
 }
