@@ -62,13 +62,13 @@ type evalCmd struct {
 	Labels      []string `arg:"" name:"labels" help:"Labels files (TSV: file, label, onset, note; or the shared corpus's local_file, label, evidence); transcript paths are relative to each. Transcripts not on disk are left out."`
 	Only        []string `name:"only" placeholder:"SOURCE" help:"Score only the runs of these sources (a source like devset/codex, a set like devset, or a format like codex)."`
 	LeaveOut    []string `name:"leave-out" placeholder:"SOURCE" help:"Leave the runs of these sources out (to check a change on a source it was not tuned on)."`
-	Reviewer    string `default:"rules" enum:"rules,model,gate" help:"The reviewer to score: rules (the zero-token detectors), model (the advisor model replayed step by step), or gate (the model, reviewing only where a detector fired)."`
-	Model       string `name:"advisor-model" placeholder:"REF" help:"The advisor model for --reviewer model or gate (default: modelRoles.advisor)."`
-	ModelsFile  string `name:"models-file" placeholder:"FILE" help:"models.yml to use instead of the agent folder's."`
-	Rules       string `name:"rules" placeholder:"FILE" help:"Detector thresholds (YAML) instead of the defaults."`
-	Tolerance   int    `default:"3" help:"How many steps a detection may be off the labelled onset."`
-	MinSeverity string `name:"min-severity" placeholder:"SEVERITY" help:"Ignore findings below SEVERITY (nit, concern or blocker)."`
-	JSON        bool   `name:"json" help:"Print the report as one JSON object."`
+	Reviewer    string   `default:"rules" enum:"rules,model,gate" help:"The reviewer to score: rules (the zero-token detectors), model (the advisor model replayed step by step), or gate (the model, reviewing only where a detector fired)."`
+	Model       string   `name:"advisor-model" placeholder:"REF" help:"The advisor model for --reviewer model or gate (default: modelRoles.advisor)."`
+	ModelsFile  string   `name:"models-file" placeholder:"FILE" help:"models.yml to use instead of the agent folder's."`
+	Rules       string   `name:"rules" placeholder:"FILE" help:"Detector thresholds (YAML) instead of the defaults."`
+	Tolerance   int      `default:"3" help:"How many steps a detection may be off the labelled onset."`
+	MinSeverity string   `name:"min-severity" placeholder:"SEVERITY" help:"Ignore findings below SEVERITY (nit, concern or blocker)."`
+	JSON        bool     `name:"json" help:"Print the report as one JSON object."`
 }
 
 func (c *evalCmd) Run(e *env) error {
