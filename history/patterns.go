@@ -53,6 +53,21 @@ var shapes = [...]shape{
 		re: lazyre.Regexp{Expr: `^AIza[0-9A-Za-z_-]{35}`}},
 	{name: "stripe-key", hints: []string{"sk_live_", "rk_live_", "sk_test_", "rk_test_"}, boundary: true,
 		re: lazyre.Regexp{Expr: `^[rs]k_(?:live|test)_[0-9A-Za-z]{16,}`}},
+	{name: "stripe-webhook-secret", hints: []string{"whsec_"}, boundary: true,
+		re: lazyre.Regexp{Expr: `^whsec_[0-9A-Za-z+/=]{24,}`}},
+	{name: "gitlab-token", hints: []string{"glpat-", "gldt-", "glrt-", "glptt-"}, boundary: true,
+		re: lazyre.Regexp{Expr: `^gl(?:pat|dt|rt|ptt)-[0-9A-Za-z_-]{20,}`}},
+	{name: "sendgrid-key", hints: []string{"SG."}, boundary: true,
+		re: lazyre.Regexp{Expr: `^SG\.[0-9A-Za-z_-]{16,32}\.[0-9A-Za-z_-]{30,64}`}},
+	{name: "google-oauth-secret", hints: []string{"GOCSPX-"}, boundary: true,
+		re: lazyre.Regexp{Expr: `^GOCSPX-[0-9A-Za-z_-]{24,}`}},
+	{name: "digitalocean-token", hints: []string{"dop_v1_", "doo_v1_", "dor_v1_"}, boundary: true,
+		re: lazyre.Regexp{Expr: `^do[opr]_v1_[0-9a-f]{64}`}},
+	// A Slack incoming webhook's URL is its credential: the path after
+	// /services/ (its host and the word services are kept, to say what it
+	// was).
+	{name: "slack-webhook", hints: []string{"hooks.slack.com/services/"},
+		re: lazyre.Regexp{Expr: `^hooks\.slack\.com/services/([0-9A-Za-z_/-]{20,})`}, group: 1},
 	{name: "huggingface-token", hints: []string{"hf_"}, boundary: true,
 		re:    lazyre.Regexp{Expr: `^hf_[A-Za-z0-9]{30,}`},
 		valid: func(s string) bool { return classes(s[3:]) >= 2 }},
@@ -256,7 +271,7 @@ func secretAssignee(before string) bool {
 		return false
 	}
 	prev, last := lastParts(before[j:end])
-	if wordIn(last, secretWordList) {
+	if secretWord(last) {
 		return true
 	}
 	return (strings.EqualFold(last, "key") || strings.EqualFold(last, "keys")) && wordIn(prev, keyQualifierList)
@@ -326,7 +341,9 @@ func assignedValue(s string, i int) (start, end int, ok bool) {
 		}
 	}
 	v := s[start:end]
-	if ordinaryValue(v) || v[0] == '$' || v[0] == '%' || codeName(v) {
+	// A marker is what an earlier pass left: redacting twice gives the
+	// same text, with the name the first pass found.
+	if ordinaryValue(v) || v[0] == '$' || v[0] == '%' || codeName(v) || strings.HasPrefix(v, redactedPrefix) {
 		return 0, 0, false
 	}
 	return start, end, true

@@ -29,25 +29,28 @@ const MinSecretLength = 8
 //
 //   - Known values: each value of an environment variable whose name looks
 //     secret (a part of the name, split at "_", "-", "." and case changes,
-//     is KEY, TOKEN, SECRET, PASSWORD, PASSWD, PASS, PASSPHRASE,
-//     CREDENTIAL(S), CREDS, AUTH, COOKIE, DSN or WEBHOOK, or a joined
-//     APIKEY, AUTHTOKEN, ACCESSTOKEN and the like), and each extra value
-//     the caller passes. The NAME in the marker is the variable's or the
-//     caller's name. A value is found wherever it occurs, also in its JSON
-//     escaped form.
+//     is KEY, TOKEN, SECRET, PASSWORD, PASSWD, PASS, PWD, PASSPHRASE,
+//     CREDENTIAL(S), CREDS, AUTH, COOKIE, DSN or WEBHOOK, a joined
+//     APIKEY, AUTHTOKEN, ACCESSTOKEN and the like, or a word that ends in
+//     PASSWORD, PASSWD, PASSPHRASE, SECRET or TOKEN, as PGPASSWORD does),
+//     and each extra value the caller passes. The NAME in the marker is
+//     the variable's or the caller's name. A value is found wherever it
+//     occurs, also in its JSON escaped form.
 //   - Key shapes, whoever wrote them: Anthropic (sk-ant-…), OpenAI (sk-…,
 //     sk-proj-…), GitHub (ghp_…, gho_…, ghu_…, ghs_…, ghr_…, github_pat_…),
 //     AWS access key ids (AKIA…, ASIA…), Slack (xox?-…, xapp-…), Google API
-//     keys (AIza…), Stripe (sk_live_…), Hugging Face (hf_…), npm (npm_…),
+//     keys (AIza…) and OAuth client secrets (GOCSPX-…), Stripe (sk_live_…,
+//     rk_…, whsec_…), GitLab (glpat-…), SendGrid (SG.….…), DigitalOcean
+//     (dop_v1_…), Slack webhook URLs, Hugging Face (hf_…), npm (npm_…),
 //     JSON web tokens (eyJ….eyJ….…), PEM private key blocks (also one cut
 //     off before its END line), bearer tokens and Authorization header
 //     values, and the password in a URL (scheme://user:PASSWORD@host).
 //   - Assignments in the text to a name whose last part is TOKEN, SECRET,
-//     PASSWORD, PASSWD, PASSPHRASE, CREDENTIAL(S), CREDS or a joined form
-//     (APIKEY, ACCESSTOKEN, …), or KEY after API, SECRET, ACCESS, PRIVATE,
-//     CLIENT, APP, AUTH and the like: API_KEY=…, "password": "…",
-//     client_secret: …, apiKey := "…". A bare KEY, PASS or AUTH is not
-//     enough in text ("--- PASS: TestX", "cache_key = …").
+//     PASSWORD, PASSWD, PASSPHRASE, CREDENTIAL(S), CREDS, a joined form
+//     (APIKEY, ACCESSTOKEN, PGPASSWORD, …), or KEY after API, SECRET,
+//     ACCESS, PRIVATE, CLIENT, APP, AUTH and the like: API_KEY=…,
+//     "password": "…", client_secret: …, apiKey := "…". A bare KEY, PASS
+//     or AUTH is not enough in text ("--- PASS: TestX", "cache_key = …").
 //
 // It leaves alone values shorter than [MinSecretLength], a plain word in
 // one case (disabled, production), a run of one character (********),
@@ -60,6 +63,9 @@ const MinSecretLength = 8
 // advisor can still follow commits and ids. It is redacted only where it
 // is a known value (an environment variable with a secret name holds it)
 // or is assigned to a secret-looking name.
+//
+// Redacting is idempotent: text already redacted comes out the same, so
+// a message may pass the Redactor again on its way to a model.
 //
 // A nil *Redactor redacts nothing. A Redactor is immutable and safe for
 // concurrent use.
@@ -166,7 +172,7 @@ func (r *Redactor) Redact(s string) string {
 			cur.end = max(cur.end, spans[i].end)
 		}
 		sb.WriteString(s[last:cur.start])
-		sb.WriteString("[REDACTED:")
+		sb.WriteString(redactedPrefix)
 		sb.WriteString(cur.name)
 		sb.WriteString("]")
 		last = cur.end
@@ -174,6 +180,9 @@ func (r *Redactor) Redact(s string) string {
 	sb.WriteString(s[last:])
 	return sb.String()
 }
+
+// redactedPrefix opens every marker.
+const redactedPrefix = "[REDACTED:"
 
 // span is a secret found in a string: s[start:end], hidden as name.
 type span struct {
@@ -209,12 +218,31 @@ func jsonForms(v string) []string {
 // holds a secret: one of its parts is a secret word.
 func secretEnvName(name string) bool {
 	for _, p := range nameParts(name) {
-		if wordIn(p, secretWordList) || wordIn(p, envOnlyWords) {
+		if secretWord(p) || wordIn(p, envOnlyWords) {
 			return true
 		}
 	}
 	return false
 }
+
+// secretWord reports whether a name part marks a secret wherever it
+// stands: one of secretWordList, or a word run together with one of
+// secretSuffixes (PGPASSWORD, GHTOKEN, DBSECRET).
+func secretWord(p string) bool {
+	if wordIn(p, secretWordList) {
+		return true
+	}
+	for _, w := range secretSuffixes {
+		if len(p) > len(w) && strings.EqualFold(p[len(p)-len(w):], w) {
+			return true
+		}
+	}
+	return false
+}
+
+// secretSuffixes end the run-together names that mark a secret: few
+// English words end in them, and none in the ones that name settings.
+var secretSuffixes = []string{"PASSWORD", "PASSWD", "PASSPHRASE", "SECRET", "TOKEN"}
 
 // secretWordList are the name parts that mark a secret wherever they
 // stand, in a variable's name and in an assignment in text.
@@ -225,8 +253,9 @@ var secretWordList = []string{
 
 // envOnlyWords mark a secret in an environment variable's name, but not
 // in text, where they are too common: "--- PASS: TestX", "key: value",
-// "auth: required".
-var envOnlyWords = []string{"PASS", "KEY", "KEYS", "AUTH", "COOKIE", "DSN", "WEBHOOK"}
+// "auth: required". PWD is MYSQL_PWD's; the shell's PWD holds a path,
+// which is never hidden.
+var envOnlyWords = []string{"PASS", "PWD", "KEY", "KEYS", "AUTH", "COOKIE", "DSN", "WEBHOOK"}
 
 // keyQualifierList are the parts that make a following KEY a secret in
 // text, where "key" alone (cache_key, sort_key) is mostly code.

@@ -1,12 +1,14 @@
 package history_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/vigil-dev/vigil/history"
+	"github.com/vigil-dev/vigil/llm"
 )
 
 // Test keys are assembled at run time so that no scanner mistakes this
@@ -213,5 +215,122 @@ func BenchmarkRedactPathological(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// The shapes of secrets found in files a workspace holds (.env, configs,
+// netrc-like headers), each hidden whatever its variable is called.
+func TestRedactFileShapes(t *testing.T) {
+	r := history.NewRedactor(nil, nil)
+	tests := []struct{ name, in, want string }{
+		{"env password", "PASSWORD=hunter2xyz", "PASSWORD=[REDACTED:secret-assignment]"},
+		{"joined password", "PGPASSWORD=pg-s3cret-99", "PGPASSWORD=[REDACTED:secret-assignment]"},
+		{"joined token", "export GHTOKEN=abc123def456", "export GHTOKEN=[REDACTED:secret-assignment]"},
+		{"yaml api key", "api_key: 9f8e7d6c5b4a3210", "api_key: [REDACTED:secret-assignment]"},
+		{"aws secret", "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+			"aws_secret_access_key = [REDACTED:secret-assignment]"},
+		{"aws id in ini", "aws_access_key_id = " + key("AKIA", "Z7X2Q9W4E6R8T0Y1"), "aws_access_key_id = [REDACTED:aws-access-key]"},
+		{"header", "Authorization: Bearer abcDEF0123456789ghiJKL", "Authorization: Bearer [REDACTED:authorization]"},
+		{"stripe webhook", "STRIPE_WH=" + key("whsec_", "AbCdEfGhIjKlMnOpQrStUvWxYz012345"), "STRIPE_WH=[REDACTED:stripe-webhook-secret]"},
+		{"gitlab", "token " + key("glpat-", "AbCdEfGhIjKlMnOpQrSt"), "token [REDACTED:gitlab-token]"},
+		{"sendgrid", key("SG.", "AbCdEfGhIjKlMnOpQrStUv", ".", "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789ABCDEFG"), "[REDACTED:sendgrid-key]"},
+		{"google oauth", "secret " + key("GOCSPX-", "AbCdEfGhIjKlMnOpQrStUvWxYz01"), "secret [REDACTED:google-oauth-secret]"},
+		{"digitalocean", key("dop_v1_", strings.Repeat("0123456789abcdef", 4)), "[REDACTED:digitalocean-token]"},
+		{"slack webhook", "curl https://" + key("hooks.slack.com/services/", "T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX"),
+			"curl https://hooks.slack.com/services/[REDACTED:slack-webhook]"},
+		{"private key in json", `{"key": "-----BEGIN ` + `PRIVATE KEY-----\nMIIEvQIBADANBg\n-----END ` + `PRIVATE KEY-----\n"}`,
+			`{"key": "[REDACTED:private-key]\n"}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := r.Redact(tt.in); got != tt.want {
+				t.Errorf("Redact(%q)\n got %q\nwant %q", tt.in, got, tt.want)
+			}
+		})
+	}
+	// Run-together names mark an environment variable's value too; the
+	// shell's own PWD is a path, never hidden.
+	r = history.NewRedactor([]string{"PGPASSWORD=pg-env-value-1", "MYSQL_PWD=my-env-value-2", "PWD=/home/ana/src"}, nil)
+	if got, want := r.Names(), []string{"MYSQL_PWD", "PGPASSWORD"}; !slices.Equal(got, want) {
+		t.Errorf("Names = %v, want %v", got, want)
+	}
+	// Words that only look like them stay.
+	for _, s := range []string{"the task is spoken for: yes-really-1", "sendgrid SG.short", "glpat-short", "whsec_short"} {
+		if got := r.Redact(s); got != s {
+			t.Errorf("Redact(%q) = %q, want it unchanged", s, got)
+		}
+	}
+}
+
+// Redacting text that was already redacted changes nothing: a message
+// passes the Redactor again on its way to a model.
+func TestRedactIdempotent(t *testing.T) {
+	r := history.NewRedactor([]string{"DEPLOY_TOKEN=deploy-7f3a9c2e-live"}, nil)
+	for _, s := range []string{
+		`{"password": "Tr0ub4dor3x", "token": "deploy-7f3a9c2e-live"}`,
+		"DB_PASSWORD=Tr0ub4dor3x and " + key("ghp_", "0123456789abcdefghijABCDEFGHIJ0123456789"),
+		"postgres://app:s3cret@db/app Authorization: Bearer abcDEF0123456789ghiJKL",
+		`client_secret: "a1b2c3d4e5f6" api_key="[REDACTED:OPENAI_API_KEY]"`,
+	} {
+		once := r.Redact(s)
+		if twice := r.Redact(once); twice != once {
+			t.Errorf("Redact twice changed %q\n once %q\ntwice %q", s, once, twice)
+		}
+	}
+}
+
+func TestRedactMessage(t *testing.T) {
+	ghp := key("ghp_", "0123456789abcdefghijABCDEFGHIJ0123456789")
+	r := history.NewRedactor([]string{"DEPLOY_TOKEN=deploy-7f3a9c2e-live"}, nil)
+	img := llm.Image("image/png", "aGVsbG8gZGVwbG95LTdmM2E5YzJlLWxpdmU=")
+	m := llm.Message{Role: llm.RoleAssistant, Content: []llm.Block{
+		llm.Text("the token is deploy-7f3a9c2e-live"),
+		llm.Thinking("I saw "+ghp+" in .env", "sig-abc"),
+		llm.Thinking("nothing secret here", "sig-def"),
+		llm.ToolCall("c1", "bash", json.RawMessage(`{"command":"curl -H 'Authorization: Bearer abcDEF0123456789ghiJKL' x"}`)),
+		// An escaped quote inside a secret-looking value: redacting the raw
+		// text would cut the escape; the result must still be JSON.
+		llm.ToolCall("c2", "write", json.RawMessage(`{"path":"a","password":"Tr0ub\"4dor3x"}`)),
+		llm.ToolResult("c0", false, llm.Text("GITHUB="+ghp), img),
+	}}
+	before, _ := json.Marshal(m)
+	got := r.RedactMessage(m)
+	if after, _ := json.Marshal(m); string(after) != string(before) {
+		t.Fatal("RedactMessage wrote to its argument")
+	}
+	out, _ := json.Marshal(got)
+	for _, secret := range []string{"deploy-7f3a9c2e-live", ghp, "abcDEF0123456789ghiJKL", "Tr0ub"} {
+		if strings.Contains(string(out), secret) {
+			t.Errorf("%q left in %s", secret, out)
+		}
+	}
+	for i, c := range got.Content {
+		if c.Type == llm.BlockToolCall && !json.Valid(c.Arguments) {
+			t.Errorf("block %d: arguments %s are not JSON", i, c.Arguments)
+		}
+	}
+	if th := got.Content[1]; th.Signature != "" || !strings.Contains(th.Text, "[REDACTED:github-token]") {
+		t.Errorf("redacted thinking = %+v, want it redacted and unsigned", th)
+	}
+	if th := got.Content[2]; th.Signature != "sig-def" {
+		t.Errorf("clean thinking lost its signature: %+v", th)
+	}
+	if !history.DroppedSignature(m, got) {
+		t.Error("DroppedSignature = false, want true")
+	}
+	if gotImg := got.Content[5].Content[1]; gotImg.Data != img.Data || gotImg.Type != llm.BlockImage {
+		t.Errorf("image changed: %+v", gotImg)
+	}
+
+	clean := llm.Message{Role: llm.RoleUser, Content: []llm.Block{llm.Text("all fine"), llm.ToolResult("c", false, llm.Text("ok"))}}
+	if got := r.RedactMessage(clean); &got.Content[0] != &clean.Content[0] {
+		t.Error("a clean message was copied")
+	}
+	if history.DroppedSignature(clean, r.RedactMessage(clean)) {
+		t.Error("DroppedSignature of a clean message")
+	}
+	var nilR *history.Redactor
+	if got := nilR.RedactMessage(m); got.Content[0].Text != m.Content[0].Text {
+		t.Error("a nil Redactor redacted")
 	}
 }
