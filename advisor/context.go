@@ -30,7 +30,17 @@ func (r *Runtime) setMessages(msgs []llm.Message) {
 
 // appendMessage adds one message to the advisor's context and publishes
 // it; u is the usage of the reply that made it, zero for user messages.
+//
+// It is the one way text enters the context that the model did not write
+// (session updates, detector findings, the results of its tools, errors
+// quoted back), so every such message passes the Redactor here: what
+// leaves for the advisor model, what the Recorder keeps and what a dump
+// shows are redacted alike. The model's own replies are kept as they
+// came, thinking signatures intact: it can only repeat what it was shown.
 func (r *Runtime) appendMessage(m llm.Message, u llm.Usage) {
+	if m.Role != llm.RoleAssistant {
+		m = r.opts.Redactor.RedactMessage(m)
+	}
 	r.messages = append(r.messages, m)
 	r.usages = append(r.usages, u)
 	r.publish()

@@ -71,11 +71,9 @@ func (r *Runtime) hintText() string {
 		if sev == "" {
 			sev = string(SeverityNit)
 		}
-		note := h.Note
-		if r.opts.Redactor != nil {
-			note = r.opts.Redactor.Redact(note)
-		}
-		fmt.Fprintf(&body, "- [%s] %s\n", sev, note)
+		// The update they are added to is redacted as a whole when it
+		// enters the context (see appendMessage).
+		fmt.Fprintf(&body, "- [%s] %s\n", sev, h.Note)
 	}
 	fence := strings.Repeat("`", max(3, longestRun(body.String(), '`')+1))
 	return "\n### Detector findings\n\nZero-token detectors flagged this; check it against the transcript before you advise.\n\n" +

@@ -123,7 +123,9 @@ func (r *Runtime) compactOwn(ctx context.Context, before int64) bool {
 	r.mu.Lock()
 	r.status.Usage = r.status.Usage.Add(resp.Usage)
 	r.mu.Unlock()
-	memory := MemoryHeading + "\n\nA summary of your earlier reviews of this session, which it replaces:\n\n" + summary + "\n\n"
+	// The summary becomes user text in the context, so it passes the
+	// Redactor as everything else there did.
+	memory := MemoryHeading + "\n\nA summary of your earlier reviews of this session, which it replaces:\n\n" + r.opts.Redactor.Redact(summary) + "\n\n"
 	first := r.messages[start]
 	first.Content = append([]llm.Block{llm.Text(memory)}, first.Content...)
 	kept2 := append([]llm.Message{first}, r.messages[start+1:]...)

@@ -46,7 +46,9 @@ type Options struct {
 	// Roots are the folders the read-only tools may read; empty gives the
 	// advisor the advise tool alone.
 	Roots []string
-	// Redactor hides secrets in the updates; nil hides nothing.
+	// Redactor hides secrets in everything the advisor model is sent: the
+	// system prompt (with WATCHDOG.md), the session updates, the results
+	// of its tools and the errors quoted back to it; nil hides nothing.
 	Redactor *history.Redactor
 	// ImmuneTurns is the interrupt cooldown in primary steps (see
 	// [Immunity]); 0 means [DefaultImmuneTurns], a negative value turns
@@ -216,6 +218,9 @@ func New(opts Options) (*Runtime, error) {
 	if r.system == "" {
 		r.system = DefaultSystemPrompt
 	}
+	// The caller's prompt holds WATCHDOG.md files, which are the user's
+	// text and may quote anything.
+	r.system = opts.Redactor.Redact(r.system)
 	if r.opts.MaxToolRounds <= 0 {
 		r.opts.MaxToolRounds = DefaultMaxToolRounds
 	}
