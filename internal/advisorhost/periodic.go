@@ -10,6 +10,7 @@ import (
 
 	"github.com/vigil-dev/vigil/advisor"
 	"github.com/vigil-dev/vigil/agent"
+	"github.com/vigil-dev/vigil/history"
 	"github.com/vigil-dev/vigil/llm"
 	"github.com/vigil-dev/vigil/session"
 )
@@ -31,7 +32,8 @@ const BlockedByPolicy = "advisor.allowPromptInjection=false"
 // Its methods are safe for concurrent use.
 type Periodic struct {
 	*Host
-	allow bool
+	allow    bool
+	redactor *history.Redactor
 
 	mu sync.Mutex
 	// run names the run going, "" when none; runs counts them.
@@ -46,9 +48,10 @@ var _ advisor.PeriodicHost = (*Periodic)(nil)
 
 // NewPeriodic returns the periodic host over h's agent. With allow false
 // (advisor.allowPromptInjection: false) SteerRun delivers nothing and
-// answers [advisor.SteerBlocked].
-func NewPeriodic(h *Host, allow bool) *Periodic {
-	return &Periodic{Host: h, allow: allow}
+// answers [advisor.SteerBlocked]. Each fork's request passes r (nil
+// hides nothing) before it is sent.
+func NewPeriodic(h *Host, allow bool, r *history.Redactor) *Periodic {
+	return &Periodic{Host: h, allow: allow, redactor: r}
 }
 
 // Forward subscribes to the agent's events and passes the periodic mode's
@@ -144,8 +147,14 @@ func started(ev agent.Event, source string, parent advisor.CallKey) []advisor.Ev
 // before a trailing reply whose calls are not all answered, as the
 // agent's own request ([agent.Agent.Fork]: its system prompt, tool
 // definitions and messages), with prompt added to its last user message
-// (or as one), sent to the agent's model. Tool calls in the reply are
-// not run.
+// (or as one), redacted, sent to the agent's model. Tool calls in the
+// reply are not run.
+//
+// The fork is the advisor's request, though it goes to the agent's model:
+// it passes the Redactor like every other, the agent's messages (what
+// its tools printed, its thinking) included. A conversation with no
+// secret in it is sent byte for byte, so the prompt cache still serves
+// it; one with secrets differs from where the first one was.
 func (p *Periodic) Fork(ctx context.Context, prompt string) (advisor.ForkReply, error) {
 	if err := ctx.Err(); err != nil {
 		return advisor.ForkReply{}, err
@@ -157,8 +166,8 @@ func (p *Periodic) Fork(ctx context.Context, prompt string) (advisor.ForkReply, 
 	}
 	path = settledPath(path)
 	f := p.ag.Fork(path)
-	req := f.Request
-	req.Messages = withUserText(req.Messages, prompt)
+	req := redactRequest(p.redactor, f.Request)
+	req.Messages = withUserText(req.Messages, p.redactor.Redact(prompt))
 	resp, err := llm.Accumulate(f.Model.Stream(ctx, req))
 	if err != nil {
 		return advisor.ForkReply{}, fmt.Errorf("advisorhost: fork on %s: %w", f.Ref, err)
@@ -168,6 +177,28 @@ func (p *Periodic) Fork(ctx context.Context, prompt string) (advisor.ForkReply, 
 		reply.At = path[len(path)-1].ID
 	}
 	return reply, nil
+}
+
+// redactRequest returns req with its system prompt and messages passed
+// through r; req is not written. A thinking block that held a secret
+// loses its signature, so the adapters leave it out; since Anthropic, with
+// thinking on, refuses a step in progress without its reasoning, the
+// request then runs with thinking off (the review asks for one short
+// verdict, which needs none).
+func redactRequest(r *history.Redactor, req llm.Request) llm.Request {
+	if r == nil {
+		return req
+	}
+	req.System = r.Redact(req.System)
+	msgs := slices.Clone(req.Messages)
+	for i, m := range msgs {
+		msgs[i] = r.RedactMessage(m)
+		if history.DroppedSignature(m, msgs[i]) {
+			req.Thinking = llm.ThinkingOff
+		}
+	}
+	req.Messages = msgs
+	return req
 }
 
 // settledPath cuts path before its last reply with tool calls if any of

@@ -114,7 +114,7 @@ func runPeriodicSession(tb testing.TB) periodicSession {
 	host := advisorhost.New(ag, sess)
 	defer host.Close()
 	fwd.h = host.Hook()
-	ph := advisorhost.NewPeriodic(host, true)
+	ph := advisorhost.NewPeriodic(host, true, nil)
 	per, err := advisor.NewPeriodic(advisor.PeriodicOptions{Host: ph, EveryToolCalls: benchEvery})
 	if err != nil {
 		tb.Fatal(err)

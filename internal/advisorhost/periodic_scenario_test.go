@@ -30,7 +30,7 @@ func (s *scenario) buildPeriodic() {
 	t := s.t
 	st := s.settings.PeriodicSettings
 	allow := st.AllowPromptInjection == nil || *st.AllowPromptInjection
-	ph := advisorhost.NewPeriodic(s.host, allow)
+	ph := advisorhost.NewPeriodic(s.host, allow, nil)
 	var err error
 	s.per, err = advisor.NewPeriodic(advisor.PeriodicOptions{
 		Host:           ph,

@@ -29,7 +29,7 @@ type periodicWorld struct {
 
 func newPeriodicWorld(t *testing.T, script string, allow bool) *periodicWorld {
 	w := &periodicWorld{world: newWorld(t, script)}
-	w.ph = advisorhost.NewPeriodic(w.host, allow)
+	w.ph = advisorhost.NewPeriodic(w.host, allow, nil)
 	w.ph.Forward(func(ev advisor.Event) {
 		w.mu.Lock()
 		w.events = append(w.events, ev)

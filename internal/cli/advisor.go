@@ -221,9 +221,7 @@ func (a *app) newAdvisorRuntime(host advisor.Host, sess *session.Session, start 
 		ContextWindow: contextWindow(res, model),
 		Promote:       a.promoteAdvisor,
 		OnNotice:      func(s string) { fmt.Fprintln(a.e.stderr, "vigil: "+s) },
-		// Secrets never reach the advisor: the environment's, and the
-		// API keys vigil itself holds.
-		Redactor:  history.NewRedactor(os.Environ(), a.registry.Secrets()),
+		Redactor:      a.redactor(),
 		OnWarning: func(s string) { fmt.Fprintln(a.e.stderr, "vigil: advisor: "+s) },
 	})
 	if err != nil {
@@ -233,6 +231,12 @@ func (a *app) newAdvisorRuntime(host advisor.Host, sess *session.Session, start 
 		return nil, nil, err
 	}
 	return rt, rec, nil
+}
+
+// redactor hides, in everything an advisor's model is sent, the
+// environment's secrets and the API keys vigil itself holds.
+func (a *app) redactor() *history.Redactor {
+	return history.NewRedactor(os.Environ(), a.registry.Secrets())
 }
 
 // advisorSystem is the advisor's system prompt: ours, then the

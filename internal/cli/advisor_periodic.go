@@ -35,7 +35,7 @@ func (a *app) startPeriodic(ag *agent.Agent, sess *session.Session, fwd *forward
 	}
 	host := advisorhost.New(ag, sess)
 	s := a.settings.Advisor
-	ph := advisorhost.NewPeriodic(host, s.AllowPromptInjection)
+	ph := advisorhost.NewPeriodic(host, s.AllowPromptInjection, a.redactor())
 	per, err := advisor.NewPeriodic(a.periodicOptions(ph, rec, logf))
 	if err != nil {
 		host.Close()
