@@ -38,8 +38,10 @@ var registry = []struct {
 	{unsupportedClaimInfo, func(s Settings) detector { return &unsupportedClaim{} }},
 	{scopeCreepInfo, func(s Settings) detector { return &scopeCreep{within: s.FollowUp} }},
 	{editThrashInfo, func(s Settings) detector { return &editThrash{flips: s.EditFlips, rewrites: s.Rewrites} }},
+	{revertInfo, func(s Settings) detector { return &revertCycle{} }},
 	{testRerunInfo, func(s Settings) detector { return &testRerun{min: s.TestReruns} }},
 	{pollingInfo, func(s Settings) detector { return &polling{min: s.IdenticalReads} }},
+	{sameResultInfo, func(s Settings) detector { return &sameResult{min: s.SameResults} }},
 	{formatErrorsInfo, func(s Settings) detector { return &formatErrors{min: s.FormatErrors} }},
 	{loopInfo, func(s Settings) detector { return &loop{min: s.LoopSteps} }},
 }
@@ -160,10 +162,11 @@ func compacted(ctx []session.Entry) bool {
 }
 
 // duplicate reports whether another detector already reported the
-// episode c is about.
+// episode c is about, at c's severity or above.
 func (e *Engine) duplicate(c candidate) bool {
 	for _, r := range e.reported {
-		if r.Detector == c.Detector || r.EndStep < c.StartStep {
+		if r.Detector == c.Detector || r.EndStep < c.StartStep || r.Severity.Rank() < c.Severity.Rank() {
+			// A nit about the same thing does not hold back a concern.
 			continue
 		}
 		if c.anySubject || c.subject != 0 && r.subject == c.subject {
@@ -292,14 +295,6 @@ func (e *Engine) enrich(a Action, n int) act {
 		c := scanSource(a.code, "")
 		x.code, x.hasCode = &c, true
 	}
-	for _, s := range a.scripts {
-		if fs, ok := e.files.files[fileKey(s)]; ok && (len(fs.code.imports) > 0 || fs.code.writes) {
-			c := fs.code
-			x.code, x.hasCode = &c, true
-		}
-	}
-	writer := x.hasCode && x.code.writes
-
 	if !a.Failed || a.Kind != KindEdit {
 		for _, ed := range a.Edits {
 			if ed.Op == EditLines && ed.Path == "" {
@@ -313,6 +308,15 @@ func (e *Engine) enrich(a Action, n int) act {
 			}
 		}
 	}
+	// After the edits: `cat > fix.py <<EOF … EOF; python fix.py` writes the
+	// script it runs in the same command.
+	for _, s := range a.scripts {
+		if fs, ok := e.files.files[fileKey(s)]; ok && (len(fs.code.imports) > 0 || fs.code.writes) {
+			c := fs.code
+			x.code, x.hasCode = &c, true
+		}
+	}
+	writer := x.hasCode && x.code.writes
 	if writer && !a.Failed {
 		// A script that rewrites files is an edit of the files it names.
 		for _, t := range x.code.targets {

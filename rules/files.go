@@ -67,6 +67,10 @@ type editEffect struct {
 	// changed is set when the version moved; flip when it moved back to
 	// an earlier version with nothing run since the previous change.
 	changed, flip bool
+	// revert is set when a restore (git checkout, git restore or stash, a
+	// copy from a backup, an undo) took back changes the run had made to
+	// a file it did not create, whatever ran since.
+	revert bool
 	// repeat counts, for an edit that changed nothing because it was the
 	// same edit as the last one, how many times in a row that happened.
 	repeat int
@@ -229,6 +233,9 @@ func (t *fileTracker) move(fs *fileState, e Edit, next, op sig, n int) editEffec
 		eff.flip = true
 		fs.flips = append(fs.flips, n)
 	}
+	if seen >= 0 && len(fs.edits) > 0 && !fs.created && isRestore(e, fs) {
+		eff.revert = true
+	}
 	if seen >= 0 {
 		fs.versions = append(fs.versions[:seen], fs.versions[seen+1:]...)
 	}
@@ -270,4 +277,17 @@ func (fs *fileState) firstEditSince(oldest int) int {
 		}
 	}
 	return 0
+}
+
+// isRestore reports whether an edit of fs is a restore: it brings back a
+// version from outside the run's edits (the repository's, a backup's, the
+// editor's undo history) rather than writing new text.
+func isRestore(e Edit, fs *fileState) bool {
+	switch e.Op {
+	case EditRestore, EditUndo:
+		return true
+	case EditCopy:
+		return isBackupOf(fileKey(e.From), fs.key) || isBackupName(fileKey(e.From))
+	}
+	return false
 }

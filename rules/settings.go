@@ -16,6 +16,10 @@ type Settings struct {
 	// the same output to count as polling finished work
 	// (polling-finished). Default 3.
 	IdenticalReads int
+	// SameResults is how many runs of the same program on the same
+	// target ending the same way, with nothing edited in between, make a
+	// rerun episode (same-result). Default 3.
+	SameResults int
 	// TestReruns is how many runs of the same test command, with nothing
 	// changed in between, make a rerun episode (test-rerun); tests that
 	// passed every time take one run fewer, but at least two. Default 3.
@@ -49,6 +53,7 @@ func DefaultSettings() Settings {
 		FailureRepeats: 3,
 		IdenticalReads: 3,
 		TestReruns:     3,
+		SameResults:    3,
 		EditFlips:      2,
 		Rewrites:       3,
 		LoopSteps:      4,
@@ -69,6 +74,7 @@ func (s Settings) withDefaults() Settings {
 	fill(&s.FailureRepeats, d.FailureRepeats)
 	fill(&s.IdenticalReads, d.IdenticalReads)
 	fill(&s.TestReruns, d.TestReruns)
+	fill(&s.SameResults, d.SameResults)
 	fill(&s.EditFlips, d.EditFlips)
 	fill(&s.Rewrites, d.Rewrites)
 	fill(&s.LoopSteps, d.LoopSteps)

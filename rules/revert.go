@@ -1,0 +1,110 @@
+package rules
+
+import "fmt"
+
+var revertInfo = Info{
+	Name:     "revert-cycle",
+	Severity: Concern,
+	Doc: "The agent throwing away its own edits to a file to start again: a restore (git checkout " +
+		"or restore, git stash, reset --hard, a copy back from a .bak/.orig/.backup file, an editor " +
+		"undo) that takes back changes the run made to a file it did not create. The first revert " +
+		"is a nit (say what the failed attempt taught before redoing it); a second revert of the same " +
+		"file within the window, with the file edited again in between, is a concern: edit, revert, " +
+		"re-edit, revert is a cycle that brings no new information. A user message in between starts " +
+		"the count again (reverts the user asks for are not the agent's circles).",
+}
+
+// revertCycle counts the reverts of each file the run edits.
+type revertCycle struct {
+	// reverts are the steps of each file's reverts in the window, and
+	// reported the files whose cycle was reported as a concern.
+	reverts  map[*fileState][]int
+	reported map[*fileState]bool
+}
+
+func (d *revertCycle) reset() { d.reverts, d.reported = nil, nil }
+
+func (d *revertCycle) observe(v *view, emit func(candidate)) {
+	if len(v.notes) > 0 && d.reverts != nil {
+		// The user spoke: what follows may be what they asked for.
+		d.reset()
+	}
+	for i := range v.acts {
+		a := &v.acts[i]
+		for _, ef := range a.effects {
+			if !ef.revert {
+				continue
+			}
+			if d.reverts == nil {
+				d.reverts, d.reported = map[*fileState][]int{}, map[*fileState]bool{}
+			}
+			fs := ef.file
+			steps := d.reverts[fs]
+			for len(steps) > 0 && steps[0] < v.oldest() {
+				steps = steps[1:]
+			}
+			if len(steps) > 0 && steps[len(steps)-1] == v.n {
+				continue // one revert per file and step (git stash and a checkout)
+			}
+			steps = append(steps, v.n)
+			d.reverts[fs] = steps
+			if len(d.reverts) > 64 {
+				d.reset()
+				return
+			}
+			start := fs.firstEditSince(v.oldest())
+			if start == 0 || start > v.n {
+				start = v.n
+			}
+			switch {
+			case len(steps) == 1:
+				emit(candidate{subject: textSig(fs.key), Finding: Finding{
+					Detector:  revertInfo.Name,
+					Severity:  Nit,
+					StartStep: start,
+					EndStep:   v.n,
+					Message: fmt.Sprintf("This throws away your own changes to %s. Before editing it again, say what the attempt showed and what the next one does differently.",
+						fs.key),
+					Evidence: clip(a.Command, 120),
+				}})
+			case !d.reported[fs] && editedBetween(fs, steps[len(steps)-2], v.n):
+				d.reported[fs] = true
+				emit(candidate{subject: textSig(fs.key), Finding: Finding{
+					Detector:  revertInfo.Name,
+					Severity:  revertInfo.Severity,
+					StartStep: steps[0],
+					EndStep:   v.n,
+					Message: fmt.Sprintf("%s has been reverted %d times (steps %s), each time after a new edit: the edits go in circles. Stop and work out why the approach fails before editing it again.",
+						fs.key, len(steps), stepList(steps)),
+					Evidence: clip(a.Command, 120),
+				}})
+			}
+		}
+	}
+}
+
+// editedBetween reports whether fs changed after step from and before step to.
+func editedBetween(fs *fileState, from, to int) bool {
+	for _, s := range fs.edits {
+		if s > from && s < to {
+			return true
+		}
+	}
+	return false
+}
+
+// stepList writes steps as "3, 7 and 9".
+func stepList(steps []int) string {
+	s := ""
+	for i, n := range steps {
+		switch {
+		case i == 0:
+		case i == len(steps)-1:
+			s += " and "
+		default:
+			s += ", "
+		}
+		s += fmt.Sprint(n)
+	}
+	return s
+}
