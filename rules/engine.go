@@ -39,6 +39,7 @@ var registry = []struct {
 	{scopeCreepInfo, func(s Settings) detector { return &scopeCreep{within: s.FollowUp} }},
 	{editThrashInfo, func(s Settings) detector { return &editThrash{flips: s.EditFlips, rewrites: s.Rewrites} }},
 	{revertInfo, func(s Settings) detector { return &revertCycle{} }},
+	{editFailuresInfo, func(s Settings) detector { return &editFailures{min: s.EditFailures} }},
 	{testRerunInfo, func(s Settings) detector { return &testRerun{min: s.TestReruns} }},
 	{pollingInfo, func(s Settings) detector { return &polling{min: s.IdenticalReads} }},
 	{sameResultInfo, func(s Settings) detector { return &sameResult{min: s.SameResults} }},

@@ -52,6 +52,17 @@ var editRefusals = []string{
 	"did not appear verbatim",
 	"old_text not found",
 	"String to replace not found",
+	"Found multiple matches", // not unique
+	"matches of the string to replace, but replace_all is false",
+	"is not unique",
+	"must be unique",
+	"Could not find the exact text",
+	"Failed to find expected lines",
+	"apply_patch verification failed",
+	"Invalid patch",
+	"patch does not apply",
+	"No changes made",
+	"The edit was rejected",
 }
 
 // exitCode finds the exit code that a harness writes around a command's

@@ -28,6 +28,9 @@ type Settings struct {
 	// version, with nothing run in between, to be thrashing (edit-thrash).
 	// Default 2: edit, revert, re-edit.
 	EditFlips int
+	// EditFailures is how many failed edits of one file in a row make a
+	// streak (edit-failures). Default 3.
+	EditFailures int
 	// Rewrites is how many times a file must be rewritten whole without
 	// anything using it in between (edit-thrash). Default 3.
 	Rewrites int
@@ -56,6 +59,7 @@ func DefaultSettings() Settings {
 		SameResults:    3,
 		EditFlips:      2,
 		Rewrites:       3,
+		EditFailures:   3,
 		LoopSteps:      4,
 		FollowUp:       3,
 		FormatErrors:   3,
@@ -77,6 +81,7 @@ func (s Settings) withDefaults() Settings {
 	fill(&s.SameResults, d.SameResults)
 	fill(&s.EditFlips, d.EditFlips)
 	fill(&s.Rewrites, d.Rewrites)
+	fill(&s.EditFailures, d.EditFailures)
 	fill(&s.LoopSteps, d.LoopSteps)
 	fill(&s.FollowUp, d.FollowUp)
 	fill(&s.FormatErrors, d.FormatErrors)
