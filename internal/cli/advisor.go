@@ -222,7 +222,8 @@ func (a *app) newAdvisorRuntime(host advisor.Host, sess *session.Session, start 
 		Promote:       a.promoteAdvisor,
 		OnNotice:      func(s string) { fmt.Fprintln(a.e.stderr, "vigil: "+s) },
 		Redactor:      a.redactor(),
-		OnWarning: func(s string) { fmt.Fprintln(a.e.stderr, "vigil: advisor: "+s) },
+		// The runtime's warnings name the advisor themselves.
+		OnWarning: func(s string) { fmt.Fprintln(a.e.stderr, "vigil: warning: "+s) },
 	})
 	if err != nil {
 		if rec != nil {
