@@ -36,6 +36,7 @@ var registry = []struct {
 	{workaroundInfo, func(s Settings) detector { return &workaround{within: s.FollowUp} }},
 	{forbiddenEditInfo, func(s Settings) detector { return &forbiddenEdit{} }},
 	{unsupportedClaimInfo, func(s Settings) detector { return &unsupportedClaim{} }},
+	{fabricatedInfo, func(s Settings) detector { return &fabricated{} }},
 	{scopeCreepInfo, func(s Settings) detector { return &scopeCreep{within: s.FollowUp} }},
 	{editThrashInfo, func(s Settings) detector { return &editThrash{flips: s.EditFlips, rewrites: s.Rewrites} }},
 	{revertInfo, func(s Settings) detector { return &revertCycle{} }},
@@ -225,6 +226,18 @@ type act struct {
 	written    codeFacts
 }
 
+// submits reports whether the step hands the work in: SWE-agent's submit,
+// mini-swe-agent's final echo.
+func (v *view) submits() bool {
+	for i := range v.acts {
+		c := v.acts[i].canonical
+		if c == "submit" || strings.HasPrefix(c, "submit ") || strings.Contains(c, "COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT") || strings.Contains(c, "MINI_SWE_AGENT_FINAL_OUTPUT") {
+			return true
+		}
+	}
+	return false
+}
+
 // oldest is the first step inside the window.
 func (v *view) oldest() int { return v.n - v.window + 1 }
 
@@ -372,8 +385,9 @@ type checkTracker struct {
 	lastStep int
 	// editedSince is set when a file changed after the last run.
 	editedSince bool
-	// projectEdits counts changes to files the run did not create.
-	projectEdits int
+	// projectEdits counts changes to files the run did not create, edits
+	// every change.
+	projectEdits, edits int
 }
 
 func (t *checkTracker) update(v *view) {
@@ -390,6 +404,7 @@ func (t *checkTracker) update(v *view) {
 		for _, ef := range a.effects {
 			if ef.changed {
 				t.editedSince = true
+				t.edits++
 				if !ef.file.created {
 					t.projectEdits++
 				}
