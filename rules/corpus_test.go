@@ -1,8 +1,6 @@
 package rules
 
 import (
-	"compress/gzip"
-	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -10,29 +8,25 @@ import (
 	"github.com/vigil-dev/vigil/transcript"
 )
 
-// devset is the project's labelled dev set of real agent runs.
-const devset = "../testdata/devset/corpus"
+// devset is the shared corpus's folder of real mini-swe-agent runs, read
+// in place (labelled in testdata/devset/corpus.tsv); tests that use it
+// skip on a machine without the shared folder.
+const devset = "../../shared/corpus/mini-swe-agent"
 
 // readSteps reads the steps of a transcript's first run, and how many
-// bytes the transcript is once decompressed.
+// bytes the transcript is.
 func readSteps(tb testing.TB, path string) ([]transcript.Step, int64) {
 	tb.Helper()
 	f, err := os.Open(path)
 	if err != nil {
-		tb.Skip("dev set not available:", err)
+		tb.Skip("shared corpus not available:", err)
 	}
 	defer f.Close()
-	zr, err := gzip.NewReader(f)
+	info, err := f.Stat()
 	if err != nil {
 		tb.Fatal(err)
 	}
-	size, err := io.Copy(io.Discard, zr)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		tb.Fatal(err)
-	}
+	size := info.Size()
 	r, err := transcript.NewReader(f, path)
 	if err != nil {
 		tb.Skip("no reader for this format yet:", err)
@@ -62,7 +56,7 @@ func readSteps(tb testing.TB, path string) ([]transcript.Step, int64) {
 // the agent, unable to import numpy, verifies its fix with scripts that
 // avoid the real code (labelled off course from step 21).
 func TestCorpusRun(t *testing.T) {
-	steps, _ := readSteps(t, filepath.Join(devset, "deepseek_chat_test_1-100__astropy__astropy-12907.traj.json.gz"))
+	steps, _ := readSteps(t, filepath.Join(devset, "deepseek_chat_test_1-100__astropy__astropy-12907.traj.json"))
 	if len(steps) != 36 {
 		t.Fatalf("read %d steps, want 36", len(steps))
 	}
@@ -77,12 +71,12 @@ func TestCorpusRun(t *testing.T) {
 }
 
 // BenchmarkEngineCorpus measures the engine on real runs; its MB/s is
-// decompressed transcript bytes per second, the unit of the review's
+// transcript bytes per second, the unit of the review's
 // throughput budget (≥200 MB/s per core overall, reading included).
 func BenchmarkEngineCorpus(b *testing.B) {
-	matches, _ := filepath.Glob(filepath.Join(devset, "*.traj.json.gz"))
+	matches, _ := filepath.Glob(filepath.Join(devset, "*.traj.json"))
 	if len(matches) == 0 {
-		b.Skip("dev set not available")
+		b.Skip("shared corpus not available")
 	}
 	var runs [][]transcript.Step
 	var total int64

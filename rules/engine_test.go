@@ -64,7 +64,7 @@ func TestLastActions(t *testing.T) {
 	for range 20 {
 		runs = append(runs, randomRun(r, 40))
 	}
-	matches, _ := filepath.Glob(filepath.Join(devset, "*.traj.json.gz"))
+	matches, _ := filepath.Glob(filepath.Join(devset, "*.traj.json"))
 	for _, m := range matches[:min(len(matches), 5)] {
 		steps, _ := readSteps(t, m)
 		runs = append(runs, steps)
