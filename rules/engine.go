@@ -44,6 +44,7 @@ var registry = []struct {
 	{testRerunInfo, func(s Settings) detector { return &testRerun{min: s.TestReruns} }},
 	{pollingInfo, func(s Settings) detector { return &polling{min: s.IdenticalReads} }},
 	{sameResultInfo, func(s Settings) detector { return &sameResult{min: s.SameResults} }},
+	{churnInfo, func(s Settings) detector { return &churn{} }},
 	{formatErrorsInfo, func(s Settings) detector { return &formatErrors{min: s.FormatErrors} }},
 	{loopInfo, func(s Settings) detector { return &loop{min: s.LoopSteps} }},
 }
