@@ -47,6 +47,7 @@ var registry = []struct {
 	{churnInfo, func(s Settings) detector { return &churn{} }},
 	{formatErrorsInfo, func(s Settings) detector { return &formatErrors{min: s.FormatErrors} }},
 	{loopInfo, func(s Settings) detector { return &loop{min: s.LoopSteps} }},
+	{sameReplyInfo, func(s Settings) detector { return &sameReply{} }},
 }
 
 // Engine runs the detectors over the steps of one run as they complete.

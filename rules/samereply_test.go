@@ -1,0 +1,30 @@
+package rules
+
+import (
+	"fmt"
+	"testing"
+)
+
+func TestSameReply(t *testing.T) {
+	n := 0
+	wait := func(text string) st {
+		n++
+		// A log that moves on: polling-finished has nothing to say.
+		return say(text, sh("sleep 30; tail -5 build.log", fmt.Sprint([]string{"fetch", "compile", "link", "test", "pack", "sign"}[n%6]), false))
+	}
+	runCases(t, "repeated-reply", []detectorCase{
+		{"waiting, again and again", []st{wait("Waiting."), wait("Waiting..."), wait("waiting"), wait("Waiting."), wait("Waiting.")}, []int{3, 5}},
+		{"numbers and case do not make it new", []st{wait("Build 1 of 3 still running."), wait("build 2 of 3 still running"), wait("Build 3 of 3 still running.")}, []int{3}},
+		{"the same words before real work", []st{
+			say("Now let me run the test again:", sh("python t.py", "E1", true)), say("Now let me run the test again:", sh("python t.py", "E2", true)),
+			say("Now let me run the test again:", sh("python t.py", "E3", true)),
+		}, nil},
+		{"different replies", []st{say("Let me read the file."), say("Now the tests."), say("Let me read the file.")}, nil},
+		{"work between the replies", []st{
+			say("Let me try again.", tool("edit", map[string]any{"path": "a.py", "old_text": "1", "new_text": "2"}, "ok", false)),
+			say("Let me try again.", tool("edit", map[string]any{"path": "a.py", "old_text": "2", "new_text": "3"}, "ok", false)),
+			say("Let me try again.", tool("edit", map[string]any{"path": "a.py", "old_text": "3", "new_text": "4"}, "ok", false)),
+		}, nil},
+		{"empty replies are not restated decisions", []st{do(sh("ls", "a", false)), do(sh("ls b", "b", false)), do(sh("ls c", "c", false))}, nil},
+	})
+}
