@@ -5,11 +5,9 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
-	"os"
 	"path/filepath"
 
 	"github.com/goccy/go-yaml/ast"
-	"github.com/goccy/go-yaml/parser"
 	"github.com/vigil-dev/vigil/internal/yamlfile"
 )
 
@@ -35,7 +33,9 @@ func ProjectFile(projectDir string) string {
 // project file. A missing file is skipped. Within a file a key that is
 // absent or null leaves the value below it; nested settings merge key by
 // key, modelRoles merges role by role, and a list would replace the list
-// below it. Errors name the file, line, column and key.
+// below it. Errors name the file, line, column and key. A file that is not
+// a regular one, or passes the limits of [yamlfile.Parse] (1 MiB, nesting,
+// alias expansion), is an error before anything is built from it.
 func Load(opts Options) (*Settings, error) {
 	s := Default()
 	var files []string
@@ -46,7 +46,7 @@ func Load(opts Options) (*Settings, error) {
 		files = append(files, ProjectFile(opts.ProjectDir))
 	}
 	for _, name := range files {
-		data, err := os.ReadFile(name)
+		data, err := yamlfile.ReadFile(name)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
@@ -72,13 +72,9 @@ func Parse(name string, data []byte) (*Settings, error) {
 
 // apply overlays one file's data on s and validates the result.
 func (s *Settings) apply(name string, data []byte) error {
-	f, err := parser.ParseBytes(data, 0)
+	f, err := yamlfile.Parse(name, data)
 	if err != nil {
-		// Decode reports the same syntax error with its position.
-		if derr := yamlfile.Decode(name, data, &Settings{}); derr != nil {
-			return derr
-		}
-		return fmt.Errorf("%s: %w", name, err)
+		return err
 	}
 	if len(f.Docs) > 1 {
 		return &yamlfile.Error{File: name, Msg: "holds more than one YAML document; settings are one mapping"}
@@ -92,7 +88,7 @@ func (s *Settings) apply(name string, data []byte) error {
 	// Decoding replaces a map wholesale; keep the roles below and merge.
 	roles := s.ModelRoles
 	s.ModelRoles = nil
-	err = yamlfile.Decode(name, data, s)
+	err = yamlfile.DecodeParsed(name, data, f, s)
 	merged := maps.Clone(roles)
 	if merged == nil {
 		merged = map[string]string{}
@@ -100,7 +96,7 @@ func (s *Settings) apply(name string, data []byte) error {
 	maps.Copy(merged, s.ModelRoles)
 	s.ModelRoles = merged
 	if err != nil {
-		return explain(err, f)
+		return err
 	}
 	return s.validate(name, data)
 }

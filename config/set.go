@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/goccy/go-yaml"
+	"github.com/vigil-dev/vigil/internal/yamlfile"
 )
 
 // Set writes one setting into the settings file at path and keeps the rest
@@ -43,7 +44,8 @@ func Set(path, key string, value any) error {
 	if real, err := filepath.EvalSymlinks(path); err == nil {
 		target = real
 	}
-	data, err := os.ReadFile(target)
+	// Read through the link, so that errors name the file the user gave.
+	data, err := yamlfile.ReadFile(path)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("set %s: %w", key, err)
 	}

@@ -1,8 +1,9 @@
 package models
 
 import (
+	"errors"
 	"fmt"
-	"os"
+	"io/fs"
 	"slices"
 
 	"github.com/vigil-dev/vigil/internal/yamlfile"
@@ -84,10 +85,11 @@ func ParseFile(name string, data []byte) (*File, error) {
 }
 
 // LoadFile reads and parses models.yml at path. A missing file is not an
-// error: it returns (nil, nil).
+// error: it returns (nil, nil). One that is not a regular file or passes
+// the limits of [yamlfile.Parse] (1 MiB, nesting, alias expansion) is.
 func LoadFile(path string) (*File, error) {
-	data, err := os.ReadFile(path)
-	if os.IsNotExist(err) {
+	data, err := yamlfile.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {

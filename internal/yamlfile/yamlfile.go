@@ -1,15 +1,13 @@
-// Package yamlfile decodes user-edited YAML (and JSON) files strictly and
-// reports every problem as FILE:LINE:COL: KEY: message, so a person can find
-// and fix it.
 package yamlfile
 
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 
 	"github.com/goccy/go-yaml"
-	"github.com/goccy/go-yaml/parser"
+	"github.com/goccy/go-yaml/ast"
 )
 
 // Error is a problem at one place in a file.
@@ -21,7 +19,13 @@ type Error struct {
 	// $.providers.local.api, when known.
 	Key string
 	Msg string
+	// Err is the cause, when there is one beyond the message (a read
+	// error, for errors.Is).
+	Err error
 }
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Err }
 
 func (e *Error) Error() string {
 	var b strings.Builder
@@ -39,8 +43,20 @@ func (e *Error) Error() string {
 }
 
 // Decode decodes data into v, rejecting unknown keys. JSON is accepted as
-// the YAML subset it is. Errors are [*Error]s naming name and the position.
+// the YAML subset it is. The file must be within the limits [Parse] checks.
+// Errors are [*Error]s naming name, the position and, for a value of the
+// wrong type or an unknown key, the key's path and what v takes there.
 func Decode(name string, data []byte, v any) (err error) {
+	f, err := Parse(name, data)
+	if err != nil {
+		return err
+	}
+	return DecodeParsed(name, data, f, v)
+}
+
+// DecodeParsed is [Decode] for data that [Parse] returned f for, for a
+// caller that looked at f first.
+func DecodeParsed(name string, data []byte, f *ast.File, v any) (err error) {
 	// goccy/go-yaml v1.19.2 panics on some malformed input (a tagged scalar
 	// where a list belongs, found by fuzzing); report it as a bad file.
 	defer func() {
@@ -48,18 +64,26 @@ func Decode(name string, data []byte, v any) (err error) {
 			err = &Error{File: name, Msg: fmt.Sprintf("cannot parse this file (the YAML parser failed: %v)", r)}
 		}
 	}()
+	// The decoder parses again: it keeps what it parses to itself.
 	err = yaml.UnmarshalWithOptions(data, v, yaml.Strict())
 	if err == nil {
 		return nil
 	}
+	e := wrap(name, err)
+	explain(e, f, reflect.TypeOf(v))
+	if e.Key == "" && strings.HasPrefix(e.Msg, "unknown field") {
+		e.Msg += " (keys are case-sensitive)"
+	}
+	return e
+}
+
+// wrap returns err, from the YAML library, as an [*Error] about name.
+func wrap(name string, err error) *Error {
 	var ye yaml.Error
 	if errors.As(err, &ye) {
 		e := &Error{File: name, Msg: ye.GetMessage()}
 		if tok := ye.GetToken(); tok != nil && tok.Position != nil {
 			e.Line, e.Column = tok.Position.Line, tok.Position.Column
-		}
-		if strings.HasPrefix(e.Msg, "unknown field") {
-			e.Msg += " (keys are case-sensitive)"
 		}
 		return e
 	}
@@ -76,13 +100,14 @@ func At(name string, data []byte, key, format string, args ...any) *Error {
 }
 
 // Locate returns the 1-based line and column of the value at a YAML path
-// in data, or zeros when the path does not exist.
+// in data, or zeros when the path does not exist or data is not a file
+// [Parse] accepts.
 func Locate(data []byte, key string) (line, col int) {
 	p, err := yaml.PathString(key)
 	if err != nil {
 		return 0, 0
 	}
-	f, err := parser.ParseBytes(data, 0)
+	f, err := Parse("", data)
 	if err != nil {
 		return 0, 0
 	}

@@ -1,0 +1,6 @@
+//go:build !race
+
+package hostiletest
+
+// raceEnabled says the race detector is on.
+const raceEnabled = false
