@@ -93,6 +93,9 @@ func recent(steps []int, n int) []int {
 
 // isKill reports whether a command line kills processes.
 func isKill(canonical string) bool {
+	if !strings.Contains(canonical, "kill") && !strings.Contains(canonical, "fuser") {
+		return false
+	}
 	for _, seg := range strings.FieldsFunc(canonical, func(r rune) bool { return r == ';' || r == '|' }) {
 		w := strings.Fields(seg)
 		if len(w) == 0 {

@@ -30,19 +30,74 @@ func (d *fabricated) reset() { *d = fabricated{} }
 
 // resultLine matches lines only a tool writes: test runners' summaries,
 // harness markers around command output, editors' confirmations.
-var resultLine = lazyre.Regexp{Expr: `(?m)^[ \t>]*(?:=+ .*\b\d+ (?:passed|failed)\b.* in [\d.]+s(?: \(.*\))? =+|Ran \d+ tests? in [\d.]+s|<returncode>-?\d+</returncode>|OBSERVATION:|Process exited with code \d+|The file \S+ has been (?:updated|edited) successfully\.?|File created successfully at: \S+|Successfully (?:edited|replaced|wrote to) \S+)[ \t]*$`}
+var resultLine = lazyre.Regexp{Expr: `^[ \t>]*(?:=+ .*\b\d+ (?:passed|failed)\b.* in [\d.]+s(?: \(.*\))? =+|Ran \d+ tests? in [\d.]+s|<returncode>-?\d+</returncode>|OBSERVATION:|Process exited with code \d+|The file \S+ has been (?:updated|edited) successfully\.?|File created successfully at: \S+|Successfully (?:edited|replaced|wrote to) \S+)[ \t]*$`}
 
-// resultHints are substrings every resultLine match contains, to skip
-// the expression on most text.
+// resultHints are substrings every resultLine match contains: the
+// expression runs only on the lines that hold one.
 var resultHints = []string{" passed", " failed", "Ran ", "<returncode>", "OBSERVATION:", "Process exited", "successfully", "Successfully"}
 
-func hasResultHint(s string) bool {
-	for _, h := range resultHints {
-		if strings.Contains(s, h) {
-			return true
-		}
+// resultScan is how much of the start and the end of a text is looked
+// at for result lines: summaries come last and confirmations first, and
+// a long output costs the same as a short one.
+const resultScan = 2048
+
+// resultLines calls fn with each line of s (its start and end, up to
+// resultScan bytes each) that is a tool's result line, trimmed, at most
+// max of them.
+func resultLines(s string, max int, fn func(line string)) {
+	if len(s) > 2*resultScan {
+		resultLinesIn(s[:resultScan], max, fn)
+		resultLinesIn(s[len(s)-resultScan:], max, fn)
+		return
+	}
+	resultLinesIn(s, max, fn)
+}
+
+// resultShape is a cheap test that a line may be a result line: it
+// starts and ends as one does. Most lines with a hint fail it.
+func resultShape(line string) bool {
+	t := strings.TrimSpace(strings.TrimLeft(line, " \t>"))
+	if t == "" {
+		return false
+	}
+	switch t[0] {
+	case '=':
+		return t[len(t)-1] == '='
+	case 'R', 'P', 'O', 'T', 'F', 'S', '<':
+		return true
 	}
 	return false
+}
+
+func resultLinesIn(s string, max int, fn func(string)) {
+	done := -1 // the end of the last line looked at
+	n := 0
+	for _, h := range resultHints {
+		for from := 0; n < max; {
+			i := strings.Index(s[from:], h)
+			if i < 0 {
+				break
+			}
+			i += from
+			lo := strings.LastIndexByte(s[:i], '\n') + 1
+			hi := strings.IndexByte(s[i:], '\n')
+			if hi < 0 {
+				hi = len(s)
+			} else {
+				hi += i
+			}
+			from = hi
+			if lo <= done && done >= hi || hi-lo > 300 {
+				continue
+			}
+			line := strings.TrimRight(s[lo:hi], "\r")
+			if resultShape(line) && resultLine.Get().MatchString(line) {
+				n++
+				fn(strings.TrimSpace(strings.TrimLeft(line, " \t>")))
+			}
+			done = hi
+		}
+	}
 }
 
 // echoClaim matches what a command that only prints claims to have done.
@@ -68,14 +123,14 @@ func (d *fabricated) observe(v *view, emit func(candidate)) {
 			Message: msg, Evidence: clip(evidence, 160),
 		}})
 	}
-	if hasResultHint(v.text) {
-		for _, m := range resultLine.Get().FindAllString(v.text, 8) {
-			line := strings.TrimSpace(strings.TrimLeft(m, " \t>"))
-			if _, ok := d.seen[textSig(line)]; !ok {
-				report(v.n, fabricatedInfo.Severity, fmt.Sprintf("This reply shows tool output (%q) that no tool returned; it is what the model expected, not what happened. Run the command and report its real output.", clip(line, 60)), line)
-				break
-			}
+	invented := ""
+	resultLines(v.text, 8, func(line string) {
+		if _, ok := d.seen[textSig(line)]; !ok && invented == "" {
+			invented = line
 		}
+	})
+	if invented != "" {
+		report(v.n, fabricatedInfo.Severity, fmt.Sprintf("This reply shows tool output (%q) that no tool returned; it is what the model expected, not what happened. Run the command and report its real output.", clip(invented, 60)), invented)
 	}
 	for i := range v.acts {
 		a := &v.acts[i]
@@ -94,13 +149,7 @@ func (d *fabricated) observe(v *view, emit func(candidate)) {
 // remember adds the result lines of the step's outputs to the window.
 func (d *fabricated) remember(v *view) {
 	for i := range v.acts {
-		out := v.acts[i].Output
-		if !hasResultHint(out) {
-			continue
-		}
-		for _, m := range resultLine.Get().FindAllString(out, 16) {
-			d.seen[textSig(strings.TrimSpace(strings.TrimLeft(m, " \t>")))] = v.n
-		}
+		resultLines(v.acts[i].Output, 16, func(line string) { d.seen[textSig(line)] = v.n })
 	}
 	if len(d.seen) > 256 {
 		for k, n := range d.seen {
