@@ -25,16 +25,27 @@
 //     out of bounds;
 //   - unsupported-claim: "tests pass" when nothing ran or the last run
 //     failed;
+//   - fabricated-result: tool output in a reply that no tool returned, an
+//     echo in place of the edit it announces, a fix claimed with no file
+//     changed;
 //   - scope-creep: more changes "for consistency" after the requested fix
 //     was verified;
 //   - edit-thrash: a file going back and forth between versions, or
 //     rewritten again and again unused;
+//   - revert-cycle: a restore that throws away the run's own edits, and
+//     edit-revert-edit-revert cycles;
+//   - edit-failures: edits of one file failing again and again;
 //   - test-rerun: the same tests run again with nothing changed;
 //   - polling-finished: the same read-only command returning the same
 //     output again;
+//   - same-result: one program ending the same way run after run,
+//     however the command is phrased;
+//   - process-churn: the same background job started again and again, or
+//     kill after kill;
 //   - format-errors: the harness rejecting reply after reply;
 //   - no-progress-loop: a stretch of steps that repeat earlier calls with
-//     the same results.
+//     the same results;
+//   - repeated-reply: the same reply restated while the agent only waits.
 //
 // # Input
 //
@@ -64,7 +75,7 @@
 // of normalised commands and outputs) for a window of recent steps
 // (Settings.Window, default 40), and file versions for at most a few
 // hundred files, never the outputs themselves. Regular expressions are
-// compiled once, when the package loads, and run only on short windows
+// compiled once, at first use, and run only on short windows
 // around keywords found with strings.Index; long outputs are hashed by
 // their first and last 512 bytes, so a step costs about the same whatever
 // its size. BenchmarkEngineCorpus measures the engine on real runs.

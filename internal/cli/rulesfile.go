@@ -17,7 +17,9 @@ type rulesFile struct {
 	FailureRepeats int      `yaml:"failureRepeats"`
 	IdenticalReads int      `yaml:"identicalReads"`
 	TestReruns     int      `yaml:"testReruns"`
+	SameResults    int      `yaml:"sameResults"`
 	EditFlips      int      `yaml:"editFlips"`
+	EditFailures   int      `yaml:"editFailures"`
 	Rewrites       int      `yaml:"rewrites"`
 	LoopSteps      int      `yaml:"loopSteps"`
 	FollowUp       int      `yaml:"followUp"`
@@ -52,7 +54,8 @@ func loadRules(path string) (rules.Settings, error) {
 		v   int
 	}{
 		{"window", f.Window}, {"failureRepeats", f.FailureRepeats}, {"identicalReads", f.IdenticalReads},
-		{"testReruns", f.TestReruns}, {"editFlips", f.EditFlips}, {"rewrites", f.Rewrites},
+		{"testReruns", f.TestReruns}, {"sameResults", f.SameResults}, {"editFlips", f.EditFlips},
+		{"editFailures", f.EditFailures}, {"rewrites", f.Rewrites},
 		{"loopSteps", f.LoopSteps}, {"followUp", f.FollowUp}, {"formatErrors", f.FormatErrors},
 	}
 	for _, c := range counts {
@@ -62,7 +65,8 @@ func loadRules(path string) (rules.Settings, error) {
 	}
 	return rules.Settings{
 		Window: f.Window, FailureRepeats: f.FailureRepeats, IdenticalReads: f.IdenticalReads,
-		TestReruns: f.TestReruns, EditFlips: f.EditFlips, Rewrites: f.Rewrites, LoopSteps: f.LoopSteps,
+		TestReruns: f.TestReruns, SameResults: f.SameResults, EditFlips: f.EditFlips,
+		EditFailures: f.EditFailures, Rewrites: f.Rewrites, LoopSteps: f.LoopSteps,
 		FollowUp: f.FollowUp, FormatErrors: f.FormatErrors, Disabled: f.Disabled,
 	}, nil
 }
