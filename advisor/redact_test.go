@@ -152,3 +152,40 @@ rules:
 	}
 	noSecret(t, "the memory", text)
 }
+
+// A secret that straddles the point where read or search cut a long line
+// is hidden whole before the cut, so no first half of it shows (the
+// redaction of the context could no longer recognise a half).
+func TestRuntimeRedactsLongLinesBeforeTheyAreCut(t *testing.T) {
+	dir := t.TempDir()
+	// read cuts at 2000 bytes, search at 500: a key starts just before each.
+	text := strings.Repeat("x", 1984) + " " + envGitHub + "\n" + strings.Repeat("y", 480) + " sk=" + envStripe + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "bundle.js"), []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv, m := fakeServer(t, `
+rules:
+  - steps:
+      - tool_calls:
+          - {name: read, arguments: {path: bundle.js}}
+          - {name: search, arguments: {pattern: "sk=", literal: true}}
+      - text: Nothing to add.
+`)
+	h := startRuntime(t, m, func(o *Options) { o.Roots = []string{dir}; o.Redactor = history.NewRedactor(nil, nil) })
+	h.r.Notify(h.host.step("looking at the bundle"))
+	h.waitFor("the review", func(s Status) bool { return s.Reviews == 1 })
+
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests, want 2", len(reqs))
+	}
+	body := string(reqs[1].Body)
+	for _, half := range []string{envGitHub[:10], envStripe[:12]} {
+		if strings.Contains(body, half) {
+			t.Errorf("the cut line shows %q of a secret", half)
+		}
+	}
+	if !strings.Contains(body, "line truncated") || !strings.Contains(body, "more bytes]") {
+		t.Errorf("the lines were not cut:\n%.4000s", body)
+	}
+}

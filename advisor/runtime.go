@@ -232,7 +232,14 @@ func New(opts Options) (*Runtime, error) {
 	}
 	r.defs = []llm.Tool{AdviseTool()}
 	if len(opts.Roots) > 0 {
-		ro, err := tools.NewReadOnly(tools.Options{Roots: opts.Roots})
+		to := tools.Options{Roots: opts.Roots}
+		if opts.Redactor != nil {
+			// Whole lines, before the tools cut long ones: a cut would
+			// leave half a secret that the context's redaction (see
+			// appendMessage) no longer recognises.
+			to.Redact = opts.Redactor.Redact
+		}
+		ro, err := tools.NewReadOnly(to)
 		if err != nil {
 			return nil, fmt.Errorf("advisor: read-only tools: %w", err)
 		}

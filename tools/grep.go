@@ -257,6 +257,9 @@ func (g *grepRun) file(ctx context.Context, path string) (string, error) {
 
 func (g *grepRun) emitLine(path string, i int, line string, sep byte) {
 	line = strings.ToValidUTF8(line, "\uFFFD")
+	if g.s.opts.Redact != nil {
+		line = g.s.opts.Redact(line)
+	}
 	cut, dropped := cutLine(line, grepLineBytes)
 	if dropped > 0 {
 		cut += fmt.Sprintf("… [%d more bytes]", dropped)

@@ -123,6 +123,10 @@ func (t *readTool) text(ctx context.Context, f io.Reader, path, shown string, ar
 		dropped int
 	}
 	var lines []shownLine
+	keep := readLineBytes
+	if t.s.opts.Redact != nil {
+		keep += redactSlack
+	}
 	outBytes := 0
 	capped := false // the output limits stopped the listing early
 	total := 0
@@ -132,7 +136,7 @@ func (t *readTool) text(ctx context.Context, f io.Reader, path, shown string, ar
 				return Result{}, fmt.Errorf("read %s: %w", shown, err)
 			}
 		}
-		line, length, err := readLine(r, readLineBytes)
+		line, length, err := readLine(r, keep)
 		if err != nil && !errors.Is(err, io.EOF) {
 			return Result{}, fmt.Errorf("read %s: %w", shown, err)
 		}
@@ -142,11 +146,17 @@ func (t *readTool) text(ctx context.Context, f io.Reader, path, shown string, ar
 		total++
 		if total >= from && (to < 0 || total <= to) && !capped {
 			text := strings.ToValidUTF8(strings.TrimSuffix(line, "\r"), "\uFFFD")
+			dropped := length - len(line)
+			if redact := t.s.opts.Redact; redact != nil {
+				var more int
+				text, more = cutLine(redact(text), readLineBytes)
+				dropped += more
+			}
 			cost := len(text) + 8
 			if len(lines) > 0 && (len(lines) >= t.s.opts.MaxLines || outBytes+cost > t.s.opts.MaxBytes) {
 				capped = true
 			} else {
-				lines = append(lines, shownLine{n: total, text: text, dropped: length - len(line)})
+				lines = append(lines, shownLine{n: total, text: text, dropped: dropped})
 				outBytes += cost
 			}
 		}

@@ -63,7 +63,19 @@ type Options struct {
 	MaxBytes int
 	// MaxImageBytes caps the size of an image read returns.
 	MaxImageBytes int
+
+	// Redact, if set, rewrites each line of file text that read and grep
+	// show, before a long line is cut to fit: so that a cut never leaves
+	// the first half of a secret the whole would have been hidden as. The
+	// advisor's tools hide secrets with it; the agent's see the files as
+	// they are. Searches match the file's own text.
+	Redact func(string) string
 }
+
+// redactSlack is how much more of a long line is read when Redact is set,
+// so that a secret that starts before the cut is seen whole: as long as
+// the longest key shape the redactor looks for.
+const redactSlack = 1024
 
 // Session is one agent's set of tools and what they remember between
 // calls: which files were read, which of their lines were seen and what
