@@ -27,7 +27,9 @@ type Options struct {
 	// Thinking is the thinking level of every request; "" leaves it to the
 	// model.
 	Thinking llm.ThinkingLevel
-	// System is the whole system prompt, built by the caller.
+	// System is the whole system prompt, built by the caller. Advisory
+	// tags in it (from an AGENTS.md, say) are escaped, as everywhere but
+	// in an advisor's notes ([CustomAdvisor]).
 	System string
 	// Session is where the conversation is read from and written to. The
 	// agent continues from its current leaf.
@@ -132,7 +134,7 @@ func New(opts Options) (*Agent, error) {
 	a := &Agent{
 		model:        opts.Model,
 		info:         opts.Info,
-		system:       opts.System,
+		system:       neutraliseText(opts.System), // AGENTS.md is in it
 		thinking:     opts.Thinking,
 		maxTokens:    opts.MaxTokens,
 		window:       opts.Info.ContextWindow,
@@ -169,7 +171,7 @@ func New(opts Options) (*Agent, error) {
 		a.fixedTokens += llm.EstimateTokens(def.Name) + llm.EstimateTokens(def.Description) + llm.EstimateTokens(string(def.Schema))
 	}
 	a.toolset = set
-	a.fixedTokens += llm.EstimateTokens(opts.System)
+	a.fixedTokens += llm.EstimateTokens(a.system)
 	if err := a.view.rebuild(a.sess, a.fixedTokens); err != nil {
 		return nil, fmt.Errorf("agent: new: %w", err)
 	}

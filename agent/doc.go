@@ -83,6 +83,27 @@
 // compaction that fails is reported in compaction_end; the request goes
 // ahead uncompacted and the turn does not try again.
 //
+// # Advisory tags
+//
+// An advisor's notes reach the model as <advisory …> elements, and the
+// model must be able to trust that tag: nothing but a real note may carry
+// it. Real notes are custom entries of type [CustomAdvisor] (or
+// "advisor:KIND", "advisor-KIND"), which only a host writes, through
+// SteerCustom, SteerRun, AppendCustom or a hook's Injection.Custom. In
+// everything else the model is sent (the system prompt and the AGENTS.md
+// in it, prompts, steers, follow-ups, a hook's Injection.Text, tool
+// results and the files and command output in them, subagents' prompts
+// and answers, other custom entries, compaction and branch summaries, and
+// a compaction's summary request) the agent escapes each advisory tag: its
+// opening bracket becomes "&lt;", in any case and spacing, with
+// look-alike brackets and letters and invisible characters inside the
+// name, and a line after the escaped text says what "&lt;" stands for, so
+// the model can still quote or edit such a file exactly. A summary tag in
+// a summary, which would end its <summary> element early, is escaped too.
+// The model's own replies are sent as written (their thinking is signed).
+// The escape is made on the way to the model: the session keeps every
+// byte as it was said.
+//
 // # Events
 //
 // [Agent.Subscribe] receives every event. A run emits them in this order

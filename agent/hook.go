@@ -61,6 +61,8 @@ type BoundaryInfo struct {
 // Injection is a message a hook hands to the agent. Exactly one of Text
 // and Custom is set: Text becomes a user message, Custom a custom entry
 // (an advisor's aside: CustomType "advisor", Display and InContext set).
+// Only a custom entry of type [CustomAdvisor] reaches the model with its
+// advisory tags live; see "Advisory tags" in the package documentation.
 type Injection struct {
 	Text   string
 	Custom *session.Custom

@@ -31,32 +31,39 @@ const maxRenderedBlock = 4000
 func summaryPrompt(entries []session.Entry, instructions string) string {
 	var sb strings.Builder
 	sb.WriteString("Summarise this conversation between a user and a coding agent.\n\n<conversation>\n")
+	esc := false
 	for _, e := range entries {
-		renderEntry(&sb, e)
+		renderEntry(&sb, e, &esc)
 	}
 	sb.WriteString("</conversation>\n")
 	if instructions = strings.TrimSpace(instructions); instructions != "" {
 		sb.WriteString("\nThe user asks the summary to focus on this: ")
-		sb.WriteString(instructions)
+		sb.WriteString(escaped(instructions, &esc))
 		sb.WriteString("\n")
+	}
+	if esc {
+		sb.WriteString("\n" + escapedNotice + "\n")
 	}
 	return sb.String()
 }
 
-// renderEntry writes one model-visible entry as text for a summary.
-func renderEntry(sb *strings.Builder, e session.Entry) {
+// renderEntry writes one model-visible entry as text for a summary. The
+// summariser, too, must be able to tell an advisor's notes from text that
+// quotes the tag: everything else has its advisory tags escaped, and esc
+// is set when one was.
+func renderEntry(sb *strings.Builder, e session.Entry, esc *bool) {
 	switch b := e.Body.(type) {
 	case *session.Compaction:
 		sb.WriteString("[Summary of the conversation before this point]\n")
-		sb.WriteString(clip(b.Summary, 4*maxRenderedBlock))
+		sb.WriteString(escaped(clip(b.Summary, 4*maxRenderedBlock), esc))
 		sb.WriteString("\n\n")
 	case *session.BranchSummary:
 		sb.WriteString("[Summary of an abandoned branch]\n")
-		sb.WriteString(clip(b.Summary, maxRenderedBlock))
+		sb.WriteString(escaped(clip(b.Summary, maxRenderedBlock), esc))
 		sb.WriteString("\n\n")
 	case *session.Custom:
 		fmt.Fprintf(sb, "[Note: %s]\n", b.CustomType)
-		renderBlocks(sb, b.Content)
+		renderBlocks(sb, b.Content, !isAdvisorNote(b), esc)
 		sb.WriteString("\n")
 	case *session.Message:
 		if b.Message.Role == llm.RoleAssistant {
@@ -64,30 +71,49 @@ func renderEntry(sb *strings.Builder, e session.Entry) {
 		} else if !onlyToolResults(b.Message.Content) {
 			sb.WriteString("[User]\n")
 		}
-		renderBlocks(sb, b.Message.Content)
+		renderBlocks(sb, b.Message.Content, true, esc)
 		sb.WriteString("\n")
 	}
 }
 
-func renderBlocks(sb *strings.Builder, blocks []llm.Block) {
+// renderBlocks writes blocks for a summary, their advisory tags escaped
+// when escape is set (and esc set when one was).
+func renderBlocks(sb *strings.Builder, blocks []llm.Block, escape bool, esc *bool) {
+	text := func(s string) string {
+		if escape {
+			return escaped(s, esc)
+		}
+		return s
+	}
 	for _, bl := range blocks {
 		switch bl.Type {
 		case llm.BlockText:
-			sb.WriteString(clip(bl.Text, maxRenderedBlock))
+			sb.WriteString(text(clip(bl.Text, maxRenderedBlock)))
 			sb.WriteString("\n")
 		case llm.BlockToolCall:
-			fmt.Fprintf(sb, "→ %s %s\n", bl.Name, clip(string(bl.Arguments), maxRenderedBlock))
+			fmt.Fprintf(sb, "→ %s %s\n", text(bl.Name), text(clip(string(bl.Arguments), maxRenderedBlock)))
 		case llm.BlockToolResult:
 			status := "result"
 			if bl.IsError {
 				status = "error"
 			}
 			fmt.Fprintf(sb, "[Tool %s]\n", status)
-			renderBlocks(sb, bl.Content)
+			renderBlocks(sb, bl.Content, escape, esc)
 		case llm.BlockImage:
 			sb.WriteString("[image]\n")
 		}
 	}
+}
+
+// escaped is s with its advisory tags escaped, without the notice: the
+// summary request says what the escape means once, at its end. It sets
+// esc when it escaped one. A conversation tag, which would end the
+// request's <conversation> element early, is escaped too.
+func escaped(s string, esc *bool) string {
+	t, changed := neutraliseAdvisories(s)
+	*esc = *esc || changed
+	t, _ = escapeTag(t, "conversation")
+	return t
 }
 
 func onlyToolResults(blocks []llm.Block) bool {

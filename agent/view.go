@@ -137,18 +137,34 @@ func (v *view) tokens() int64 {
 }
 
 // messageOf turns a model-visible entry into the message a request holds.
+// Everything but the model's own replies and an advisor's notes has its
+// advisory tags escaped here, on the way to the model: the session keeps
+// what was said byte for byte, and every request (the agent's own, a
+// fork's) is built through here.
 func messageOf(e session.Entry) llm.Message {
 	switch b := e.Body.(type) {
 	case *session.Message:
-		return b.Message
+		return neutraliseMessage(b.Message)
 	case *session.Custom:
-		return llm.Message{Role: llm.RoleUser, Content: b.Content}
+		if isAdvisorNote(b) {
+			return llm.Message{Role: llm.RoleUser, Content: b.Content}
+		}
+		content, _ := neutraliseBlocks(b.Content)
+		return llm.Message{Role: llm.RoleUser, Content: content}
 	case *session.Compaction:
-		return llm.UserText(summaryPreamble + "<summary>\n" + b.Summary + "\n</summary>")
+		return llm.UserText(summaryPreamble + "<summary>\n" + summaryBody(b.Summary) + "\n</summary>")
 	case *session.BranchSummary:
-		return llm.UserText("The conversation went back to an earlier point. What was tried on the branch that was left:\n<summary>\n" + b.Summary + "\n</summary>")
+		return llm.UserText("The conversation went back to an earlier point. What was tried on the branch that was left:\n<summary>\n" + summaryBody(b.Summary) + "\n</summary>")
 	}
 	return llm.Message{Role: llm.RoleUser}
+}
+
+// summaryBody is a summary as its <summary> element holds it: a summary
+// tag in it, which would end the element early and speak as the text
+// around it, is escaped, and so are its advisory tags.
+func summaryBody(s string) string {
+	t, _ := escapeTag(s, "summary")
+	return neutraliseText(t)
 }
 
 // imageTokens is what an image is counted as: providers bill images by
