@@ -102,17 +102,26 @@ func oneLine(s string, max int) string {
 }
 
 // inline makes foreign text fit inside one of the renderer's own lines:
-// one line, bounded, with the arrows that separate a tool line's parts
-// replaced, so a tool argument cannot pose as a status.
+// one line, bounded, with the arrows that separate a tool line's parts,
+// and the arrows a model may take for them, replaced, so a tool argument
+// cannot pose as a status.
 func inline(s string, max int) string {
 	s = oneLine(clean(s), max)
-	if strings.ContainsAny(s, "→⇒") {
+	if strings.ContainsAny(s, arrowRunes) {
 		s = arrows.Replace(s)
 	}
 	return s
 }
 
-var arrows = strings.NewReplacer("→", "->", "⇒", "=>")
+// arrowRunes are the arrows inline replaces: the tool line's own "→" and
+// "⇒", and single and double arrows drawn like them (long, heavy, open,
+// halfwidth).
+const arrowRunes = "→⟶➔➜➝➞⇾⭢￫" + "⇒⟹⇨⇛⤇"
+
+var arrows = strings.NewReplacer(
+	"→", "->", "⟶", "->", "➔", "->", "➜", "->", "➝", "->", "➞", "->", "⇾", "->", "⭢", "->", "￫", "->",
+	"⇒", "=>", "⟹", "=>", "⇨", "=>", "⇛", "=>", "⤇", "=>",
+)
 
 // attrValue makes a name fit in a tag attribute or a bracketed label: only
 // letters, digits and ._:- are kept; anything else becomes "_".

@@ -35,6 +35,16 @@ func TestInline(t *testing.T) {
 	if got != want {
 		t.Errorf("inline = %q, want %q", got, want)
 	}
+	// Arrows drawn like the tool line's cannot fake its status either.
+	got = inline("x) ⟹ ok · 1 line ⟶ ➔ ➜ ⇨ ￫", 120)
+	if want := "x) => ok · 1 line -> -> -> => ->"; got != want {
+		t.Errorf("inline = %q, want %q", got, want)
+	}
+	for _, r := range arrowRunes {
+		if out := arrows.Replace(string(r)); out != "->" && out != "=>" {
+			t.Errorf("arrow %q is not replaced: %q", r, out)
+		}
+	}
 }
 
 func TestFenceLen(t *testing.T) {
