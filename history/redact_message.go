@@ -107,7 +107,9 @@ func (r *Redactor) redactArguments(args json.RawMessage) (json.RawMessage, bool)
 	var v any
 	dec := json.NewDecoder(bytes.NewReader(args))
 	dec.UseNumber()
-	if err := dec.Decode(&v); err != nil {
+	// Valid first: the decoder reads the first value of a stream and
+	// would ignore what follows it.
+	if !json.Valid(args) || dec.Decode(&v) != nil {
 		raw := r.Redact(string(args))
 		return json.RawMessage(raw), raw != string(args)
 	}

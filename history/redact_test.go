@@ -334,3 +334,35 @@ func TestRedactMessage(t *testing.T) {
 		t.Error("a nil Redactor redacted")
 	}
 }
+
+// FuzzRedactMessage: tool-call arguments that were JSON stay JSON, the
+// seeded secret never survives in them, and redacting again changes
+// nothing.
+func FuzzRedactMessage(f *testing.F) {
+	secret := "deploy-7f3a9c2e-live"
+	for _, s := range []string{
+		`{"command":"echo deploy-7f3a9c2e-live"}`,
+		`{"password":"Tr0ub\"4dor3x","n":1.50}`,
+		`{"a":["x","PASSWORD=hunter2xyz"],"b":{"api_key":"9f8e7d6c5b4a"}}`,
+		`{"k":"-----BEGIN PRIVATE KEY-----\nMIIEvQ\n-----END PRIVATE KEY-----"}`,
+		`not json at all deploy-7f3a9c2e-live`,
+		`00deploy-7f3a9c2e-live0`, // a JSON value, then more: not JSON
+	} {
+		f.Add(s)
+	}
+	r := history.NewRedactor([]string{"DEPLOY_TOKEN=" + secret}, nil)
+	f.Fuzz(func(t *testing.T, args string) {
+		m := llm.Message{Role: llm.RoleAssistant, Content: []llm.Block{llm.ToolCall("c", "bash", json.RawMessage(args))}}
+		out := r.RedactMessage(m)
+		got := out.Content[0].Arguments
+		if json.Valid([]byte(args)) && !json.Valid(got) {
+			t.Fatalf("arguments %s became %s, not JSON", args, got)
+		}
+		if strings.Contains(string(got), secret) {
+			t.Fatalf("arguments %s keep the secret: %s", args, got)
+		}
+		if again := r.RedactMessage(out).Content[0].Arguments; string(again) != string(got) {
+			t.Fatalf("redacting twice: %s then %s", got, again)
+		}
+	})
+}
