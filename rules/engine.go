@@ -202,8 +202,12 @@ type view struct {
 	claim string
 	acts  []act
 	// notes are the texts of the messages that came before this step:
-	// user prompts, harness replies, notices.
-	notes []string
+	// user prompts, harness replies, notices. userSpoke is set when one
+	// of them is the user's (a user message that is not the harness
+	// rejecting a reply): new information, which ends any episode of
+	// "nothing new".
+	notes     []string
+	userSpoke bool
 	files *fileTracker
 	// checks is the state of runs before this step.
 	checks *checkTracker
@@ -256,7 +260,15 @@ func (e *Engine) build(st *transcript.Step) *view {
 	for _, c := range st.Context {
 		if t := noteText(c); t != "" {
 			v.notes = append(v.notes, t)
+			if m, ok := c.Body.(*session.Message); ok && m.Message.Role == llm.RoleUser && !rejects(&e.scratch, t, 2000) {
+				v.userSpoke = true
+			}
 		}
+	}
+	if v.userSpoke {
+		// What the user said is news: a file returning to an earlier
+		// version after it may be what they asked for.
+		e.files.ran()
 	}
 	clear(e.actions)
 	e.actions = appendActions(e.actions[:0], st, &e.scratch)

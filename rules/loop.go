@@ -31,6 +31,9 @@ type loop struct {
 func (d *loop) reset() { *d = loop{min: d.min, steps: d.steps}; clear(d.steps) }
 
 func (d *loop) observe(v *view, emit func(candidate)) {
+	if v.userSpoke {
+		d.reset()
+	}
 	if d.seen == nil {
 		d.seen = map[sig]int{}
 	}
@@ -49,14 +52,14 @@ func (d *loop) observe(v *view, emit func(candidate)) {
 	} else {
 		step = sig(len(v.acts))
 		for i := range v.acts {
-			s := mix(v.acts[i].cmd, v.acts[i].out)
+			s := callSig(&v.acts[i])
 			if !known(s) {
 				stale = false
 			}
 			step = mix(step, s)
 		}
 		for i := range v.acts {
-			d.seen[mix(v.acts[i].cmd, v.acts[i].out)] = v.n
+			d.seen[callSig(&v.acts[i])] = v.n
 		}
 	}
 	d.record(v, step)
@@ -131,4 +134,18 @@ func (d *loop) retraced(n, k int) int {
 		}
 	}
 	return 0
+}
+
+// callSig identifies a call and its result. An edit's one-line command
+// ("edit PATH") and confirmation are the same whatever it changes, so
+// the changes it made are part of it: undoing an edit is not doing it
+// again.
+func callSig(a *act) sig {
+	s := mix(a.cmd, a.out)
+	for _, ef := range a.effects {
+		if ef.changed {
+			s = mix(s, mix(textSig(ef.edit.Old), textSig(ef.edit.New)))
+		}
+	}
+	return s
 }

@@ -20,12 +20,15 @@ type revertCycle struct {
 	// reported the files whose cycle was reported as a concern.
 	reverts  map[*fileState][]int
 	reported map[*fileState]bool
+	// nitStep is the step of the last nit: a restore of the whole tree
+	// (git stash, reset --hard) is one nit, not one per file.
+	nitStep int
 }
 
-func (d *revertCycle) reset() { d.reverts, d.reported = nil, nil }
+func (d *revertCycle) reset() { d.reverts, d.reported, d.nitStep = nil, nil, 0 }
 
 func (d *revertCycle) observe(v *view, emit func(candidate)) {
-	if len(v.notes) > 0 && d.reverts != nil {
+	if v.userSpoke && d.reverts != nil {
 		// The user spoke: what follows may be what they asked for.
 		d.reset()
 	}
@@ -57,7 +60,8 @@ func (d *revertCycle) observe(v *view, emit func(candidate)) {
 				start = v.n
 			}
 			switch {
-			case len(steps) == 1:
+			case len(steps) == 1 && d.nitStep != v.n:
+				d.nitStep = v.n
 				emit(candidate{subject: textSig(fs.key), Finding: Finding{
 					Detector:  revertInfo.Name,
 					Severity:  Nit,
@@ -67,7 +71,7 @@ func (d *revertCycle) observe(v *view, emit func(candidate)) {
 						fs.key),
 					Evidence: clip(a.Command, 120),
 				}})
-			case !d.reported[fs] && editedBetween(fs, steps[len(steps)-2], v.n):
+			case len(steps) >= 2 && !d.reported[fs] && editedBetween(fs, steps[len(steps)-2], v.n):
 				d.reported[fs] = true
 				emit(candidate{subject: textSig(fs.key), Finding: Finding{
 					Detector:  revertInfo.Name,

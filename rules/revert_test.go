@@ -32,6 +32,9 @@ func TestRevertCycle(t *testing.T) {
 			sed("a.py"), test(), do(sh("git restore a.py", "", false)),
 			sed("a.py"), test(), do(sh("git stash", "Saved working directory", false)),
 		}, []int{3, 6}},
+		{"git stash of several edited files is one nit", []st{
+			sed("a.py"), sed("b.py"), sed("c.py"), test(), do(sh("git stash", "Saved working directory", false)),
+		}, []int{5}},
 		{"restoring a file the agent never edited is no revert", []st{
 			do(sh("git checkout -- a.py", "", false)), do(sh("cp b.py.orig b.py", "", false)),
 		}, nil},

@@ -24,6 +24,9 @@ type sameReply struct {
 func (d *sameReply) reset() { *d = sameReply{buf: d.buf[:0]} }
 
 func (d *sameReply) observe(v *view, emit func(candidate)) {
+	if v.userSpoke {
+		d.texts, d.reported = nil, nil
+	}
 	for i := range v.acts {
 		for _, ef := range v.acts[i].effects {
 			if ef.changed && !ef.file.created {

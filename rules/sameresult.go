@@ -43,6 +43,9 @@ type sameRun struct {
 func (d *sameResult) reset() { d.key, d.run = 0, sameRun{} }
 
 func (d *sameResult) observe(v *view, emit func(candidate)) {
+	if v.userSpoke {
+		d.reset()
+	}
 	for i := range v.acts {
 		a := &v.acts[i]
 		for _, ef := range a.effects {
