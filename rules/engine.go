@@ -208,7 +208,7 @@ type view struct {
 	// "nothing new".
 	notes     []string
 	userSpoke bool
-	files *fileTracker
+	files     *fileTracker
 	// checks is the state of runs before this step.
 	checks *checkTracker
 }
