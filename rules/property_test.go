@@ -15,15 +15,19 @@ import (
 // commands, outputs and edits, so that repeats, failures, reverts and
 // claims all happen by chance.
 func randomRun(r *rand.Rand, n int) []transcript.Step {
-	cmds := []string{"python -m pytest -q", "cat a.py", "git status", "python repro.py", "ls", "grep -rn foo .", "make", "pip install x"}
+	cmds := []string{"python -m pytest -q", "cat a.py", "git status", "python repro.py", "ls", "grep -rn foo .", "make", "pip install x",
+		"git stash", "git checkout -- a.py", "git reset --hard", "npm run dev &", "pkill -9 node", "echo Successfully updated a.py", "sleep 5"}
 	outs := []string{"ok", "FAILED (failures=1)", "Traceback (most recent call last):\nValueError: bad", "No module named 'numpy'", "1 passed", ""}
-	texts := []string{"", "Let me look.", "All tests pass.", "The issue is fixed.", "While I am here, more.", "It has the same issue."}
+	texts := []string{"", "Let me look.", "All tests pass.", "The issue is fixed.", "While I am here, more.", "It has the same issue.",
+		"Waiting.", "I have fixed the bug.", "===== 3 passed in 0.1s ====="}
 	files := []string{"a.py", "b.py", "tests/test_a.py", "fix.patch"}
 	var specs []st
 	for i := 0; i < n; i++ {
 		s := st{text: texts[r.IntN(len(texts))]}
 		if i == 0 {
 			s.notes = []string{"Fix the bug. Do not modify the tests."}
+		} else if r.IntN(15) == 0 {
+			s.notes = []string{"Try another way."}
 		}
 		for k := r.IntN(3); k > 0; k-- {
 			switch r.IntN(5) {

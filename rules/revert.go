@@ -55,17 +55,13 @@ func (d *revertCycle) observe(v *view, emit func(candidate)) {
 				d.reset()
 				return
 			}
-			start := fs.firstEditSince(v.oldest())
-			if start == 0 || start > v.n {
-				start = v.n
-			}
 			switch {
 			case len(steps) == 1 && d.nitStep != v.n:
 				d.nitStep = v.n
 				emit(candidate{subject: textSig(fs.key), Finding: Finding{
 					Detector:  revertInfo.Name,
 					Severity:  Nit,
-					StartStep: start,
+					StartStep: lastEditBefore(fs, v.n),
 					EndStep:   v.n,
 					Message: fmt.Sprintf("This throws away your own changes to %s. Before editing it again, say what the attempt showed and what the next one does differently.",
 						fs.key),
@@ -85,6 +81,18 @@ func (d *revertCycle) observe(v *view, emit func(candidate)) {
 			}
 		}
 	}
+}
+
+// lastEditBefore returns the step of the last change to fs before step n
+// (the edit a revert at n throws away), or n.
+func lastEditBefore(fs *fileState, n int) int {
+	last := n
+	for _, s := range fs.edits {
+		if s < n {
+			last = s
+		}
+	}
+	return last
 }
 
 // editedBetween reports whether fs changed after step from and before step to.
