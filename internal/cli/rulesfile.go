@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"os"
 	"slices"
 
 	"github.com/vigil-dev/vigil/internal/yamlfile"
@@ -32,7 +31,9 @@ func loadRules(path string) (rules.Settings, error) {
 	if path == "" {
 		return rules.DefaultSettings(), nil
 	}
-	data, err := os.ReadFile(path)
+	// Bounded and regular files only: a rules file may come with a cloned
+	// repository, like the settings.
+	data, err := yamlfile.ReadFile(path)
 	if err != nil {
 		return rules.Settings{}, fmt.Errorf("read rules: %w", err)
 	}
