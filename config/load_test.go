@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/vigil-dev/vigil/config"
+	"github.com/vigil-dev/vigil/internal/yamlfile/hostiletest"
 )
 
 // setup writes the user and project files ("" for none) and returns the
@@ -301,8 +302,14 @@ func FuzzParseConfig(f *testing.F) {
 	f.Add([]byte("a: 1\n---\nb: 2\n"))
 	f.Add([]byte("~\n"))
 	f.Add([]byte(`{"modelRoles": {"smol": "x/y:off"}}`))
+	// Bombs cut to a size the fuzzer can grow past the limits.
+	f.Add([]byte("advisor: " + strings.Repeat("[", 70) + "\n"))
+	f.Add([]byte("a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nadvisor: {enabled: [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]}\n"))
+	f.Add([]byte("r: &r {enabled: true}\nadvisor: {<<: *r}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		s, err := config.Parse("config.yml", data)
+		var s *config.Settings
+		var err error
+		hostiletest.Bounded(t, func() { s, err = config.Parse("config.yml", data) })
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "config.yml") {
 				t.Fatalf("error does not name the file: %v", err)

@@ -1,9 +1,11 @@
 package models_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/vigil-dev/vigil/internal/models"
+	"github.com/vigil-dev/vigil/internal/yamlfile/hostiletest"
 )
 
 func FuzzParseFile(f *testing.F) {
@@ -11,11 +13,17 @@ func FuzzParseFile(f *testing.F) {
 	f.Add([]byte(`{"providers": {"a": {"modelOverrides": {"m": {"maxTokens": 5}}}}}`))
 	f.Add([]byte("providers:\n  'a.b':\n    models:\n      - id: x\n      - id: x\n"))
 	f.Add([]byte("providers: [\n"))
+	// Bombs cut to a size the fuzzer can grow past the limits.
+	f.Add([]byte("providers:\n  x:\n    compat: " + strings.Repeat("{a: ", 70) + "\n"))
+	f.Add([]byte("a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nproviders:\n  x:\n    discovery: {c: [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]}\n"))
+	f.Add([]byte("providers:\n  x:\n    models:\n      - id: m\n        contextWindow: big\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		file, err := models.ParseFile("models.yml", data)
+		var file *models.File
+		var err error
+		hostiletest.Bounded(t, func() { file, err = models.ParseFile("models.yml", data) })
 		if err != nil {
-			if err.Error() == "" {
-				t.Fatal("empty error message")
+			if !strings.HasPrefix(err.Error(), "models.yml") {
+				t.Fatalf("error does not name the file: %v", err)
 			}
 			return
 		}

@@ -165,7 +165,15 @@ providers:
 
 func TestParseFileErrors(t *testing.T) {
 	tests := []struct{ name, data, want string }{
-		{"unknown key", "providers:\n  x:\n    baseURL: http://a\n", "models.yml:3:"},
+		{"unknown key", "providers:\n  x:\n    baseURL: http://a\n", "models.yml:3:5: providers.x.baseURL: unknown key (providers.x takes baseUrl, api, apiKey, "},
+		{"unknown model key", "providers:\n  x:\n    models:\n      - id: m\n        window: 5\n", "models.yml:5:9: providers.x.models[0].window: unknown key (providers.x.models[0] takes id, name, "},
+		// The decoder alone says "cannot unmarshal string into Go struct
+		// field File.Providers of type int".
+		{"window not a number", "providers:\n  x:\n    models:\n      - id: m\n        contextWindow: big\n", `models.yml:5:24: providers.x.models[0].contextWindow: want a whole number, got "big"`},
+		{"price not a number", "providers:\n  x:\n    models:\n      - id: m\n        cost: {input: cheap}\n", `models.yml:5:23: providers.x.models[0].cost.input: want a number, got "cheap"`},
+		{"override not a number", "providers:\n  'a.b':\n    modelOverrides:\n      m:\n        maxTokens: lots\n", `models.yml:5:20: providers.'a.b'.modelOverrides.m.maxTokens: want a whole number, got "lots"`},
+		{"reasoning not a boolean", "providers:\n  x:\n    models: [{id: m, reasoning: maybe}]\n", `models.yml:3:33: providers.x.models[0].reasoning: want true or false, got "maybe"`},
+		{"headers not a mapping", "providers:\n  x:\n    headers: [a]\n", "models.yml:3:14: providers.x.headers: sequence was used where mapping is expected"},
 		{"bad api", "providers:\n  x:\n    api: grpc\n", `models.yml:3:10: providers.x.api: unknown api "grpc"`},
 		{"no id", "providers:\n  x:\n    models:\n      - name: m\n", "providers.x.models[0]: model has no id"},
 		{"negative window", "providers:\n  x:\n    models:\n      - id: m\n        contextWindow: -1\n", "models.yml:5:24: providers.x.models[0].contextWindow: must be positive"},

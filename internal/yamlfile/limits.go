@@ -135,7 +135,7 @@ func checkNesting(name string, tokens token.Tokens) error {
 	flow := 0
 	var block []level // the open block collections
 	for _, tk := range tokens {
-		keys := 0
+		start := tk // where the entry tk belongs to starts
 		switch tk.Type {
 		case token.SequenceStartType, token.MappingStartType:
 			flow++
@@ -145,12 +145,8 @@ func checkNesting(name string, tokens token.Tokens) error {
 			if flow > 0 {
 				continue
 			}
-			start := tk
-			if tk.Type == token.MappingValueType {
-				keys = 1
-				if tk.Prev != nil {
-					start = tk.Prev // the key
-				}
+			if tk.Type == token.MappingValueType && tk.Prev != nil {
+				start = tk.Prev // the key
 			}
 			col := start.Position.Column
 			for len(block) > 0 && block[len(block)-1].col > col {
@@ -160,15 +156,17 @@ func checkNesting(name string, tokens token.Tokens) error {
 				block = append(block, level{col: col})
 			}
 			top := &block[len(block)-1]
-			top.keys += keys
+			if tk.Type == token.MappingValueType {
+				top.keys++
+			}
 			if top.keys > MaxKeys {
-				return &Error{File: name, Line: tk.Position.Line, Column: tk.Position.Column, Msg: fmt.Sprintf("has more than %d keys in one mapping; a settings file may have at most that many", MaxKeys)}
+				return &Error{File: name, Line: start.Position.Line, Column: start.Position.Column, Msg: fmt.Sprintf("has more than %d keys in one mapping; a settings file may have at most that many", MaxKeys)}
 			}
 		default:
 			continue
 		}
 		if flow+len(block) > MaxDepth {
-			return &Error{File: name, Line: tk.Position.Line, Column: tk.Position.Column, Msg: fmt.Sprintf("nests more than %d levels deep; a settings file may nest at most that deep", MaxDepth)}
+			return &Error{File: name, Line: start.Position.Line, Column: start.Position.Column, Msg: fmt.Sprintf("nests more than %d levels deep; a settings file may nest at most that deep", MaxDepth)}
 		}
 	}
 	return nil

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/vigil-dev/vigil/internal/yamlfile"
+	"github.com/vigil-dev/vigil/internal/yamlfile/hostiletest"
 )
 
 type doc struct {
@@ -73,13 +74,31 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte("providers:\n  local:\n    api: x\n    models: [{id: m}]\n"))
 	f.Add([]byte("providers: !x [\n"))
 	f.Add([]byte("providers:\n  a:\n    models: !!str\n"))
+	// Bombs cut to a size the fuzzer can grow past the limits.
+	f.Add([]byte("providers: " + strings.Repeat("[", 70) + "\n"))
+	f.Add([]byte(laughs(3)))
+	f.Add([]byte("m: &m {k: v}\nn: &n {<<: [*m, *m, *m]}\nproviders: {<<: [*n, *n, *n]}\n"))
+	f.Add([]byte(keys(yamlfile.MaxKeys)))
+	f.Add([]byte("providers:\n  - - - - - x\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		var d doc
-		if err := yamlfile.Decode("f.yml", data, &d); err != nil {
+		var err error
+		hostiletest.Bounded(t, func() {
+			var d doc
+			err = yamlfile.Decode("f.yml", data, &d)
+		})
+		if err != nil {
 			var e *yamlfile.Error
 			if !errors.As(err, &e) || !strings.HasPrefix(err.Error(), "f.yml") {
 				t.Fatalf("error %v (%T) does not name the file", err, err)
 			}
+		}
+		// What was accepted is within the limits, so decoding it into
+		// anything, the costliest target, stays bounded too.
+		if _, perr := yamlfile.Parse("f.yml", data); perr == nil {
+			hostiletest.Bounded(t, func() {
+				var v any
+				_ = yamlfile.Decode("f.yml", data, &v)
+			})
 		}
 	})
 }

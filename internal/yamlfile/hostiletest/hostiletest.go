@@ -51,22 +51,9 @@ func Run(t *testing.T, place func(t *testing.T) string, read func(path string) e
 				t.Fatal(err)
 			}
 			c.Make(t, path)
-			runtime.GC()
-			var before, after runtime.MemStats
-			runtime.ReadMemStats(&before)
-			start := time.Now()
-			done := make(chan error, 1)
-			go func() { done <- read(path) }()
 			var err error
-			select {
-			case err = <-done:
-			case <-time.After(5 * Time()):
-				t.Fatalf("read still running after %v", 5*Time())
-			}
-			elapsed := time.Since(start)
-			runtime.ReadMemStats(&after)
-			alloc := after.TotalAlloc - before.TotalAlloc
-			t.Logf("%v, %.1f MB allocated: %v", elapsed.Round(time.Millisecond), float64(alloc)/1e6, err)
+			Bounded(t, func() { err = read(path) })
+			t.Logf("%v", err)
 			switch {
 			case err == nil:
 				t.Errorf("read succeeded, want an error")
@@ -75,12 +62,37 @@ func Run(t *testing.T, place func(t *testing.T) string, read func(path string) e
 			case !strings.Contains(err.Error(), c.Want):
 				t.Errorf("error %q does not say %q", err, c.Want)
 			}
-			if elapsed > Time() {
-				t.Errorf("took %v, want at most %v", elapsed, Time())
-			}
-			if alloc > Memory {
-				t.Errorf("allocated %d MB, want at most %d", alloc>>20, Memory>>20)
-			}
 		})
+	}
+}
+
+// Bounded runs f and fails t when it takes longer than [Time] or allocates
+// more than [Memory]; it gives up waiting after five times [Time]. The
+// figures are logged.
+func Bounded(t testing.TB, f func()) {
+	t.Helper()
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	start := time.Now()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f()
+	}()
+	select {
+	case <-done:
+	case <-time.After(5 * Time()):
+		t.Fatalf("still running after %v", 5*Time())
+	}
+	elapsed := time.Since(start)
+	runtime.ReadMemStats(&after)
+	alloc := after.TotalAlloc - before.TotalAlloc
+	t.Logf("%v, %.1f MB allocated", elapsed.Round(time.Millisecond), float64(alloc)/1e6)
+	if elapsed > Time() {
+		t.Errorf("took %v, want at most %v", elapsed, Time())
+	}
+	if alloc > Memory {
+		t.Errorf("allocated %d MB, want at most %d", alloc>>20, Memory>>20)
 	}
 }
