@@ -200,11 +200,15 @@ func (o Options) keeps(r RunResult) bool {
 // findings against the label.
 func review(ctx context.Context, l Label, r Reviewer, opt Options) (RunResult, error) {
 	res := RunResult{Label: l, Source: source(l.Set, "unknown")}
-	f, err := os.Open(l.Path)
+	err := regular(l.Path)
 	if errors.Is(err, fs.ErrNotExist) {
 		res.Absent = true
 		return res, nil
 	}
+	if err != nil {
+		return res, fmt.Errorf("%s: %w", l.File, err)
+	}
+	f, err := os.Open(l.Path)
 	if err != nil {
 		return res, fmt.Errorf("%s: %w", l.File, err)
 	}

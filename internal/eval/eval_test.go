@@ -288,3 +288,4 @@ func TestQuantile(t *testing.T) {
 		}
 	}
 }
+

@@ -44,6 +44,9 @@ type Label struct {
 // ReadLabels reads a labels file; transcript paths are resolved against
 // its folder.
 func ReadLabels(path string) ([]Label, error) {
+	if err := regular(path); err != nil {
+		return nil, err
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -179,4 +182,18 @@ func (c columns) parse(fields []string, name string, line int) (Label, error) {
 		return Label{}, fmt.Errorf("%s:%d: unknown label %q (want offcourse, clean or uncertain)", name, line, l.Class)
 	}
 	return l, nil
+}
+
+// regular returns an error unless path is a regular file (after
+// symlinks): opening a FIFO would block until a writer came, and a device
+// may never end.
+func regular(path string) error {
+	info, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	if !info.Mode().IsRegular() {
+		return fmt.Errorf("%s: not a regular file (%s)", path, info.Mode().Type())
+	}
+	return nil
 }
