@@ -288,4 +288,3 @@ func TestQuantile(t *testing.T) {
 		}
 	}
 }
-
