@@ -23,11 +23,14 @@ const MaxWatchdogBytes = 32 << 10
 //
 // Text that would open or close an attention element early is
 // neutralised, so one file cannot end its wrapper and speak as the system
-// prompt. Blank files are left out; "" means there is nothing to add.
+// prompt. Bytes that are not UTF-8 become U+FFFD. Blank files are left out;
+// "" means there is nothing to add.
 func WatchdogPrompt(files []contextfiles.File) string {
 	var b strings.Builder
 	for _, f := range files {
-		text := strings.TrimSpace(f.Content)
+		// contextfiles reads invalid bytes as U+FFFD already; a File made
+		// elsewhere gets the same, so the prompt is always UTF-8 text.
+		text := strings.TrimSpace(strings.ToValidUTF8(f.Content, "\uFFFD"))
 		if text == "" {
 			continue
 		}

@@ -3,6 +3,7 @@ package advisor
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/vigil-dev/vigil/contextfiles"
 )
@@ -38,5 +39,16 @@ func TestWatchdogPromptCap(t *testing.T) {
 	}
 	if !strings.HasSuffix(strings.Split(got, "\n[vigil:")[0], "é") {
 		t.Errorf("the cut splits a rune")
+	}
+}
+
+func TestWatchdogPromptInvalidUTF8(t *testing.T) {
+	big := strings.Repeat("a\xe9", MaxWatchdogBytes) // each invalid byte its own run
+	got := WatchdogPrompt([]contextfiles.File{{Path: "/w/WATCHDOG.md", Content: big}})
+	if !utf8.ValidString(got) {
+		t.Errorf("the prompt is not UTF-8")
+	}
+	if !strings.Contains(got, "\uFFFD") || !strings.Contains(got, "only the first") || len(got) > MaxWatchdogBytes+500 {
+		t.Errorf("invalid bytes are not replaced, or the file is not capped (len %d)", len(got))
 	}
 }

@@ -112,24 +112,23 @@ func Discover(opts Options) ([]File, error) {
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 			continue
 		}
+		if err == nil && seenFile(taken, info) {
+			continue
+		}
+		// readText says why a file cannot be used (not a regular file, a
+		// loop of links, too large), naming it.
+		content, valid, err := readText(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
 		if err != nil {
-			logf("skip context file %s: %v", path, err)
+			logf("skip context file %v", err)
 			continue
 		}
-		if !info.Mode().IsRegular() {
-			logf("skip context file %s: not a regular file", path)
-			continue
-		}
-		if seenFile(taken, info) {
-			continue
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			logf("skip context file %s: %v", path, err)
-			continue
+		if !valid {
+			logf("context file %s is not UTF-8 text; its invalid bytes are read as U+FFFD", path)
 		}
 		taken = append(taken, info)
-		content := strings.TrimPrefix(string(data), "\uFEFF")
 		expanded, imports := ExpandImports(path, content, iopts)
 		files = append(files, File{Path: path, Content: expanded, Imports: imports})
 	}

@@ -18,9 +18,12 @@
 // [AgentsNames] for AGENTS.md, [WatchdogNames] for WATCHDOG.md, where a
 // project folder's WATCHDOG.md comes before its .vigil/WATCHDOG.md. Every file
 // found is read; none hides another. A missing file is skipped silently; one
-// that cannot be read, or is not a regular file, is skipped and reported
-// through [Options.Logf]. The same file reached twice (a symbolic link, or an
-// agent folder inside the project) is read once, at its first place.
+// that cannot be read, is not a regular file (a named pipe, a device, a
+// folder, a loop of symbolic links) or is larger than [MaxFileBytes] is
+// skipped and reported through [Options.Logf], without waiting on it. Bytes
+// that are not UTF-8 are read as U+FFFD, and reported too. The same file
+// reached twice (a symbolic link, or an agent folder inside the project) is
+// read once, at its first place.
 //
 // # Imports
 //
@@ -50,7 +53,11 @@
 //     included at most once per top-level file, which keeps a shared snippet
 //     imported from several places from being repeated ([Repeated]);
 //   - a token in a file more than [DefaultMaxImportDepth] imports deep
-//     ([TooDeep]).
+//     ([TooDeep]);
+//   - a file larger than [MaxFileBytes], one that would bring the imported
+//     text past [MaxExpandedBytes], or a token past the first [MaxImports]
+//     of a top-level file ([OverLimit]), so that a repository cannot make
+//     one file of a thousand imports into a prompt of gigabytes.
 //
 // Tokens that look like e-mail addresses (a@b.c) or git@host are not imports
 // because no space precedes the @.

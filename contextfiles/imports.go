@@ -1,7 +1,7 @@
 package contextfiles
 
 import (
-	"os"
+	"errors"
 	"path/filepath"
 	"strings"
 )
@@ -44,6 +44,9 @@ const (
 	Repeated
 	// TooDeep: the token is in a file at the depth limit.
 	TooDeep
+	// OverLimit: the file is larger than [MaxFileBytes], importing it
+	// would pass [MaxExpandedBytes], or the token is past [MaxImports].
+	OverLimit
 )
 
 // String returns the status in words, for messages.
@@ -61,6 +64,8 @@ func (s ImportStatus) String() string {
 		return "already imported"
 	case TooDeep:
 		return "too deep"
+	case OverLimit:
+		return "over the limit"
 	}
 	return "unknown"
 }
@@ -110,6 +115,8 @@ type expander struct {
 	visited  map[string]bool // every file included so far, by real path
 	active   map[string]bool // the files on the current import chain
 	imports  []Import
+	tokens   int // import tokens met so far
+	added    int // bytes of imported files included so far
 }
 
 // expand expands the tokens of content, read from file, which is depth
@@ -140,6 +147,13 @@ func (e *expander) expand(file, content string, depth int) string {
 
 // replace returns what token (with its @), found at line n of file, becomes.
 func (e *expander) replace(file string, n int, token string, depth int) string {
+	e.tokens++
+	if e.tokens > MaxImports {
+		if e.tokens == MaxImports+1 {
+			e.imports = append(e.imports, Import{File: file, Line: n, Token: token, Status: OverLimit})
+		}
+		return token
+	}
 	imp := Import{File: file, Line: n, Token: token, Path: e.resolve(file, token[1:])}
 	i := len(e.imports)
 	e.imports = append(e.imports, imp)
@@ -173,17 +187,20 @@ func (e *expander) read(path string, depth int) (string, ImportStatus) {
 	if e.visited[real] {
 		return "", Repeated
 	}
-	info, err := os.Stat(real)
-	if err != nil || !info.Mode().IsRegular() {
-		return "", Missing
+	content, _, err := readText(real)
+	if errors.Is(err, errTooLarge) {
+		return "", OverLimit
 	}
-	data, err := os.ReadFile(real)
 	if err != nil {
 		return "", Missing
 	}
+	if e.added+len(content) > MaxExpandedBytes {
+		return "", OverLimit
+	}
+	e.added += len(content)
 	e.visited[real], e.active[real] = true, true
 	defer delete(e.active, real)
-	text := e.expand(path, strings.TrimPrefix(string(data), "\uFEFF"), depth+1)
+	text := e.expand(path, content, depth+1)
 	return strings.TrimRight(text, "\r\n"), Imported
 }
 

@@ -221,7 +221,7 @@ func TestExpandImportsHomeUnset(t *testing.T) {
 
 func TestImportStatusString(t *testing.T) {
 	seen := map[string]bool{}
-	for s := contextfiles.Imported; s <= contextfiles.TooDeep; s++ {
+	for s := contextfiles.Imported; s <= contextfiles.OverLimit; s++ {
 		str := s.String()
 		if str == "" || str == "unknown" || seen[str] {
 			t.Errorf("ImportStatus(%d).String() = %q", s, str)
