@@ -205,4 +205,3 @@ func tokens(n int) string {
 	}
 	return b.String()
 }
-
