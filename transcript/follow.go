@@ -37,11 +37,14 @@ type Follower struct {
 	notes    noteSet
 	steps    Stepper
 	// n counts the lines read; off is the bytes of complete lines read;
-	// part holds the line being written, read but not complete.
-	n    int
-	off  int64
-	part []byte
-	buf  []byte
+	// part holds the line being written, read but not complete, unless
+	// it grew past maxFollowLine: then dropped counts its bytes, read and
+	// thrown away until its newline.
+	n       int
+	off     int64
+	part    []byte
+	dropped int64
+	buf     []byte
 	// out is the batch being filled.
 	out Batch
 	// err, once set, is returned by every call: the file changed, or it
@@ -70,6 +73,12 @@ const maxPollBytes = 4 << 20
 
 // followReadSize is how much a follower reads from the file at a time.
 const followReadSize = 64 << 10
+
+// maxFollowLine bounds the line a follower holds: a longer one is skipped
+// and noted, its bytes never kept, so a transcript with a line that does
+// not end (a sparse file of zeros, say) costs reading, not memory. The
+// agents' longest lines carry an image or a document, well below it.
+const maxFollowLine = 64 << 20
 
 // Follow returns a follower of the transcript at path in format, one of
 // [FormatClaudeCode] and [FormatCodex]; with format "" the follower
@@ -105,9 +114,12 @@ func (f *Follower) start(format Format) {
 // A malformed complete line is noted ([Follower.Notes]) and skipped. The
 // error, when there is one, names the file; the batch then holds what was
 // read before it. An error wrapping [ErrFileChanged] (the file shrank,
-// was removed or replaced) or saying the file is not a format the
-// follower reads is returned by every later call too; an I/O error is
-// not, and a later call retries from where this one stopped.
+// was removed or replaced), saying the path names no regular file (a
+// named pipe, a device, a socket, a folder, a loop of symbolic links:
+// refused before it is opened, so Poll never blocks on one) or that the
+// file is not a format the follower reads is returned by every later
+// call too; an I/O error is not, and a later call retries from where
+// this one stopped.
 func (f *Follower) Poll() (Batch, error) {
 	err := f.read(maxPollBytes)
 	return f.take(), err
@@ -189,10 +201,10 @@ func (f *Follower) read(limit int64) error {
 	if f.err != nil {
 		return f.err
 	}
-	pos := f.off + int64(len(f.part))
+	pos := f.off + int64(len(f.part)) + f.dropped
 	file, size, err := f.file.open(pos)
 	if err != nil {
-		if errors.Is(err, ErrFileChanged) {
+		if errors.Is(err, ErrFileChanged) || errors.Is(err, errNotRegular) {
 			f.err = err
 		}
 		return err
@@ -213,7 +225,7 @@ func (f *Follower) read(limit int64) error {
 		n, err := file.ReadAt(f.buf, pos)
 		pos += int64(n)
 		read += int64(n)
-		f.feed(f.buf[:n])
+		f.feed(f.buf[:n], size-pos)
 		if f.err != nil {
 			return f.err
 		}
@@ -247,13 +259,19 @@ func (f *Follower) detect(file *os.File, size int64) error {
 	return f.err
 }
 
-// feed splits what was read into lines and reads each complete one.
-func (f *Follower) feed(chunk []byte) {
+// feed splits what was read into lines and reads each complete one;
+// rest is how much of the file is left after chunk.
+func (f *Follower) feed(chunk []byte, rest int64) {
 	for len(chunk) > 0 && f.err == nil {
 		i := bytes.IndexByte(chunk, '\n')
 		if i < 0 {
-			f.part = append(f.part, chunk...)
+			f.hold(chunk, rest)
 			return
+		}
+		if f.dropped > 0 || len(f.part)+i > maxFollowLine {
+			f.drop(int64(i))
+			chunk = chunk[i+1:]
+			continue
 		}
 		line := chunk[:i]
 		if len(f.part) > 0 {
@@ -267,6 +285,36 @@ func (f *Follower) feed(chunk []byte) {
 			f.part = nil
 		}
 	}
+}
+
+// hold keeps chunk, the start of a line not yet complete, unless the
+// line grew too long; rest is how much of the file is left after it.
+func (f *Follower) hold(chunk []byte, rest int64) {
+	if f.dropped > 0 || len(f.part)+len(chunk) > maxFollowLine {
+		f.dropped += int64(len(f.part) + len(chunk))
+		f.part = nil
+		return
+	}
+	if need := len(f.part) + len(chunk); need > cap(f.part) && len(f.part) > 0 {
+		// A long line: make room for the rest of the file at once
+		// (up to the bound) rather than copying it at each doubling.
+		grown := make([]byte, len(f.part), min(int64(need)+max(rest, 0), maxFollowLine))
+		copy(grown, f.part)
+		f.part = grown
+	}
+	f.part = append(f.part, chunk...)
+}
+
+// drop ends a line too long to keep, whose last n bytes are at hand: it
+// is counted and noted, never read.
+func (f *Follower) drop(n int64) {
+	f.n++
+	f.off += int64(len(f.part)) + f.dropped + n + 1
+	f.part, f.dropped = f.part[:0], 0
+	if cap(f.part) > maxKeptBuffer {
+		f.part = nil
+	}
+	f.notes.add(f.n, fmt.Sprintf("line longer than %d MiB: skipped", maxFollowLine>>20))
 }
 
 // line reads one complete line, without its newline.
