@@ -24,6 +24,15 @@
 // [Host] is the [advisor.Host] over the followed transcript; [Sidecar]
 // answers the hook events (sidecar.go, served by [Sidecar.Handler] in
 // server.go) and reads the transcript through its follower (read.go);
-// [PeriodicHost] adds the periodic mode (periodic.go); the paths and the
-// registry of live sidecars are in paths.go.
+// what it does when the transcript cannot be read (each condition logged
+// once, a replaced file followed anew, a removed one given up on) is in
+// trouble.go; [PeriodicHost] adds the periodic mode (periodic.go); the
+// paths and the registry of live sidecars are in paths.go, and
+// [LogText], which keeps what an event holds from forging log lines, in
+// logline.go.
+//
+// Hook events are input from outside: [ParseInput] refuses what no agent
+// sends (invalid UTF-8, control characters in ids and paths), the
+// follower opens only a regular file, and every wait is bounded: a
+// hostile event gets an empty answer, promptly.
 package sidecar

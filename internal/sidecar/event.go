@@ -2,7 +2,12 @@ package sidecar
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // The hook events vigil answers. Claude Code and Codex share the names.
@@ -50,19 +55,51 @@ type Input struct {
 
 // ParseInput decodes a hook event. It needs session_id and
 // hook_event_name; anything else may be missing.
+//
+// It refuses what no agent sends: text that is not UTF-8 (JSON is), and
+// ids or paths holding control characters or longer than any real one.
+// They name the session's sidecar, its log and the file it follows, and
+// go into a command line and log lines.
 func ParseInput(b []byte) (Input, error) {
+	if !utf8.Valid(b) {
+		return Input{}, errors.New("hook event: not valid UTF-8")
+	}
 	var in Input
 	if err := json.Unmarshal(b, &in); err != nil {
 		return Input{}, fmt.Errorf("hook event: %w", err)
 	}
 	if in.SessionID == "" {
-		return Input{}, fmt.Errorf("hook event %q has no session_id", in.HookEventName)
+		return Input{}, fmt.Errorf("hook event %q has no session_id", LogText(in.HookEventName))
 	}
 	if in.HookEventName == "" {
 		return Input{}, fmt.Errorf("hook event has no hook_event_name")
 	}
+	for _, f := range []struct {
+		name, value string
+		max         int
+	}{
+		{"session_id", in.SessionID, maxID},
+		{"hook_event_name", in.HookEventName, maxID},
+		{"agent_id", in.AgentID, maxID},
+		{"transcript_path", in.Transcript(), maxPath},
+		{"cwd", in.Cwd, maxPath},
+	} {
+		if len(f.value) > f.max {
+			return Input{}, fmt.Errorf("hook event: %s is %d bytes long, more than %d", f.name, len(f.value), f.max)
+		}
+		if strings.IndexFunc(f.value, unicode.IsControl) >= 0 {
+			return Input{}, fmt.Errorf("hook event: %s %s holds control characters", f.name, strconv.QuoteToASCII(f.value))
+		}
+	}
 	return in, nil
 }
+
+// The longest id and path an event may hold: ids are UUIDs, and a path
+// longer than PATH_MAX cannot be opened.
+const (
+	maxID   = 256
+	maxPath = 4096
+)
 
 // Transcript is the transcript path, "" when the agent sent none.
 func (in Input) Transcript() string {

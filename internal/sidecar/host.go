@@ -64,6 +64,14 @@ func (h *Host) Append(entries ...session.Entry) int {
 	return h.base + len(h.entries)
 }
 
+// restartView empties the view: the agent's transcript was replaced,
+// and what its model sees is the new file's content, appended next.
+func (h *Host) restartView() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.view = h.view[:0]
+}
+
 // Len is the cursor at the end of the entries appended so far.
 func (h *Host) Len() int {
 	h.mu.Lock()

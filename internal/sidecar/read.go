@@ -18,48 +18,66 @@ import (
 )
 
 // Sync reads what the agent appended to its transcript since the last
-// call and reports it to the advisor.
+// call and reports it to the advisor; at most about syncBudget of it.
 func (s *Sidecar) Sync() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.syncLocked(false)
+	_, err := s.syncLocked(false)
+	return err
 }
 
-func (s *Sidecar) syncLocked(settle bool) error {
+// syncBudget bounds the time one sync spends reading a transcript with
+// much to read (a long session followed from its start, a huge line):
+// the hook that asked, and the poll loop, go on, and the next sync reads
+// on from there.
+const syncBudget = 500 * time.Millisecond
+
+// syncLocked reads the transcript, settling it when asked (which it does
+// only once it has read to the end); more says the budget ran out first.
+// The caller holds mu.
+func (s *Sidecar) syncLocked(settle bool) (more bool, err error) {
 	if s.follower == nil {
-		return nil
+		return false, nil
 	}
+	start := time.Now()
 	for {
 		b, err := s.follower.Poll()
 		s.apply(b)
 		if err != nil {
-			return s.fail(fmt.Errorf("follow %s: %w", s.path, err))
+			return false, s.fail(err)
 		}
 		if !b.More {
 			break
+		}
+		if time.Since(start) >= syncBudget {
+			s.readOK()
+			return true, nil
 		}
 	}
 	if settle {
 		b, err := s.follower.Settle()
 		s.apply(b)
 		if err != nil {
-			return s.fail(fmt.Errorf("follow %s: %w", s.path, err))
+			return false, s.fail(err)
 		}
 	}
-	return nil
-}
-
-func (s *Sidecar) fail(err error) error {
-	s.stats.LastError = err.Error()
-	s.o.Logf("%v", err)
-	return err
+	s.readOK()
+	return false, nil
 }
 
 // apply hands a batch to the host and the advisor, in the order things
-// happened: each entry, then the marks and step ends at it.
+// happened: each entry, then the marks and step ends at it. The first
+// entries of a follower started anew on a changed file reset the
+// advisor, which primes from them.
 func (s *Sidecar) apply(b transcript.Batch) {
 	if len(b.Entries) == 0 {
 		return
+	}
+	var evs []at
+	if s.readsAnew() {
+		s.o.Host.restartView()
+		s.stats.Resets++
+		evs = append(evs, at{-1, advisor.Event{Kind: advisor.EventHistoryRewritten}})
 	}
 	base := s.o.Host.Append(b.Entries...) - len(b.Entries)
 	index := make(map[string]int, len(b.Entries))
@@ -84,7 +102,6 @@ func (s *Sidecar) apply(b transcript.Batch) {
 	if s.o.Periodic != nil {
 		tools = s.toolEvents(b.Entries)
 	}
-	var evs []at
 	for _, m := range b.Marks {
 		switch m.Kind {
 		case transcript.MarkCompaction:
@@ -190,8 +207,8 @@ func (s *Sidecar) awaitCall(ctx context.Context, id string) error {
 		return s.Sync()
 	}
 	return s.readUntil(ctx, 10*time.Millisecond, "tool call "+id, func() (bool, error) {
-		err := s.syncLocked(false)
-		if err != nil || s.calls[id] {
+		_, err := s.syncLocked(false)
+		if err != nil || s.calls[id] || s.transcriptGone() {
 			return true, err
 		}
 		if s.follower == nil || !s.follower.Holds(id) {
@@ -202,7 +219,7 @@ func (s *Sidecar) awaitCall(ctx context.Context, id string) error {
 		b, err := s.follower.Release(id)
 		s.apply(b)
 		if err != nil {
-			err = s.fail(fmt.Errorf("follow %s: %w", s.path, err))
+			err = s.fail(err)
 		}
 		return true, err
 	})
@@ -218,8 +235,8 @@ func (s *Sidecar) awaitLastReply(ctx context.Context, in Input) error {
 		want = strings.TrimSpace(*in.LastAssistantMessage)
 	}
 	return s.readUntil(ctx, 20*time.Millisecond, "the agent's last message", func() (bool, error) {
-		err := s.syncLocked(true)
-		return err != nil || want == "" || sameText(s.lastReply, want), err
+		more, err := s.syncLocked(true)
+		return err != nil || s.transcriptGone() || !more && (want == "" || sameText(s.lastReply, want)), err
 	})
 }
 

@@ -22,6 +22,11 @@ const MaxEvent = 16 << 20
 // will wait for the answer; the sidecar bounds its waits by it.
 const DeadlineHeader = "Vigil-Deadline-Ms"
 
+// ProblemHeader, in an answer, says why the sidecar cannot do its work
+// (its transcript cannot be read, its settings are broken): once per
+// condition, for the hook's log. The answer is still the answer.
+const ProblemHeader = "Vigil-Problem"
+
 // Handler serves the hook events: POST /hook with the event JSON as the
 // body answers with the hook's JSON output (204 when there is nothing to
 // say); GET /status answers with [Stats].
@@ -62,11 +67,12 @@ func (s *Sidecar) serveHook(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel = context.WithTimeout(ctx, time.Duration(ms)*time.Millisecond-margin)
 		defer cancel()
 	}
-	out, err := s.Handle(ctx, in)
-	if err != nil {
-		// The answer still goes out: a transcript problem must not cost
-		// the agent the notes that are due.
-		s.o.Logf("%s: %v", in.HookEventName, err)
+	// An error is the transcript's, which the sidecar logged (once per
+	// condition); the answer still goes out: a transcript problem must
+	// not cost the agent the notes that are due.
+	out, _ := s.Handle(ctx, in)
+	if msg := s.takeUntold(); msg != "" {
+		w.Header().Set(ProblemHeader, LogText(msg))
 	}
 	if out == nil {
 		w.WriteHeader(http.StatusNoContent)

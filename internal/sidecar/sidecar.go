@@ -55,8 +55,18 @@ type Options struct {
 	// write its last message (Claude Code calls Stop before it does);
 	// 0 means 2 s.
 	FlushWait time.Duration
+	// GoneWait is how long a removed transcript may stay away before the
+	// sidecar stops (trouble.go); 0 means DefaultGoneWait.
+	GoneWait time.Duration
 	// Logf logs what the sidecar did and why; nil logs nothing.
 	Logf func(format string, args ...any)
+	// Disabled, when set, says why the sidecar cannot advise (its
+	// settings could not be read): it reads no transcript and answers
+	// every hook at once with nothing, telling the first one why
+	// ([ProblemHeader]), so that the hooks of the session keep finding
+	// it instead of starting a sidecar each. Host, Advisor and Follow
+	// are not used.
+	Disabled string
 	// Periodic, when set, is the host of a periodic-mode advisor (which
 	// Advisor then is): the sidecar also reports each run (from the
 	// user's prompt to a Stop it does not block) and each tool call
@@ -91,6 +101,14 @@ type Sidecar struct {
 	callOrder   []string
 	interrupted bool
 	stats       Stats
+	// problem is the transcript condition last logged, "" while it
+	// reads well; untold is the one no hook was told of yet; gone is
+	// when the transcript was found removed, zero while it is there;
+	// restarted says a follower was started anew on a changed file and
+	// has read nothing yet (trouble.go).
+	problem, untold string
+	gone            time.Time
+	restarted       bool
 
 	runs int // runs started, for their names
 
@@ -111,7 +129,14 @@ func New(o Options) *Sidecar {
 	if o.FlushWait <= 0 {
 		o.FlushWait = 2 * time.Second
 	}
+	if o.GoneWait <= 0 {
+		o.GoneWait = DefaultGoneWait
+	}
 	s := &Sidecar{o: o, path: o.Transcript, ended: make(chan struct{}), activity: make(chan struct{}, 1)}
+	if o.Disabled != "" {
+		s.problem, s.untold, s.stats.LastError = o.Disabled, o.Disabled, LogText(o.Disabled)
+		return s
+	}
 	if o.Transcript != "" {
 		s.follower = o.Follow(o.Transcript)
 	}
@@ -126,6 +151,10 @@ const answerMargin = time.Second
 // it can keep waiting, from its options ([Info.Waits]); the others
 // answer at once.
 func (s *Sidecar) Waits() map[string]int64 {
+	if s.o.Disabled != "" {
+		ms := answerMargin.Milliseconds()
+		return map[string]int64{EventPostToolUse: ms, EventPostToolUseFailure: ms, EventStop: ms}
+	}
 	tool := s.o.FlushWait + answerMargin
 	if s.o.SyncBacklog > 0 {
 		tool += s.o.SyncTimeout
@@ -163,6 +192,13 @@ func (s *Sidecar) Handle(ctx context.Context, in Input) (*Output, error) {
 	s.mu.Lock()
 	s.stats.Hooks++
 	s.stats.LastHook = time.Now()
+	if s.o.Disabled != "" {
+		s.mu.Unlock()
+		if in.HookEventName == EventSessionEnd {
+			s.end("session ended: " + in.Reason)
+		}
+		return nil, nil
+	}
 	if p := in.Transcript(); p != "" && p != s.path {
 		// The agent moved to another file (or the first hook names it).
 		if s.follower != nil {
@@ -171,6 +207,7 @@ func (s *Sidecar) Handle(ctx context.Context, in Input) (*Output, error) {
 			s.stats.Resets++
 		}
 		s.path, s.follower = p, s.o.Follow(p)
+		s.problem, s.untold, s.gone, s.restarted = "", "", time.Time{}, false
 	}
 	s.mu.Unlock()
 

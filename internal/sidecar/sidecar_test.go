@@ -21,6 +21,7 @@ import (
 type fakeFollower struct {
 	mu       sync.Mutex
 	polls    []transcript.Batch
+	pollErrs []error // returned with the polls, in order; nil past the end
 	settles  []transcript.Batch
 	settled  int
 	path     string
@@ -35,12 +36,16 @@ func (f *fakeFollower) Poll() (transcript.Batch, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.pollCall++
+	var err error
+	if len(f.pollErrs) > 0 {
+		err, f.pollErrs = f.pollErrs[0], f.pollErrs[1:]
+	}
 	if len(f.polls) == 0 {
-		return transcript.Batch{}, nil
+		return transcript.Batch{}, err
 	}
 	b := f.polls[0]
 	f.polls = f.polls[1:]
-	return b, nil
+	return b, err
 }
 
 func (f *fakeFollower) Holds(id string) bool {
@@ -429,5 +434,46 @@ func TestToolBoundaryTakesAHeldReply(t *testing.T) {
 	}
 	if got := strings.Join(a.kinds(), " "); got != "step_ended@3" {
 		t.Fatalf("events = %s; want the released step reported", got)
+	}
+}
+
+// TestParseInputRefusesWhatNoAgentSends: invalid UTF-8, ids and paths
+// with control characters or too long; the error names the field and
+// holds no raw control character.
+func TestParseInputRefusesWhatNoAgentSends(t *testing.T) {
+	for _, tc := range []struct{ name, event, want string }{
+		{"invalid UTF-8", "{\"session_id\":\"s\xff1\",\"hook_event_name\":\"Stop\"}", "not valid UTF-8"},
+		{"newline in the session id", `{"session_id":"s1\nx","hook_event_name":"Stop"}`, `session_id "s1\nx" holds control characters`},
+		{"escape in the path", `{"session_id":"s1","hook_event_name":"Stop","transcript_path":"/t/\u001b[31m.jsonl"}`, `transcript_path "/t/\x1b[31m.jsonl" holds control characters`},
+		{"bell in the event name", `{"session_id":"s1","hook_event_name":"Stop\u0007"}`, "hook_event_name"},
+		{"NUL in the cwd", `{"session_id":"s1","hook_event_name":"Stop","cwd":"/w\u0000"}`, "cwd"},
+		{"long session id", `{"session_id":"` + strings.Repeat("a", 300) + `","hook_event_name":"Stop"}`, "session_id is 300 bytes long, more than 256"},
+		{"long path", `{"session_id":"s1","hook_event_name":"Stop","transcript_path":"/` + strings.Repeat("a", 5000) + `"}`, "transcript_path is 5001 bytes long"},
+		{"too deep", `{"session_id":"s1","hook_event_name":"Stop","tool_input":` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + `}`, "exceeded max depth"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ParseInput([]byte(tc.event))
+			if err == nil || !strings.Contains(err.Error(), tc.want) || strings.IndexFunc(err.Error(), func(r rune) bool { return r < ' ' }) >= 0 {
+				t.Fatalf("err %v, want %q", err, tc.want)
+			}
+		})
+	}
+	// What agents do send: text with newlines where text goes.
+	if _, err := ParseInput([]byte(`{"session_id":"s1","hook_event_name":"Stop","last_assistant_message":"line one\nline two","cwd":"/home/ann/src/app ü"}`)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestLogText(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain /path/é ✓":   "plain /path/é ✓",
+		"a\nb":              `a\u000ab`,
+		"\x1b[31mred":       `\u001b[31mred`,
+		"bad \xff byte":     `bad \xff byte`,
+		"literal \uFFFD ok": "literal \uFFFD ok",
+	} {
+		if got := LogText(in); got != want {
+			t.Errorf("LogText(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
