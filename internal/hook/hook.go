@@ -90,21 +90,21 @@ func Run(ctx context.Context, o Options) error {
 		timeout = o.Timeout
 	}
 	out, err := Forward(ctx, o.Dir, o.Agent, in, body, o.Spawn, timeout(in.HookEventName))
-	if err != nil {
-		return errors.Join(before, err)
-	}
 	if len(out) > 0 {
-		if _, err := o.Stdout.Write(out); err != nil {
-			return fmt.Errorf("%s: write the reply: %w", in.HookEventName, err)
+		if _, werr := o.Stdout.Write(out); werr != nil {
+			return errors.Join(before, err, fmt.Errorf("%s: write the reply: %w", in.HookEventName, werr))
 		}
 	}
-	return before
+	return errors.Join(before, err)
 }
 
 // Forward hands one event (in, decoded from body) to its session's
 // sidecar, starting one with spawn when none listens (never for
 // SessionEnd), and returns the sidecar's reply: a JSON object, or
-// nothing. It gives up after d.
+// nothing. It gives up after d. The error is for the log; it comes with
+// the reply when the sidecar answered but said it cannot do its work
+// (its transcript cannot be read, its settings are broken: once per
+// condition, [sidecar.ProblemHeader]).
 //
 // A live sidecar says in its registry file how long it may take to
 // answer each event; d shrinks to that, so a stuck sidecar costs the
@@ -118,12 +118,12 @@ func Forward(ctx context.Context, dir sidecar.Dir, agent string, in sidecar.Inpu
 	}
 	ctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
-	out, err := post(ctx, dir.Socket(key), body, d)
+	out, problem, err := post(ctx, dir.Socket(key), body, d)
 	if isAbsent(err) && in.HookEventName != sidecar.EventSessionEnd && spawn != nil {
 		if serr := spawn(ctx, key, in); serr != nil {
 			return nil, fmt.Errorf("%s: start the sidecar: %w", in.HookEventName, serr)
 		}
-		out, err = post(ctx, dir.Socket(key), body, d)
+		out, problem, err = post(ctx, dir.Socket(key), body, d)
 	}
 	if isAbsent(err) {
 		return nil, fmt.Errorf("%s: %w", in.HookEventName, ErrNoSidecar)
@@ -131,12 +131,15 @@ func Forward(ctx context.Context, dir sidecar.Dir, agent string, in sidecar.Inpu
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", in.HookEventName, err)
 	}
+	if problem != "" {
+		return out, fmt.Errorf("%s: the sidecar says: %s", in.HookEventName, problem)
+	}
 	return out, nil
 }
 
 // post sends the event to the sidecar's socket and returns its reply
-// body (empty for "nothing to say").
-func post(ctx context.Context, sock string, body []byte, d time.Duration) ([]byte, error) {
+// body (empty for "nothing to say") and the problem it reported, if any.
+func post(ctx context.Context, sock string, body []byte, d time.Duration) (reply []byte, problem string, err error) {
 	tr := &http.Transport{
 		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
 			var dl net.Dialer
@@ -147,28 +150,29 @@ func post(ctx context.Context, sock string, body []byte, d time.Duration) ([]byt
 	defer tr.CloseIdleConnections()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://sidecar/hook", bytes.NewReader(body))
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set(sidecar.DeadlineHeader, strconv.FormatInt(d.Milliseconds(), 10))
 	resp, err := (&http.Client{Transport: tr}).Do(req)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	defer resp.Body.Close()
-	reply, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	problem = sidecar.LogText(resp.Header.Get(sidecar.ProblemHeader))
+	reply, err = io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	if err != nil {
-		return nil, fmt.Errorf("read the sidecar's reply: %w", err)
+		return nil, problem, fmt.Errorf("read the sidecar's reply: %w", err)
 	}
 	switch {
 	case resp.StatusCode == http.StatusNoContent:
-		return nil, nil
+		return nil, problem, nil
 	case resp.StatusCode != http.StatusOK:
-		return nil, fmt.Errorf("sidecar answered %s: %s", resp.Status, bytes.TrimSpace(reply))
+		return nil, problem, fmt.Errorf("sidecar answered %s: %s", resp.Status, sidecar.LogText(string(bytes.TrimSpace(reply))))
 	case !bytes.HasPrefix(bytes.TrimSpace(reply), []byte("{")):
-		return nil, fmt.Errorf("sidecar answered something that is not a JSON object: %.80q", reply)
+		return nil, problem, fmt.Errorf("sidecar answered something that is not a JSON object: %.80q", reply)
 	}
-	return reply, nil
+	return reply, problem, nil
 }
 
 // isAbsent reports whether err says nothing listens on the socket.
@@ -188,5 +192,7 @@ func Log(dir sidecar.Dir, agent string, err error) {
 		return
 	}
 	defer f.Close()
-	fmt.Fprintf(f, "%s vigil hook %s: %v (failed open: the agent goes on)\n", time.Now().UTC().Format(time.RFC3339Nano), agent, err)
+	// One line each, whatever the event held: its ids and paths are in
+	// the message.
+	fmt.Fprintf(f, "%s vigil hook %s: %s (failed open: the agent goes on)\n", time.Now().UTC().Format(time.RFC3339Nano), sidecar.LogText(agent), sidecar.LogText(err.Error()))
 }

@@ -186,3 +186,32 @@ func TestTheSidecarsPromiseBoundsTheWait(t *testing.T) {
 		t.Fatalf("the sidecar was told %q ms, want 50", deadline)
 	}
 }
+
+// TestTheSidecarsProblemIsLogged: a sidecar that cannot do its work (a
+// transcript it cannot read) says so once in its answer; the hook prints
+// the answer all the same and logs the problem.
+func TestTheSidecarsProblemIsLogged(t *testing.T) {
+	dir := testDir(t)
+	serve(t, dir, "s1", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set(sidecar.ProblemHeader, "follow /t/s1.jsonl: not a regular file (a named pipe)")
+		w.Write([]byte(`{"decision":"block","reason":"x"}`))
+	})
+	out, err := run(dir, stopEvent, nil, time.Second)
+	if out != `{"decision":"block","reason":"x"}` || err == nil || !strings.Contains(err.Error(), "Stop: the sidecar says: follow /t/s1.jsonl: not a regular file (a named pipe)") {
+		t.Fatalf("out %q err %v", out, err)
+	}
+}
+
+// TestLogWritesOneLine: whatever the error holds (an event's path with a
+// newline or a terminal escape in it), the log gets one line, escaped.
+func TestLogWritesOneLine(t *testing.T) {
+	dir := testDir(t)
+	Log(dir, "codex", errors.New("open /t/a\nforged line \x1b]0;title\x07 \xff"))
+	b, err := os.ReadFile(dir.HookLog())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(b, []byte("\n")); n != 1 || bytes.ContainsAny(b, "\x1b\x07") || !bytes.Contains(b, []byte(`a\u000aforged line \u001b]0;title\u0007 \xff`)) {
+		t.Fatalf("log %q", b)
+	}
+}
