@@ -14,7 +14,8 @@ func TestEvalDevSet(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, errOut)
 	}
-	for _, want := range []string{"precision ", "recall ", "detection delay: mean", "false flags:", "per 100 clean steps", "vigil/offcourse_repeat_failing_tests.jsonl"} {
+	for _, want := range []string{"precision ", "recall ", "detection delay: mean", "p90", "false flags:", "per 50 clean steps",
+		"vigil/offcourse_repeat_failing_tests.jsonl", "source ", "devset/codex "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
@@ -31,14 +32,26 @@ func TestEvalDevSet(t *testing.T) {
 		Recall      float64 `json:"recall"`
 		Offcourse   int     `json:"offcourse"`
 		Clean       int     `json:"clean"`
+		Uncertain   int     `json:"uncertain"`
 		CleanSteps  int     `json:"clean_steps"`
 		Runs        []any   `json:"runs"`
 	}
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	if rep.Tolerance != 5 || rep.MinSeverity != "concern" || rep.Offcourse != 31 || rep.Clean != 35 || rep.CleanSteps != 1197 || len(rep.Runs) != 72 {
-		t.Errorf("report: %+v", rep)
+	data, err := os.ReadFile(labels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := 0
+	for _, l := range strings.Split(string(data), "\n") {
+		if l != "" && !strings.HasPrefix(l, "#") {
+			lines++
+		}
+	}
+	if rep.Tolerance != 5 || rep.MinSeverity != "concern" || len(rep.Runs) != lines-1 || rep.Offcourse+rep.Clean+rep.Uncertain != len(rep.Runs) || rep.CleanSteps == 0 {
+		t.Errorf("report of %d labelled runs: tolerance %d, min severity %q, %d runs (%d offcourse, %d clean, %d uncertain), %d clean steps",
+			lines-1, rep.Tolerance, rep.MinSeverity, len(rep.Runs), rep.Offcourse, rep.Clean, rep.Uncertain, rep.CleanSteps)
 	}
 }
 
