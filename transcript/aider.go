@@ -94,11 +94,14 @@ func readAider(d *decodeState) error {
 		if cap(buf) > 1<<20 {
 			buf = nil
 		}
-		if err != nil && err != io.EOF {
+		long, last := isLongLine(err)
+		if err != nil && err != io.EOF && !long {
 			return fmt.Errorf("line %d: %w", n, err)
 		}
-		last := err == io.EOF
+		last = last || err == io.EOF
 		switch {
+		case long:
+			d.note(n, skippedLongNote)
 		case last && len(raw) > 0:
 			// aider ends every line; one without its newline was cut off.
 			d.note(n, "truncated last line")

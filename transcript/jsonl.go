@@ -1,7 +1,6 @@
 package transcript
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -32,18 +31,26 @@ const maxKeptBuffer = 1 << 20
 // not blank, without its newline, and its number from 1. The slice is
 // reused for the next line.
 //
-// When fn returns an error made by malformed, the line is noted and
-// skipped; when that line is the last, has no newline and is not even
-// JSON, it is taken to be cut off by a writer that has not finished it,
-// noted as such, and reading ends. errStopped from fn ends reading with no
+// A line longer than maxLine is noted and skipped. When fn returns an
+// error made by malformed, the line is noted and skipped; when that line
+// is the last, has no newline and is not even JSON, it is taken to be cut
+// off by a writer that has not finished it, noted as such, and reading
+// ends. errStopped from fn ends reading with no
 // error; any other error is returned with the line's number.
 func eachLine(d *decodeState, fn func(n int, line []byte) error) error {
 	var buf []byte
 	for n := 1; ; n++ {
-		line, err := readLine(d.in, buf[:0])
+		line, err := nextTextLine(d.in, buf[:0])
 		buf = line
 		if cap(buf) > maxKeptBuffer {
 			buf = nil
+		}
+		if long, last := isLongLine(err); long {
+			d.note(n, skippedLongNote)
+			if last {
+				return nil
+			}
+			continue
 		}
 		if err != nil && err != io.EOF {
 			return fmt.Errorf("line %d: %w", n, err)
@@ -81,19 +88,6 @@ func handleLine(d *decodeState, n int, line []byte, terminated bool, fn func(n i
 		return true, fmt.Errorf("line %d: %w", n, ferr)
 	}
 	return false, nil
-}
-
-// readLine appends the next line of in, newline included, to buf. It
-// returns io.EOF with the last line when that line has no newline (it may
-// be empty).
-func readLine(in *bufio.Reader, buf []byte) ([]byte, error) {
-	for {
-		chunk, err := in.ReadSlice('\n')
-		buf = append(buf, chunk...)
-		if err != bufio.ErrBufferFull {
-			return buf, err
-		}
-	}
 }
 
 // headLines returns up to max complete lines at the start of head, blank

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"reflect"
 	"strconv"
@@ -39,6 +40,9 @@ type docStream struct {
 
 // errDocSyntax says a document is not valid JSON where it was read.
 var errDocSyntax = errors.New("invalid JSON")
+
+// errLongValue is the error for a value longer than maxLine.
+var errLongValue = fmt.Errorf("a JSON value longer than %d MiB", maxLine>>20)
 
 // maxNestingDepth is encoding/json's limit on the nesting of a value it
 // decodes.
@@ -78,15 +82,26 @@ func (s *docStream) refill() error {
 		s.buf = s.buf[:n]
 		s.scanp = 0
 	}
+	if len(s.buf) >= maxLine {
+		// One value (a string, an element) this long is not a
+		// transcript's: refuse it rather than hold it.
+		return errLongValue
+	}
 	if cap(s.buf) > maxKeptBuffer && len(s.buf) < docFirstRead {
 		s.buf = append(make([]byte, 0, docFirstRead), s.buf...)
 	}
 	if cap(s.buf)-len(s.buf) < docMinRead {
-		newBuf := make([]byte, len(s.buf), max(2*cap(s.buf)+docMinRead, docFirstRead))
+		newBuf := make([]byte, len(s.buf), max(min(2*cap(s.buf), maxLine)+docMinRead, docFirstRead))
 		copy(newBuf, s.buf)
 		s.buf = newBuf
 	}
-	n, err := s.r.Read(s.buf[len(s.buf):cap(s.buf)])
+	// Fill the buffer: a value still being scanned is scanned again from
+	// its start after each refill, so refills must be few (as the buffer
+	// doubles), not one for each short read a decompressor returns.
+	n, err := io.ReadFull(s.r, s.buf[len(s.buf):cap(s.buf)])
+	if err == io.ErrUnexpectedEOF {
+		err = io.EOF
+	}
 	s.buf = s.buf[:len(s.buf)+n]
 	return err
 }
@@ -103,6 +118,9 @@ func (s *docStream) peek() (byte, error) {
 			s.scanp = i
 			return c, nil
 		}
+		// All space: consume it, so that a long run of it is scanned
+		// once, not again after each refill.
+		s.scanp = len(s.buf)
 		if err != nil {
 			return 0, err
 		}

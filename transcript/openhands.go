@@ -168,10 +168,15 @@ func (st *ohState) readLines() error {
 		if cap(buf) > 1<<20 {
 			buf = nil // do not pin one huge line's memory
 		}
-		if err != nil && err != io.EOF {
+		long, last := isLongLine(err)
+		if err != nil && err != io.EOF && !long {
 			return fmt.Errorf("line %d: %w", n, err)
 		}
-		last := err == io.EOF
+		last = last || err == io.EOF
+		if long {
+			st.abortRun()
+			st.d.note(n, skippedLongNote)
+		}
 		if t := bytes.TrimSpace(line); len(t) > 0 {
 			st.at = n
 			verr := st.value(t)
