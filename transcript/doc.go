@@ -10,7 +10,10 @@
 // run starts, then that run's entries in the order the run happened. A
 // file with several runs (an OpenHands output.jsonl) yields several runs.
 // Readers stream: memory holds one line or one JSON element at a time, so
-// it does not grow with the file.
+// it does not grow with the file. A line longer than 64 MiB is skipped
+// with a note, a longer JSON element is an error, and a gzip stream that
+// inflates more than 200 times its size is refused as a decompression
+// bomb. [Reader.AdvisorOf] tells an advisor's transcript from a session.
 //
 // Readers are tolerant. A line of an unknown type, a version they have not
 // seen, or a malformed line in the middle of a file is counted in

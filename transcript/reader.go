@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"bufio"
+	"bytes"
 	"compress/gzip"
 	"errors"
 	"fmt"
@@ -76,36 +77,98 @@ type Reader struct {
 	// runFormat is the format of the last run started, once one has.
 	runFormat Format
 	notes     noteSet
+	// advisorOf is the session an advisor's transcript watches, when the
+	// file is one.
+	advisorOf string
+	advisor   bool
 }
 
-// sniffSize is how much of a file detection may look at.
+// sniffSize is how much of a file detection looks at first.
 const sniffSize = 64 << 10
+
+// ErrUnknownFormat is the cause of NewReader's error for content that is
+// no transcript format vigil knows.
+var ErrUnknownFormat = errors.New("not a transcript format vigil knows")
 
 // NewReader detects the format of the transcript r holds and returns a
 // reader for it; name stands for the file in errors and helps detection
 // when the content alone is ambiguous. It reads ahead only as much as
-// detection needs.
+// detection needs: the first sniffSize bytes, or, when they hold no
+// complete line and no format, the whole first line (up to maxLine), which
+// a long first prompt can make that long.
 //
-// A gzip-compressed file is decompressed as it is read.
+// A gzip-compressed file is decompressed as it is read; one that inflates
+// to more than maxInflation times its size (a decompression bomb) is an
+// error once it has inflated past inflationFloor.
 func NewReader(r io.Reader, name string) (*Reader, error) {
-	br := bufio.NewReaderSize(r, sniffSize)
+	stored := &countingReader{r: r}
+	br := bufio.NewReaderSize(stored, sniffSize)
 	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
 			return nil, fmt.Errorf("read %s: %w", name, err)
 		}
-		br = bufio.NewReaderSize(zr, sniffSize)
+		br = bufio.NewReaderSize(&inflationGuard{r: zr, stored: stored}, sniffSize)
 	}
 	head, err := br.Peek(sniffSize)
 	if err != nil && err != io.EOF && err != bufio.ErrBufferFull && !errors.Is(err, io.ErrUnexpectedEOF) {
 		return nil, fmt.Errorf("read %s: %w", name, err)
 	}
+	f, ok := detect(head, name)
+	if !ok && startsLongLine(head) {
+		br, head, err = readFirstLine(br)
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", name, err)
+		}
+		f, ok = detect(head, name)
+	}
+	if !ok {
+		return nil, fmt.Errorf("read %s: %w (%s)", name, ErrUnknownFormat, knownList())
+	}
+	rd := &Reader{name: name, br: br, format: f, notes: map[string]*Note{}}
+	rd.advisorOf, rd.advisor = advisorTranscript(f.name, head, name)
+	return rd, nil
+}
+
+// detect returns the first format whose sniffer recognises head.
+func detect(head []byte, name string) (format, bool) {
 	for _, f := range formats {
 		if f.sniff(head, name) {
-			return &Reader{name: name, br: br, format: f, notes: map[string]*Note{}}, nil
+			return f, true
 		}
 	}
-	return nil, fmt.Errorf("read %s: not a transcript format vigil knows (%s)", name, knownList())
+	return format{}, false
+}
+
+// startsLongLine reports whether head, a full sniffSize of a file, is
+// the start of a JSON Lines record that goes on past it: it opens an
+// object and has no newline after the leading space.
+func startsLongLine(head []byte) bool {
+	lead := bytes.TrimLeft(head, " \t\r\n\ufeff")
+	return len(head) == sniffSize && len(lead) > 0 && lead[0] == '{' && bytes.IndexByte(lead, '\n') < 0
+}
+
+// readFirstLine reads the first line of br whole, for detection, and
+// returns a reader that yields the file from its start again, and a head
+// for the sniffers: the line with its newline (one is added when the line
+// is the whole file) and up to sniffSize bytes after it.
+func readFirstLine(br *bufio.Reader) (*bufio.Reader, []byte, error) {
+	line, err := nextTextLine(br, nil)
+	if long, _ := isLongLine(err); long {
+		return nil, nil, fmt.Errorf("the first line is longer than %d MiB: %w", maxLine>>20, ErrUnknownFormat)
+	}
+	if err != nil && err != io.EOF {
+		return nil, nil, fmt.Errorf("line 1: %w", err)
+	}
+	next, _ := br.Peek(sniffSize)
+	head := make([]byte, 0, len(line)+1+len(next))
+	head = append(head, line...)
+	if err == io.EOF {
+		head = append(head, '\n')
+	}
+	head = append(head, next...)
+	again := bufio.NewReaderSize(io.MultiReader(bytes.NewReader(line), br), sniffSize)
+	return again, head, nil
 }
 
 // Format returns the format the reader detected. Once a run has started,
