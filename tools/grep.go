@@ -257,7 +257,8 @@ func (g *grepRun) file(ctx context.Context, path string) (string, error) {
 
 func (g *grepRun) emitLine(path string, i int, line string, sep byte) {
 	line = strings.ToValidUTF8(line, "\uFFFD")
-	if g.s.opts.Redact != nil {
+	if g.s.opts.Redact != nil && len(line) > grepLineBytes {
+		// Only a line that will be cut (see Options.Redact).
 		line = g.s.opts.Redact(line)
 	}
 	cut, dropped := cutLine(line, grepLineBytes)

@@ -147,7 +147,10 @@ func (t *readTool) text(ctx context.Context, f io.Reader, path, shown string, ar
 		if total >= from && (to < 0 || total <= to) && !capped {
 			text := strings.ToValidUTF8(strings.TrimSuffix(line, "\r"), "\uFFFD")
 			dropped := length - len(line)
-			if redact := t.s.opts.Redact; redact != nil {
+			if redact := t.s.opts.Redact; redact != nil && len(text) > readLineBytes {
+				// Only a line that will be cut: a short one is redacted
+				// with the whole output, where a secret that spans lines
+				// (a private key block) is seen whole.
 				var more int
 				text, more = cutLine(redact(text), readLineBytes)
 				dropped += more

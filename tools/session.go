@@ -65,8 +65,11 @@ type Options struct {
 	MaxImageBytes int
 
 	// Redact, if set, rewrites each line of file text that read and grep
-	// show, before a long line is cut to fit: so that a cut never leaves
-	// the first half of a secret the whole would have been hidden as. The
+	// show that is too long to show whole, before it is cut to fit: so
+	// that a cut never leaves the first half of a secret the whole would
+	// have been hidden as. Lines shown whole are left for the caller to
+	// redact with the whole output, where a secret spanning lines (a
+	// private key block) is seen whole. The
 	// advisor's tools hide secrets with it; the agent's see the files as
 	// they are. Searches match the file's own text.
 	Redact func(string) string
