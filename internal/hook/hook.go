@@ -12,6 +12,7 @@ package hook
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -89,7 +90,7 @@ func Run(ctx context.Context, o Options) error {
 	if o.Timeout != nil {
 		timeout = o.Timeout
 	}
-	out, err := Forward(ctx, o.Dir, o.Agent, in, body, o.Spawn, timeout(in.HookEventName))
+	out, err := Forward(ctx, o.Dir, o.Agent, in, o.Spawn, timeout(in.HookEventName))
 	if len(out) > 0 {
 		if _, werr := o.Stdout.Write(out); werr != nil {
 			return errors.Join(before, err, fmt.Errorf("%s: write the reply: %w", in.HookEventName, werr))
@@ -98,10 +99,11 @@ func Run(ctx context.Context, o Options) error {
 	return errors.Join(before, err)
 }
 
-// Forward hands one event (in, decoded from body) to its session's
-// sidecar, starting one with spawn when none listens (never for
-// SessionEnd), and returns the sidecar's reply: a JSON object, or
-// nothing. It gives up after d. The error is for the log; it comes with
+// Forward hands one event to its session's sidecar, starting one with
+// spawn when none listens (never for SessionEnd), and returns the
+// sidecar's reply: a JSON object, or nothing. It gives up after d. What
+// goes is in as JSON, the fields vigil reads: not the tool's input and
+// output, which may be megabytes the sidecar would read only to skip. The error is for the log; it comes with
 // the reply when the sidecar answered but said it cannot do its work
 // (its transcript cannot be read, its settings are broken: once per
 // condition, [sidecar.ProblemHeader]).
@@ -109,7 +111,11 @@ func Run(ctx context.Context, o Options) error {
 // A live sidecar says in its registry file how long it may take to
 // answer each event; d shrinks to that, so a stuck sidecar costs the
 // agent no more than a healthy one could.
-func Forward(ctx context.Context, dir sidecar.Dir, agent string, in sidecar.Input, body []byte, spawn Spawner, d time.Duration) ([]byte, error) {
+func Forward(ctx context.Context, dir sidecar.Dir, agent string, in sidecar.Input, spawn Spawner, d time.Duration) ([]byte, error) {
+	body, err := json.Marshal(in)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", in.HookEventName, err)
+	}
 	key := sidecar.Key{Agent: agent, Session: in.SessionID}
 	if info, ok := dir.ReadInfo(key); ok {
 		if ms, ok := info.Waits[in.HookEventName]; ok && ms > 0 {

@@ -61,12 +61,15 @@ func TestForwardsTheReply(t *testing.T) {
 		deadline = r.Header.Get(sidecar.DeadlineHeader)
 		w.Write([]byte(`{"decision":"block","reason":"<advisory>x</advisory>"}`))
 	})
-	out, err := run(dir, stopEvent, nil, 7*time.Second)
+	event := strings.TrimSuffix(stopEvent, "}") + `,"last_assistant_message":"Done.","tool_response":"` + strings.Repeat("x", 1<<20) + `"}`
+	out, err := run(dir, event, nil, 7*time.Second)
 	if err != nil || out != `{"decision":"block","reason":"<advisory>x</advisory>"}` {
 		t.Fatalf("out %q, err %v", out, err)
 	}
-	if string(got) != stopEvent || deadline != "7000" {
-		t.Fatalf("the sidecar got %q with deadline %q", got, deadline)
+	// The fields vigil reads go, and not the megabyte it would skip.
+	want := `{"session_id":"s1","transcript_path":"/t/s1.jsonl","cwd":"/w","hook_event_name":"Stop","last_assistant_message":"Done."}`
+	if string(got) != want || deadline != "7000" {
+		t.Fatalf("the sidecar got %.200q with deadline %q; want %s", got, deadline, want)
 	}
 }
 

@@ -80,7 +80,7 @@ func (r *Router) forward(req *http.Request, agent string) ([]byte, error) {
 	if r.Spawn != nil {
 		spawn = r.Spawn(agent)
 	}
-	return Forward(req.Context(), r.Dir, agent, in, body, spawn, timeout(in.HookEventName))
+	return Forward(req.Context(), r.Dir, agent, in, spawn, timeout(in.HookEventName))
 }
 
 // Pattern is the route a Router serves, for an http.ServeMux.
