@@ -137,6 +137,7 @@ func (c *hookdCmd) Run(e *env) error {
 	defer lock.Close()
 	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		logger.Printf("another hookd runs: leaving it to that one")
+		ready.Write([]byte{1}) // the hook that started this one finds that one
 		return nil
 	}
 	ln, err := net.Listen("tcp", cfg.Addr)

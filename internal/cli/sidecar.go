@@ -11,12 +11,14 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
 
 	"github.com/vigil-dev/vigil/advisor"
 	"github.com/vigil-dev/vigil/config"
+	"github.com/vigil-dev/vigil/contextfiles"
 	"github.com/vigil-dev/vigil/history"
 	"github.com/vigil-dev/vigil/internal/advisorhost"
 	"github.com/vigil-dev/vigil/internal/hook"
@@ -115,16 +117,19 @@ func spawnDetached(ctx context.Context, logPath, cwd string, args ...string) err
 		return err
 	}
 	go cmd.Wait() // reap it if it exits while we still run
-	ready := make(chan struct{})
+	ready := make(chan bool, 1)
 	go func() {
 		var b [1]byte
-		pr.Read(b[:]) // one byte when ready; EOF if it exits first
-		close(ready)
+		n, _ := pr.Read(b[:]) // one byte when ready; EOF if it exits first
+		ready <- n == 1
 	}()
 	t := time.NewTimer(spawnReadyWait)
 	defer t.Stop()
 	select {
-	case <-ready:
+	case ok := <-ready:
+		if !ok {
+			return fmt.Errorf("vigil %s exited before it served (see %s)", args[0], logPath)
+		}
 		return nil
 	case <-t.C:
 		return fmt.Errorf("vigil %s did not get ready within %v (see %s)", args[0], spawnReadyWait, logPath)
@@ -187,7 +192,9 @@ type sidecarCmd struct {
 func (c *sidecarCmd) Run(e *env) error {
 	ready := newReadyFD(c.ReadyFD)
 	defer ready.Close()
-	logger := log.New(e.stderr, fmt.Sprintf("vigil sidecar %s %s: ", c.Agent, c.Session), log.LstdFlags|log.LUTC)
+	logger := log.New(e.stderr, fmt.Sprintf("vigil sidecar %s %s: ", c.Agent, sidecar.LogText(c.Session)), log.LstdFlags|log.LUTC)
+	// The event's paths and ids reach the log: one line each, escaped.
+	logf := func(format string, args ...any) { logger.Print(sidecar.LogText(fmt.Sprintf(format, args...))) }
 	dir, err := sidecar.RuntimeDir(e.lookupEnv)
 	if err != nil {
 		return err
@@ -196,9 +203,58 @@ func (c *sidecarCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	info := sidecar.Info{Key: sidecar.Key{Agent: c.Agent, Session: c.Session}, Transcript: c.Transcript, Cwd: cwd}
+	w, err := c.watch(e, cwd, info.Key, logf)
+	if err != nil {
+		return c.serveDisabled(e, dir, info, ready, err, logf)
+	}
+	defer w.sess.Close()
+	defer w.adv.stop() // before the session closes: it records there
+	info.VigilSession, info.Reviewer = w.sess.File(), w.reviewer
+	ctx, stop := signal.NotifyContext(e.ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	w.adv.start()
+	// A sidecar lives as long as its session: give back the pages of
+	// vigil's binary that starting touched and watching never needs, and
+	// collect garbage before the heap doubles (a soft limit: the GC works
+	// harder near it, nothing fails above it).
+	sidecar.ShedStartPages()
+	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
+		debug.SetMemoryLimit(sidecarMemoryLimit)
+	}
+	logf("watching %s with %s", c.Transcript, w.reviewer)
+	err = sidecar.Serve(ctx, w.sc, sidecar.ServeOptions{
+		Dir:          dir,
+		Info:         info,
+		Ready:        ready,
+		IdleTimeout:  c.Idle,
+		PollInterval: c.Poll,
+	})
+	if errors.Is(err, sidecar.ErrRunning) {
+		logf("another sidecar serves this session: leaving it to that one")
+		return nil
+	}
+	st := w.sc.Stats()
+	logf("stopped: %d hooks, %d steps, %d notes delivered (%d as Stop blocks)", st.Hooks, st.Steps, st.Delivered, st.Blocks)
+	return err
+}
+
+// watched is what a sidecar runs over its session: the sidecar, its
+// advisor and the session vigil keeps for the watched one.
+type watched struct {
+	sc       *sidecar.Sidecar
+	adv      *sidecarAdvisor
+	sess     *session.Session
+	reviewer string
+}
+
+// watch loads the settings of the agent's folder cwd and makes the
+// sidecar and advisor that watch the session.
+func (c *sidecarCmd) watch(e *env, cwd string, key sidecar.Key, logf func(string, ...any)) (*watched, error) {
+	logger := log.New(logWriter(logf), "", 0)
 	a, err := newAdvisorApp(e, cwd)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	periodic := a.periodic()
 	reviewer := config.ReviewerRules
@@ -206,11 +262,11 @@ func (c *sidecarCmd) Run(e *env) error {
 		res, err := a.resolveAdvisor(a.settings)
 		switch {
 		case err != nil && periodic:
-			logger.Printf("%v: the periodic mode needs a model to ask; reviewing continuously with vigil's detectors alone", err)
+			logf("%v: the periodic mode needs a model to ask; reviewing continuously with vigil's detectors alone", err)
 			periodic = false
 			a.advFlagRef = config.ReviewerRules
 		case err != nil:
-			logger.Printf("%v: reviewing with vigil's detectors alone (advisor.reviewer: rules)", err)
+			logf("%v: reviewing with vigil's detectors alone (advisor.reviewer: rules)", err)
 			a.advFlagRef = config.ReviewerRules
 		default:
 			a.advisorRes = res
@@ -219,15 +275,14 @@ func (c *sidecarCmd) Run(e *env) error {
 	}
 	sess, err := a.manager.Attached(cwd, c.Agent, c.Session, c.Transcript)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer sess.Close()
 	host := sidecar.NewHost()
 	adv, err := c.advisor(a, host, sess, periodic, logger)
 	if err != nil {
-		return err
+		sess.Close()
+		return nil, err
 	}
-	defer adv.stop()
 	format := transcript.FormatClaudeCode
 	if c.Agent == sidecar.AgentCodex {
 		format = transcript.FormatCodex
@@ -239,7 +294,7 @@ func (c *sidecarCmd) Run(e *env) error {
 		reviewer = "periodic, forks on " + reviewer
 	}
 	sc := sidecar.New(sidecar.Options{
-		Key:         sidecar.Key{Agent: c.Agent, Session: c.Session},
+		Key:         key,
 		Host:        host,
 		Advisor:     adv.Advisor,
 		Periodic:    adv.periodic,
@@ -248,40 +303,92 @@ func (c *sidecarCmd) Run(e *env) error {
 		SyncBacklog: syncBacklog,
 		SyncTimeout: a.settings.Advisor.SyncTimeout(),
 		StopWait:    a.settings.Advisor.SyncTimeout(),
-		Logf:        logger.Printf,
+		Logf:        logf,
 	})
+	return &watched{sc: sc, adv: adv, sess: sess, reviewer: reviewer}, nil
+}
+
+// logWriter is an io.Writer that logs each write through logf, for the
+// code that wants a *log.Logger.
+type logWriter func(string, ...any)
+
+func (l logWriter) Write(b []byte) (int, error) {
+	l("%s", strings.TrimSuffix(string(b), "\n"))
+	return len(b), nil
+}
+
+// settingsPoll is how often a disabled sidecar looks whether its
+// settings files changed.
+const settingsPoll = 2 * time.Second
+
+// serveDisabled serves a sidecar that cannot advise because setting it
+// up failed (why): a settings file is broken, say one in a repository
+// the user cloned. Exiting would make every later hook of the session
+// start another sidecar, each reading the same files; this one answers
+// every hook at once with nothing (the first is told why, for
+// hook.log) until the session ends, it idles, or one of the settings
+// files changes, when it exits so that the next hook starts a sidecar
+// that reads them again.
+func (c *sidecarCmd) serveDisabled(e *env, dir sidecar.Dir, info sidecar.Info, ready io.WriteCloser, why error, logf func(string, ...any)) error {
+	msg := fmt.Sprintf("cannot advise: %v", why)
+	logf("%s; answering every hook with nothing until a settings file changes", msg)
 	ctx, stop := signal.NotifyContext(e.ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	adv.start()
-	// A sidecar lives as long as its session: give back the pages of
-	// vigil's binary that starting touched and watching never needs, and
-	// collect garbage before the heap doubles (a soft limit: the GC works
-	// harder near it, nothing fails above it).
-	sidecar.ShedStartPages()
-	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
-		debug.SetMemoryLimit(sidecarMemoryLimit)
-	}
-	logger.Printf("watching %s with %s", c.Transcript, reviewer)
-	err = sidecar.Serve(ctx, sc, sidecar.ServeOptions{
-		Dir: dir,
-		Info: sidecar.Info{
-			Key:          sidecar.Key{Agent: c.Agent, Session: c.Session},
-			Transcript:   c.Transcript,
-			Cwd:          cwd,
-			VigilSession: sess.File(),
-			Reviewer:     reviewer,
-		},
-		Ready:        ready,
-		IdleTimeout:  c.Idle,
-		PollInterval: c.Poll,
-	})
+	files := c.settingsFiles(e, info.Cwd)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		defer cancel()
+		if changed := awaitChange(ctx, files, settingsPoll, nil); changed != "" {
+			logf("%s changed: stopping, so that the next hook starts a sidecar that reads it", changed)
+		}
+	}()
+	info.Reviewer = "none: " + msg
+	sc := sidecar.New(sidecar.Options{Key: info.Key, Disabled: msg, Logf: logf})
+	err := sidecar.Serve(ctx, sc, sidecar.ServeOptions{Dir: dir, Info: info, Ready: ready, IdleTimeout: c.Idle})
 	if errors.Is(err, sidecar.ErrRunning) {
-		logger.Printf("another sidecar serves this session: leaving it to that one")
 		return nil
 	}
-	st := sc.Stats()
-	logger.Printf("stopped: %d hooks, %d steps, %d notes delivered (%d as Stop blocks)", st.Hooks, st.Steps, st.Delivered, st.Blocks)
 	return err
+}
+
+// settingsFiles are the files a sidecar's settings come from.
+func (c *sidecarCmd) settingsFiles(e *env, cwd string) []string {
+	files := []string{config.ProjectFile(contextfiles.ProjectRoot(cwd))}
+	if agentDir, err := e.agentDir(); err == nil {
+		files = append(files, config.UserFile(agentDir), filepath.Join(agentDir, "models.yml"))
+	}
+	return files
+}
+
+// awaitChange returns the first of files whose size, time or identity
+// changed (or that appeared or went), looking every poll, or "" once ctx
+// is done. It closes seen, when not nil, once it has looked at them
+// first.
+func awaitChange(ctx context.Context, files []string, poll time.Duration, seen chan<- struct{}) string {
+	stat := func(f string) os.FileInfo { fi, _ := os.Stat(f); return fi }
+	first := make([]os.FileInfo, len(files))
+	for i, f := range files {
+		first[i] = stat(f)
+	}
+	if seen != nil {
+		close(seen)
+	}
+	t := time.NewTicker(poll)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return ""
+		case <-t.C:
+		}
+		for i, f := range files {
+			now, was := stat(f), first[i]
+			if (now == nil) != (was == nil) || now != nil && (!os.SameFile(now, was) || now.Size() != was.Size() || !now.ModTime().Equal(was.ModTime())) {
+				return f
+			}
+		}
+	}
 }
 
 // sidecarAdvisor is the advisor a sidecar feeds: a continuous runtime,
