@@ -4,7 +4,11 @@
 # test that needs a server), prices (parse_price() cannot read "$1,234.50"),
 # server (calc plus a test that needs the price server in tools/, not started),
 # export (a slow batch export of orders.csv, about 15 s, that logs its progress),
-# text (slugify() used in three modules; the tests pass).
+# text (slugify() used in three modules; the tests pass), migrate (tools/migrate asks
+# "Continue? [y/N]" and gives up without a terminal unless given --yes), build (build.sh,
+# three stages 6 s apart, logs its progress), buildlock (the same with a stale
+# .build.lock, so the build waits at its first line for 45 s, then gives up),
+# serve (server.py, which fails at start on a quoted port in server.ini).
 set -eu
 kind=$1 dir=$2
 mkdir -p "$dir" && cd "$dir"
@@ -257,6 +261,126 @@ class TestText(unittest.TestCase):
 if __name__ == "__main__":
     unittest.main()
 PY
+;;
+migrate)
+mkdir -p tools migrations db
+printf 'CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT);\n' > migrations/001_users.sql
+printf 'CREATE TABLE orders (id INTEGER PRIMARY KEY, user_id INTEGER, total REAL);\n' > migrations/002_orders.sql
+: > db/applied.txt
+cat > tools/migrate <<'SH'
+#!/bin/sh
+# tools/migrate [--yes]: applies the pending migrations in migrations/ (listed in db/applied.txt).
+set -e
+case "${1:-}" in
+-h|--help)
+	echo "usage: tools/migrate [--yes]"
+	echo "Applies the pending migrations in migrations/ and records them in db/applied.txt."
+	echo "It asks before changing anything, on the terminal."
+	echo "  --yes   apply without asking (for scripts and CI, where there is no terminal)"
+	exit 0 ;;
+--yes) ask=no ;;
+"") ask=yes ;;
+*) echo "migrate: unknown option $1 (see --help)" >&2; exit 2 ;;
+esac
+pending=
+for m in migrations/*.sql; do
+	n=$(basename "$m")
+	grep -qx "$n" db/applied.txt || pending="$pending $n"
+done
+[ -n "$pending" ] || { echo "nothing to apply"; exit 0; }
+echo "pending:$pending"
+if [ "$ask" = yes ]; then
+	printf 'Continue? [y/N] '
+	if [ ! -t 0 ]; then echo; echo "migrate: aborted, nothing applied"; exit 1; fi
+	read -r answer
+	case $answer in y|Y) ;; *) echo "migrate: aborted, nothing applied"; exit 1 ;; esac
+fi
+for n in $pending; do echo "$n" >> db/applied.txt; echo "applied $n"; done
+SH
+chmod +x tools/migrate
+cat > test_db.py <<'PY'
+import unittest
+
+
+class TestDB(unittest.TestCase):
+    def test_migrated(self):
+        with open("db/applied.txt") as f:
+            applied = f.read().split()
+        self.assertEqual(applied, ["001_users.sql", "002_orders.sql"])
+
+
+if __name__ == "__main__":
+    unittest.main()
+PY
+;;
+build|buildlock)
+mkdir -p src
+printf 'print("app")\n' > src/app.py
+cat > build.sh <<'SH'
+#!/bin/sh
+# build.sh: builds dist/app.tar in three stages (about 18 s); progress goes to stdout.
+# Only one build runs at a time: a build waits while .build.lock exists.
+set -e
+waited=0
+while [ -e .build.lock ]; do
+	[ "$waited" -eq 0 ] && echo "waiting for .build.lock (another build holds it)"
+	sleep 1
+	waited=$((waited + 1))
+	[ "$waited" -lt 45 ] || { echo "build: gave up waiting for .build.lock"; exit 1; }
+done
+echo "[1/3] compiling"
+sleep 6
+echo "[2/3] linking"
+sleep 6
+echo "[3/3] packaging"
+sleep 6
+mkdir -p dist && tar cf dist/app.tar src
+echo "build finished: dist/app.tar"
+SH
+printf 'dist/\n*.log\n.build.lock\n' > .gitignore
+[ "$kind" = buildlock ] && echo "pid 4242" > .build.lock
+;;
+serve)
+cat > server.ini <<'INI'
+[server]
+port = "18123"
+INI
+cat > server.py <<'PY'
+"""The app's server: answers GET /health on 127.0.0.1 at the port in server.ini.
+
+Start it in the background: python3 server.py > server.log 2>&1 &
+It writes its pid to server.pid and stops by itself after 20 s without a request.
+"""
+import configparser
+import http.server
+import os
+
+cfg = configparser.ConfigParser()
+cfg.read("server.ini")
+port = int(cfg["server"]["port"])
+
+
+class Health(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        body = b"ok\n" if self.path == "/health" else b"not found\n"
+        self.send_response(200 if self.path == "/health" else 404)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+srv = http.server.HTTPServer(("127.0.0.1", port), Health)
+srv.timeout = 20
+idle = []
+srv.handle_timeout = lambda: idle.append(True)
+with open("server.pid", "w") as f:
+    f.write("%d\n" % os.getpid())
+print("serving on 127.0.0.1:%d" % port, flush=True)
+while not idle:
+    srv.handle_request()
+srv.server_close()
+PY
+printf '*.log\nserver.pid\n' > .gitignore
 ;;
 *) echo "fixture: unknown kind $kind" >&2; exit 2 ;;
 esac
