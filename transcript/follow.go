@@ -38,8 +38,10 @@ type Follower struct {
 	steps    Stepper
 	// n counts the lines read; off is the bytes of complete lines read;
 	// part holds the line being written, read but not complete, unless
-	// it grew past maxFollowLine: then dropped counts its bytes, read and
-	// thrown away until its newline.
+	// it grew past maxLine (the whole-file readers' bound): then dropped
+	// counts its bytes, read and thrown away until its newline, so a line
+	// that does not end (a sparse file of zeros) costs reading, not
+	// memory.
 	n       int
 	off     int64
 	part    []byte
@@ -73,12 +75,6 @@ const maxPollBytes = 4 << 20
 
 // followReadSize is how much a follower reads from the file at a time.
 const followReadSize = 64 << 10
-
-// maxFollowLine bounds the line a follower holds: a longer one is skipped
-// and noted, its bytes never kept, so a transcript with a line that does
-// not end (a sparse file of zeros, say) costs reading, not memory. The
-// agents' longest lines carry an image or a document, well below it.
-const maxFollowLine = 64 << 20
 
 // Follow returns a follower of the transcript at path in format, one of
 // [FormatClaudeCode] and [FormatCodex]; with format "" the follower
@@ -268,7 +264,7 @@ func (f *Follower) feed(chunk []byte, rest int64) {
 			f.hold(chunk, rest)
 			return
 		}
-		if f.dropped > 0 || len(f.part)+i > maxFollowLine {
+		if f.dropped > 0 || len(f.part)+i > maxLine {
 			f.drop(int64(i))
 			chunk = chunk[i+1:]
 			continue
@@ -290,7 +286,7 @@ func (f *Follower) feed(chunk []byte, rest int64) {
 // hold keeps chunk, the start of a line not yet complete, unless the
 // line grew too long; rest is how much of the file is left after it.
 func (f *Follower) hold(chunk []byte, rest int64) {
-	if f.dropped > 0 || len(f.part)+len(chunk) > maxFollowLine {
+	if f.dropped > 0 || len(f.part)+len(chunk) > maxLine {
 		f.dropped += int64(len(f.part) + len(chunk))
 		f.part = nil
 		return
@@ -298,7 +294,7 @@ func (f *Follower) hold(chunk []byte, rest int64) {
 	if need := len(f.part) + len(chunk); need > cap(f.part) && len(f.part) > 0 {
 		// A long line: make room for the rest of the file at once
 		// (up to the bound) rather than copying it at each doubling.
-		grown := make([]byte, len(f.part), min(int64(need)+max(rest, 0), maxFollowLine))
+		grown := make([]byte, len(f.part), min(int64(need)+max(rest, 0), maxLine))
 		copy(grown, f.part)
 		f.part = grown
 	}
@@ -314,7 +310,7 @@ func (f *Follower) drop(n int64) {
 	if cap(f.part) > maxKeptBuffer {
 		f.part = nil
 	}
-	f.notes.add(f.n, fmt.Sprintf("line longer than %d MiB: skipped", maxFollowLine>>20))
+	f.notes.add(f.n, skippedLongNote)
 }
 
 // line reads one complete line, without its newline.

@@ -47,12 +47,12 @@ func pollAll(t *testing.T, fl *Follower) (followed, uint64) {
 	return r, after.TotalAlloc - before.TotalAlloc
 }
 
-// TestFollowSkipsAnOverlongLine: a line past maxFollowLine is skipped and
+// TestFollowSkipsAnOverlongLine: a line past maxLine is skipped and
 // noted, the lines after it read as usual, and the follower never holds
 // it whole (it held the whole line before, copied at each doubling).
 func TestFollowSkipsAnOverlongLine(t *testing.T) {
 	w := newFollowTemp(t, "s1.jsonl")
-	sparse(t, w.path, ccfPrompt, maxFollowLine+maxPollBytes, "\n"+ccfCall+ccfResult)
+	sparse(t, w.path, ccfPrompt, maxLine+maxPollBytes, "\n"+ccfCall+ccfResult)
 	fl := Follow(w.path, FormatClaudeCode)
 	r, alloc := pollAll(t, fl)
 	r.add(t, mustSettle(t, fl))
@@ -65,8 +65,8 @@ func TestFollowSkipsAnOverlongLine(t *testing.T) {
 	if info, _ := os.Stat(w.path); fl.Offset() != info.Size() {
 		t.Errorf("offset %d, want %d", fl.Offset(), info.Size())
 	}
-	if alloc > maxFollowLine+maxFollowLine/4 {
-		t.Errorf("allocated %d MiB reading a line of %d MiB; want at most the bound once", alloc>>20, (maxFollowLine+maxPollBytes)>>20)
+	if alloc > maxLine+maxLine/4 {
+		t.Errorf("allocated %d MiB reading a line of %d MiB; want at most the bound once", alloc>>20, (maxLine+maxPollBytes)>>20)
 	}
 }
 
@@ -75,13 +75,13 @@ func TestFollowSkipsAnOverlongLine(t *testing.T) {
 // stays at the end of the last complete line.
 func TestFollowLineThatNeverEnds(t *testing.T) {
 	w := newFollowTemp(t, "s1.jsonl")
-	sparse(t, w.path, ccfPrompt, maxFollowLine+maxPollBytes, "")
+	sparse(t, w.path, ccfPrompt, maxLine+maxPollBytes, "")
 	fl := Follow(w.path, FormatClaudeCode)
 	r, alloc := pollAll(t, fl)
 	if len(r.entries) != 1 || fl.Offset() != int64(len(ccfPrompt)) {
 		t.Errorf("%d entries, offset %d", len(r.entries), fl.Offset())
 	}
-	if alloc > maxFollowLine+maxFollowLine/4 {
+	if alloc > maxLine+maxLine/4 {
 		t.Errorf("allocated %d MiB", alloc>>20)
 	}
 }
