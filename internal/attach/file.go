@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/aymanbagabas/go-udiff"
+	"github.com/vigil-dev/vigil/internal/yamlfile"
 )
 
 // Plan is the edit of one file, computed and not yet written.
@@ -75,13 +76,18 @@ func readPlan(file string) (*Plan, error) {
 	if !info.Mode().IsRegular() {
 		return nil, fmt.Errorf("read %s: not a regular file", file)
 	}
-	data, err := os.ReadFile(target)
+	data, err := yamlfile.ReadRegular(target, MaxSettingsSize)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", file, err)
 	}
 	p.Target, p.Exists, p.Mode, p.Old = target, true, info.Mode().Perm(), data
 	return p, nil
 }
+
+// MaxSettingsSize bounds an agent's settings file that vigil reads: a
+// project's .claude/settings.json comes with the repository, and a huge
+// one must not exhaust vigil. Real ones are a few KiB.
+const MaxSettingsSize = 4 << 20
 
 // Changed tells whether writing the plan would change the file.
 func (p *Plan) Changed() bool { return len(p.Changes) > 0 }

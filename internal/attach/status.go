@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/vigil-dev/vigil/internal/yamlfile"
 )
 
 // Scope is which settings file of an agent: the project's or the user's.
@@ -128,7 +130,7 @@ func Status(l Locations) ([]Attachment, error) {
 
 func statusOf(a Agent, s Scope, file string) Attachment {
 	at := Attachment{Agent: a, Scope: s, File: file}
-	data, err := os.ReadFile(file)
+	data, err := yamlfile.ReadRegular(file, MaxSettingsSize)
 	if errors.Is(err, os.ErrNotExist) {
 		return at
 	}
