@@ -8,7 +8,8 @@
 # "Continue? [y/N]" and gives up without a terminal unless given --yes), build (build.sh,
 # three stages 6 s apart, logs its progress), buildlock (the same with a stale
 # .build.lock, so the build waits at its first line for 45 s, then gives up),
-# serve (server.py, which fails at start on a quoted port in server.ini).
+# serve (server.py, which fails at start on a quoted port in server.ini), worker (worker.py,
+# a background job that ignores SIGTERM and stops on SIGINT; it exits by itself after 60 s).
 set -eu
 kind=$1 dir=$2
 mkdir -p "$dir" && cd "$dir"
@@ -381,6 +382,39 @@ while not idle:
 srv.server_close()
 PY
 printf '*.log\nserver.pid\n' > .gitignore
+;;
+worker)
+cat > worker.py <<'PY'
+"""Re-indexes the search data in the background; writes its pid to worker.pid.
+
+It finishes the batch it is on before stopping, so it ignores SIGTERM: stop it
+with SIGINT (kill -INT PID). It stops by itself after 60 s.
+"""
+import os
+import signal
+import sys
+import time
+
+
+def on_term(signum, frame):
+    print("SIGTERM ignored: finishing the batch (stop with SIGINT)", flush=True)
+
+
+def on_int(signum, frame):
+    print("stopped (SIGINT)", flush=True)
+    sys.exit(0)
+
+
+signal.signal(signal.SIGTERM, on_term)
+signal.signal(signal.SIGINT, on_int)
+with open("worker.pid", "w") as f:
+    f.write("%d\n" % os.getpid())
+print("indexing", flush=True)
+for _ in range(60):
+    time.sleep(1)
+print("done", flush=True)
+PY
+printf '*.log\nworker.pid\n' > .gitignore
 ;;
 *) echo "fixture: unknown kind $kind" >&2; exit 2 ;;
 esac
