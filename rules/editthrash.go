@@ -59,7 +59,9 @@ func (d *editThrash) observe(v *view, emit func(candidate)) {
 						d.flipped = map[*fileState]bool{}
 					}
 					d.flipped[fs] = true
-					start := fs.firstEditSince(v.oldest())
+					// The episode starts after the user last spoke: what
+					// came before may have been what they asked for.
+					start := fs.firstEditSince(max(v.oldest(), v.files.heardAt))
 					if start == 0 || start > fs.flips[0] {
 						start = fs.flips[0]
 					}

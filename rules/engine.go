@@ -268,7 +268,7 @@ func (e *Engine) build(st *transcript.Step) *view {
 	if v.userSpoke {
 		// What the user said is news: a file returning to an earlier
 		// version after it may be what they asked for.
-		e.files.ran()
+		e.files.heard(st.N)
 	}
 	clear(e.actions)
 	e.actions = appendActions(e.actions[:0], st, &e.scratch)

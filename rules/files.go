@@ -17,6 +17,8 @@ type fileTracker struct {
 	files map[string]*fileState
 	// seq numbers actions; runSeq is the seq of the last run.
 	seq, runSeq int
+	// heardAt is the step before which the user last spoke.
+	heardAt int
 	clock       int
 }
 
@@ -53,6 +55,10 @@ type fileState struct {
 	unusedWrites, firstUnused int
 	// code describes the file's content when it was written whole.
 	code codeFacts
+	// reverted is set while the file's last change was a revert, and
+	// undone the versions that revert took away.
+	reverted bool
+	undone   []sig
 	// created is set when the first change the run made to the file was
 	// writing it whole or copying another file to it: the agent created
 	// it (a scratch script, a backup, a note); it is not a project file.
@@ -69,8 +75,9 @@ type editEffect struct {
 	changed, flip bool
 	// revert is set when a restore (git checkout, git restore or stash, a
 	// copy from a backup, an undo) took back changes the run had made to
-	// a file it did not create, whatever ran since.
-	revert bool
+	// a file it did not create, whatever ran since; redo when the edit
+	// right after a revert brought back a version the revert took away.
+	revert, redo bool
 	// repeat counts, for an edit that changed nothing because it was the
 	// same edit as the last one, how many times in a row that happened.
 	repeat int
@@ -233,8 +240,18 @@ func (t *fileTracker) move(fs *fileState, e Edit, next, op sig, n int) editEffec
 		eff.flip = true
 		fs.flips = append(fs.flips, n)
 	}
-	if seen >= 0 && len(fs.edits) > 0 && !fs.created && isRestore(e, fs) {
+	restore := isRestore(e, fs)
+	if seen >= 0 && len(fs.edits) > 0 && !fs.created && restore {
 		eff.revert = true
+	}
+	if fs.reverted && !restore && slices.Contains(fs.undone, next) {
+		eff.redo = true
+	}
+	if eff.revert {
+		fs.reverted = true
+		fs.undone = append(fs.undone[:0], fs.versions[seen+1:]...)
+	} else {
+		fs.reverted, fs.undone = false, fs.undone[:0]
 	}
 	if seen >= 0 {
 		fs.versions = append(fs.versions[:seen], fs.versions[seen+1:]...)
@@ -257,6 +274,17 @@ func (t *fileTracker) move(fs *fileState, e Edit, next, op sig, n int) editEffec
 func (t *fileTracker) ran() {
 	t.seq++
 	t.runSeq = t.seq
+}
+
+// heard records that the user spoke: like a run that showed something
+// new, and the returns to earlier versions before it are forgotten, since
+// what comes after may be what the user asked for.
+func (t *fileTracker) heard(n int) {
+	t.ran()
+	t.heardAt = n
+	for _, fs := range t.files {
+		fs.flips = fs.flips[:0]
+	}
 }
 
 // prune forgets flips older than the window.

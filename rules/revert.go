@@ -35,6 +35,22 @@ func (d *revertCycle) observe(v *view, emit func(candidate)) {
 	for i := range v.acts {
 		a := &v.acts[i]
 		for _, ef := range a.effects {
+			if ef.redo && !d.reported[ef.file] {
+				if d.reported == nil {
+					d.reverts, d.reported = map[*fileState][]int{}, map[*fileState]bool{}
+				}
+				d.reported[ef.file] = true
+				emit(candidate{subject: textSig(ef.file.key), Finding: Finding{
+					Detector:  revertInfo.Name,
+					Severity:  revertInfo.Severity,
+					StartStep: lastEditBefore(ef.file, v.n),
+					EndStep:   v.n,
+					Message: fmt.Sprintf("This makes again the change to %s that was just reverted; it will fail the same way. Work out why it failed before trying it again.",
+						ef.file.key),
+					Evidence: clip(a.Command, 120),
+				}})
+				continue
+			}
 			if !ef.revert {
 				continue
 			}
@@ -57,6 +73,11 @@ func (d *revertCycle) observe(v *view, emit func(candidate)) {
 			}
 			switch {
 			case len(steps) == 1 && d.nitStep != v.n:
+				// A nit even after a run that showed something new: taking
+				// the edit back may be the lesson learnt (then a different
+				// edit follows), or the start of a cycle (the same one
+				// follows, a concern below); which, only the next edit
+				// tells, and the start is where the episode is labelled.
 				d.nitStep = v.n
 				emit(candidate{subject: textSig(fs.key), Finding: Finding{
 					Detector:  revertInfo.Name,

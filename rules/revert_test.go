@@ -19,22 +19,28 @@ func TestRevertCycle(t *testing.T) {
 		return do(sh("python -m pytest -q tests/test_m.py", fmt.Sprintf("FAILED test_%d", n), true))
 	}
 	runCases(t, "revert-cycle", []detectorCase{
-		{"the first revert of the agent's own edit is a nit", []st{
+		{"a revert with nothing new since the edit is a nit", []st{
+			do(sh("cp lib/m.py lib/m.py.bak", "", false)), sed("lib/m.py"), do(sh("cat lib/m.py", "raise KeyError", false)), do(sh("cp lib/m.py.bak lib/m.py", "", false)),
+		}, []int{4}},
+		{"a revert after a run that showed something new is a nit too", []st{
 			do(sh("cp lib/m.py lib/m.py.bak", "", false)), sed("lib/m.py"), test(), do(sh("cp lib/m.py.bak lib/m.py", "", false)),
 		}, []int{4}},
+		{"redoing the change just reverted is a concern", []st{
+			sed("a.py"), test(), do(sh("git checkout -- a.py", "", false)), sed("a.py"),
+		}, []int{3, 4}},
+		{"a new approach after the revert is no cycle", []st{
+			sed("a.py"), test(), do(sh("git checkout -- a.py", "", false)), do(sh("sed -i 's/return None/return {}/' a.py", "", false)), test(),
+		}, []int{3}},
 		{"a second revert after a new edit is a concern", []st{
 			do(sh("cp lib/m.py lib/m.py.bak", "", false)),
 			fix("lib/m.py", "b"), test(), do(sh("cp lib/m.py.bak lib/m.py", "", false)),
 			fix("lib/m.py", "c"), test(), do(sh("cp lib/m.py.bak lib/m.py", "", false)),
 		}, []int{4, 7}},
-		{"git checkout, git restore and git stash", []st{
-			sed("a.py"), test(), do(sh("git checkout -- a.py", "", false)),
-			sed("a.py"), test(), do(sh("git restore a.py", "", false)),
-			sed("a.py"), test(), do(sh("git stash", "Saved working directory", false)),
-		}, []int{3, 6}},
-		{"git stash of several edited files is one nit", []st{
-			sed("a.py"), sed("b.py"), sed("c.py"), test(), do(sh("git stash", "Saved working directory", false)),
-		}, []int{5}},
+		{"git restore, then git stash of several edited files, one nit each", []st{
+			sed("a.py"), do(sh("git restore a.py", "", false)),
+			{notes: []string{"Try it on all three."}, calls: []call{sh("sed -i 's/x/y/' a.py", "", false)}},
+			sed("b.py"), sed("c.py"), do(sh("git stash", "Saved working directory", false)),
+		}, []int{2, 6}},
 		{"restoring a file the agent never edited is no revert", []st{
 			do(sh("git checkout -- a.py", "", false)), do(sh("cp b.py.orig b.py", "", false)),
 		}, nil},
@@ -43,14 +49,14 @@ func TestRevertCycle(t *testing.T) {
 			do(sh("cat > repro.py << 'EOF'\nprint(2)\nEOF", "", false)), do(sh("cp repro.py.bak repro.py", "", false)),
 		}, nil},
 		{"a user message in between starts over", []st{
-			sed("a.py"), test(), do(sh("git checkout -- a.py", "", false)),
+			sed("a.py"), do(sh("git checkout -- a.py", "", false)),
 			{notes: []string{"Try the other approach."}, calls: []call{sh("sed -i 's/x/y/' a.py", "", false)}},
-			test(), do(sh("git checkout -- a.py", "", false)),
-		}, []int{3, 6}},
+			do(sh("git checkout -- a.py", "", false)),
+		}, []int{2, 4}},
 	})
-	fs := only(review(Settings{}, sed("a.py"), test(), do(sh("git checkout -- a.py", "", false)), sed("a.py"), test(), do(sh("git checkout -- a.py", "", false))), "revert-cycle")
-	if len(fs) != 2 || fs[0].Severity != Nit || fs[1].Severity != Concern || fs[1].StartStep != 3 {
-		t.Errorf("got %v, want a nit at 3 and a concern from 3 to 6", fs)
+	fs := only(review(Settings{}, sed("a.py"), do(sh("git checkout -- a.py", "", false)), do(sh("sed -i 's/return None/return 0/' a.py", "", false)), test(), do(sh("git checkout -- a.py", "", false))), "revert-cycle")
+	if len(fs) != 2 || fs[0].Severity != Nit || fs[1].Severity != Concern || fs[1].StartStep != 2 || fs[1].EndStep != 5 {
+		t.Errorf("got %v, want a nit at 2 and a concern from 2 to 5", fs)
 	}
 }
 

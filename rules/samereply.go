@@ -10,7 +10,8 @@ var sameReplyInfo = Info{
 	Severity: Nit,
 	Doc: "The same reply text again and again: a decision restated (\"Let me wait for the build.\", " +
 		"\"Waiting.\") three times within 10 steps, compared with case, numbers and spacing " +
-		"normalised, in steps that do nothing else but wait (no calls, or only sleeps and polls). A nit at the third; a " +
+		"normalised, in steps that do nothing else but wait (no calls, or only sleeps and polls) and whose " +
+		"waits show nothing new. A nit at the third; a " +
 		"concern at the fifth, when the agent is plainly circling.",
 }
 
@@ -18,7 +19,10 @@ var sameReplyInfo = Info{
 type sameReply struct {
 	texts    map[sig][]int
 	reported map[sig]int // the count last reported for a text
-	buf      []byte
+	// results are the calls and results seen in the recent steps: a wait
+	// that shows something new (a log that moved on) is progress.
+	results map[sig]int
+	buf     []byte
 }
 
 func (d *sameReply) reset() { *d = sameReply{buf: d.buf[:0]} }
@@ -35,7 +39,15 @@ func (d *sameReply) observe(v *view, emit func(candidate)) {
 			}
 		}
 	}
-	if len(v.lower) < 6 || len(v.lower) > 2000 || !idle(v) {
+	if !idle(v) {
+		return
+	}
+	if d.news(v) {
+		// The wait showed something new: the words may be the same, the
+		// situation is not; the count starts again here.
+		d.texts, d.reported = nil, nil
+	}
+	if len(v.lower) < 6 || len(v.lower) > 2000 {
 		return
 	}
 	d.buf = normaliseReply(d.buf[:0], v.lower)
@@ -104,4 +116,28 @@ func idle(v *view) bool {
 		}
 	}
 	return true
+}
+
+// news reports whether a step's calls got a result the recent steps did
+// not, and remembers them.
+func (d *sameReply) news(v *view) bool {
+	if d.results == nil {
+		d.results = map[sig]int{}
+	}
+	news := false
+	for i := range v.acts {
+		k := callSig(&v.acts[i])
+		if n, ok := d.results[k]; !ok || n < v.n-churnGap {
+			news = true
+		}
+		d.results[k] = v.n
+	}
+	if len(d.results) > 256 {
+		for k, n := range d.results {
+			if n < v.n-churnGap {
+				delete(d.results, k)
+			}
+		}
+	}
+	return news
 }

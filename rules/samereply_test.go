@@ -6,15 +6,18 @@ import (
 )
 
 func TestSameReply(t *testing.T) {
+	sleep := func(text string) st { return say(text, sh("sleep 30", "", false)) }
 	n := 0
-	wait := func(text string) st {
+	tail := func(text string) st {
+		// A log that moves on.
 		n++
-		// A log that moves on: polling-finished has nothing to say.
 		return say(text, sh("sleep 30; tail -5 build.log", fmt.Sprint([]string{"fetch", "compile", "link", "test", "pack", "sign"}[n%6]), false))
 	}
 	runCases(t, "repeated-reply", []detectorCase{
-		{"waiting, again and again", []st{wait("Waiting."), wait("Waiting..."), wait("waiting"), wait("Waiting."), wait("Waiting.")}, []int{3, 5}},
-		{"numbers and case do not make it new", []st{wait("Build 1 of 3 still running."), wait("build 2 of 3 still running"), wait("Build 3 of 3 still running.")}, []int{3}},
+		{"waiting, again and again", []st{say("Waiting."), say("Waiting..."), say("waiting"), say("Waiting!"), say("WAITING.")}, []int{3, 5}},
+		{"a sleep that shows nothing is other detectors' (polling, loop)", []st{sleep("Waiting."), sleep("Waiting..."), sleep("waiting"), sleep("Waiting."), sleep("Waiting.")}, nil},
+		{"numbers and case do not make it new", []st{say("Build 1 of 3 still running."), say("build 2 of 3 still running"), say("Build 3 of 3 still running.")}, []int{3}},
+		{"the same words over a log that moves on", []st{tail("Waiting for the build."), tail("Waiting for the build."), tail("Waiting for the build."), tail("Waiting for the build.")}, nil},
 		{"the same words before real work", []st{
 			say("Now let me run the test again:", sh("python t.py", "E1", true)), say("Now let me run the test again:", sh("python t.py", "E2", true)),
 			say("Now let me run the test again:", sh("python t.py", "E3", true)),
