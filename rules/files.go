@@ -110,6 +110,10 @@ func (t *fileTracker) get(p string) *fileState {
 		fs.touched = t.clock
 		return fs
 	}
+	if fs := t.samePlace(k); fs != nil {
+		fs.touched = t.clock
+		return fs
+	}
 	if len(t.files) >= maxFiles {
 		var old *fileState
 		for _, fs := range t.files {
@@ -126,9 +130,40 @@ func (t *fileTracker) get(p string) *fileState {
 	return fs
 }
 
+// samePlace returns the one known file that k names another way: an
+// absolute path whose end is the relative k, or a relative path that ends
+// the absolute k (Claude Code's Edit names /home/u/proj/a.py, its Bash
+// runs git checkout -- a.py in the project). With several candidates, or
+// none, it returns nil.
+func (t *fileTracker) samePlace(k string) *fileState {
+	if k == "" || strings.HasPrefix(k, "..") {
+		return nil
+	}
+	var found *fileState
+	for key, fs := range t.files {
+		var match bool
+		switch {
+		case strings.HasPrefix(k, "/") && !strings.HasPrefix(key, "/"):
+			match = strings.HasSuffix(k, "/"+key)
+		case !strings.HasPrefix(k, "/") && strings.HasPrefix(key, "/"):
+			match = strings.HasSuffix(key, "/"+k)
+		}
+		if match {
+			if found != nil {
+				return nil
+			}
+			found = fs
+		}
+	}
+	return found
+}
+
 // version returns the current version of a file, known or not.
 func (t *fileTracker) version(p string) sig {
 	if fs, ok := t.files[fileKey(p)]; ok {
+		return fs.cur
+	}
+	if fs := t.samePlace(fileKey(p)); fs != nil {
 		return fs.cur
 	}
 	return textSig("orig:" + fileKey(p))

@@ -41,6 +41,10 @@ func TestRevertCycle(t *testing.T) {
 			{notes: []string{"Try it on all three."}, calls: []call{sh("sed -i 's/x/y/' a.py", "", false)}},
 			sed("b.py"), sed("c.py"), do(sh("git stash", "Saved working directory", false)),
 		}, []int{2, 6}},
+		{"an absolute path in the edit tool, a relative one in the shell", []st{
+			do(tool("Edit", map[string]any{"file_path": "/home/u/proj/a.py", "old_string": "x", "new_string": "y"}, "The file /home/u/proj/a.py has been updated successfully.", false)),
+			do(sh("git checkout -- a.py", "", false)),
+		}, []int{2}},
 		{"restoring a file the agent never edited is no revert", []st{
 			do(sh("git checkout -- a.py", "", false)), do(sh("cp b.py.orig b.py", "", false)),
 		}, nil},
