@@ -120,7 +120,9 @@ func (p *PeriodicHost) Fork(ctx context.Context, prompt string) (advisor.ForkRep
 		System: forkSystem,
 		Messages: []llm.Message{{Role: llm.RoleUser, Content: []llm.Block{
 			{Type: llm.BlockText, Text: text},
-			{Type: llm.BlockText, Text: prompt},
+			// The review prompt carries the user's reviewInstructions:
+			// it leaves the process too.
+			{Type: llm.BlockText, Text: p.Redactor.Redact(prompt)},
 		}}},
 	}
 	msg, usage, err := collect(ctx, p.Model, req)
