@@ -4,8 +4,11 @@
 //
 // This package is built from its pure core outwards: the advise tool, the
 // emission guard, the delivery policy and the [Host] boundary, and on them
-// the [Runtime] (cursor, queue, drain loop, retries, resets). Trimming the
-// advisor's own context near its model's window is not built yet.
+// the [Runtime] (cursor, queue, drain loop, retries, resets). When the
+// advisor's own context nears its model's window, context maintenance
+// moves it to a larger model ([Options.Promote]), compacts its earlier
+// reviews into a memory ([MemoryHeading]), or starts it again from a
+// bounded tail of what the agent sees.
 //
 // # The runtime
 //

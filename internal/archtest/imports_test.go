@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -118,6 +120,41 @@ func TestEveryPackageHasDoc(t *testing.T) {
 		}
 		if strings.TrimSpace(p.Doc) == "" {
 			t.Errorf("%s has no package doc comment", p.ImportPath)
+		}
+	}
+}
+
+// TestArchitectureListsEveryPackage keeps docs/architecture.md's table of
+// packages true: every package of the module is named there (as `path`,
+// relative to the module), and every package named there exists.
+func TestArchitectureListsEveryPackage(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "docs", "architecture.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(data)
+	have := map[string]bool{}
+	for _, p := range listPackages(t) {
+		if len(p.GoFiles) == 0 {
+			continue
+		}
+		rel := strings.TrimPrefix(strings.TrimPrefix(p.ImportPath, module), "/")
+		have[rel] = true
+		if !strings.Contains(doc, "`"+rel+"`") {
+			t.Errorf("docs/architecture.md does not name %s: add it to the table of packages", rel)
+		}
+	}
+	// The table's first column: | `a`, `b` | its one job |
+	for _, line := range strings.Split(doc, "\n") {
+		if !strings.HasPrefix(line, "| `") {
+			continue
+		}
+		cell := strings.SplitN(line, "|", 3)[1]
+		for _, f := range strings.Split(cell, ",") {
+			name := strings.Trim(strings.TrimSpace(f), "`")
+			if name != "" && !have[name] {
+				t.Errorf("docs/architecture.md names %s, which is not a package of the module", name)
+			}
 		}
 	}
 }
