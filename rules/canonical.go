@@ -13,7 +13,7 @@ func canonicalShell(b []byte, cmds []simpleCmd) []byte {
 	start := len(b)
 	for i := range cmds {
 		c := &cmds[i]
-		prog, _ := c.program()
+		prog, rest := c.program()
 		switch prog {
 		case "cd", "sleep", "true", ":":
 			continue
@@ -28,9 +28,14 @@ func canonicalShell(b []byte, cmds []simpleCmd) []byte {
 				b = append(b, " ; "...)
 			}
 		}
-		if prog == "python3" || strings.HasPrefix(prog, "python3.") {
+		if at := len(c.args) - len(rest) - 1; (prog == "python3" || strings.HasPrefix(prog, "python3.")) && at >= 0 {
+			// python3 is python, also behind a wrapper (nohup python3).
+			b = appendWords(b, c.args[:at])
+			if at > 0 {
+				b = append(b, ' ')
+			}
 			b = append(b, "python"...)
-			for _, a := range c.args[1:] {
+			for _, a := range rest {
 				b = append(b, ' ')
 				b = append(b, a...)
 			}

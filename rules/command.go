@@ -3,6 +3,7 @@ package rules
 import (
 	"path"
 	"strings"
+	"sync"
 )
 
 // shellFacts is what a shell command line does, as far as detectors care.
@@ -62,9 +63,7 @@ func analyseShellDepth(line string, depth int) shellFacts {
 		f.kind, f.edits, f.canonical, f.bare = KindEdit, []Edit{e}, line, line
 		return f
 	}
-	p := parsePooled(line)
-	defer p.release()
-	cmds := p.cmds
+	cmds := parseShell(line)
 	for i := range cmds {
 		c := &cmds[i]
 		prog, args := c.program()
@@ -78,12 +77,14 @@ func analyseShellDepth(line string, depth int) shellFacts {
 			f.env = mix(f.env|1, textSig(w))
 		}
 	}
-	// Both renderings go into the parser's scratch buffer; often one is
-	// the line itself, which then serves as it is.
-	b := canonicalShell(p.scratch[:0], cmds)
+	// Both renderings go into a pooled scratch buffer; often one is the
+	// line itself, which then serves as it is.
+	buf := renderBufs.Get().(*[]byte)
+	defer putRenderBuf(buf)
+	b := canonicalShell((*buf)[:0], cmds)
 	k := len(b)
 	b = bareShell(b, cmds)
-	p.scratch = b
+	*buf = b
 	canonical, bare := b[:k], b[k:]
 	switch {
 	case string(canonical) == line && string(bare) == line:
@@ -100,6 +101,18 @@ func analyseShellDepth(line string, depth int) shellFacts {
 		f.canonical, f.bare = both[:k], both[k:]
 	}
 	return f
+}
+
+// renderBufs holds buffers for the canonical and bare renderings of a
+// line, which become strings only when they differ from it.
+var renderBufs = sync.Pool{New: func() any { return new([]byte) }}
+
+// putRenderBuf hands a buffer back, unless a huge line made it too big to
+// keep.
+func putRenderBuf(b *[]byte) {
+	if cap(*b) <= 64<<10 {
+		renderBufs.Put(b)
+	}
 }
 
 // raise lifts the line's kind: edit > shell > search > read.

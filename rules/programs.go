@@ -7,7 +7,7 @@ var readOnlyPrograms = set(
 	"cat", "head", "tail", "less", "more", "nl", "wc", "ls", "ll", "tree", "pwd", "echo", "printf",
 	"file", "stat", "diff", "cmp", "which", "type", "whereis", "env", "printenv", "du", "df",
 	"date", "whoami", "id", "uname", "hostname", "ps", "pgrep", "jq", "yq", "xxd", "od", "hexdump",
-	"strings", "readlink", "realpath", "basename", "dirname", "true", "false", "sleep", "test", "[",
+	"strings", "readlink", "realpath", "basename", "dirname", "true", "false", "sleep", "test", "[", "[[", "command",
 	"sort", "uniq", "cut", "tr", "column", "awk", "gawk", "sed", "view", "bat", "md5sum", "sha256sum",
 	"sha1sum", "cksum", "lsof", "netstat", "ss", "free", "uptime", "top", "history", "tput", "clear",
 	"open", "goto", "scroll_up", "scroll_down", "colordiff", "delta", "man", "help", "info", "locale",

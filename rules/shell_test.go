@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -17,10 +18,10 @@ func TestParseShell(t *testing.T) {
 		{"cat > f.py << 'EOF'\nprint(1)\nEOF\npython f.py", "[cat] out=[f.py] doc=print(1)\n ;; [python f.py]"},
 		{"cat <<-EOF > x\n\tline\n\tEOF", "[cat] out=[x] doc=\tline\n"},
 		{"FOO=1 BAR=2 make test", "[make test] env=[FOO=1 BAR=2]"},
-		{"A=1 x=$(cat f) && B=2; C=3 go test", "[go test] env=[C=3]"},
+		{"A=1 x=$(cat f) && B=2; C=3 go test", "[cat f] ;; [go test] env=[C=3]"},
 		{"git diff > /dev/null 2>/dev/null; echo ok >> log.txt", "[git diff] ;; [echo ok] out=[log.txt]"},
-		{"for f in a b; do cat $f; done", "[for f in a b] ;; [cat $f] ;; [done]"},
-		{"x=$(grep -c foo a.txt) && echo $x", "[echo $x]"},
+		{"for f in a b; do cat $f; done", "[cat $f]"},
+		{"x=$(grep -c foo a.txt) && echo $x", "[grep -c foo a.txt] ;; [echo $x]"},
 		{"python - <<EOF\nimport os\nEOF", "[python -] doc=import os\n"},
 		{"# a comment\nsed -i 's/a/b/' f # trailing", "[sed -i s/a/b/ f]"},
 		{"make || true", "[make] ;; [true]"},
@@ -51,6 +52,7 @@ func TestCanonicalShell(t *testing.T) {
 	same := [][]string{
 		{"python x.py", "cd /testbed && python x.py 2>&1", "python3 x.py | tail -50", "cd /a && python x.py 2>&1 | head -n 100"},
 		{"go test ./...", "go   test   ./...", "sleep 5 && go test ./..."},
+		{"nohup python server.py", "nohup python3 server.py", "cd /r && nohup /usr/bin/python3 server.py"},
 	}
 	for _, group := range same {
 		want := analyseShell(group[0]).canonical
@@ -158,20 +160,53 @@ func TestSplitSubstitution(t *testing.T) {
 	}
 }
 
+// FuzzParseShell checks the command-line reader on any input: it never
+// panics, reads a line the same way every time and whether or not the
+// line was memoised, and returns in bounded time on pathological nesting
+// (the seeds hold 10,000 nested substitutions and subshells, which the
+// test's deadline bounds).
 func FuzzParseShell(f *testing.F) {
 	for _, s := range []string{
 		"ls", "cd /a && make 2>&1 | tail", "cat > f <<'EOF'\nx\nEOF\n", "echo 'a\" b' \\\n c", "$(a (b) c)", "a <<<x",
 		"for i in 1 2; do echo $i; done", "bash -c 'bash -c \"ls\"'", "&>/dev/null", "sed -i '' 's/a/b/' f",
+		"if pytest -q; then echo ok; fi", "while ! pytest; do sleep 1; done", "out=$(pytest)", "sudo -u x pytest",
+		"case $x in a) make;; esac", "diff <(sort a) <(sort b)", "{ a; b; } > f", "f() { g; }; f", "x=`ls`",
+		"cat <<-EOF\n\tx\n\tEOF\n", "echo $(date", "if a; then b", "[[ -f x && $(y) ]]", "export A=$(b) C",
+		strings.Repeat("$(", 10000) + "x" + strings.Repeat(")", 10000), strings.Repeat("(", 10000),
+		strings.Repeat("if a; then ", 2000) + "x" + strings.Repeat("; fi", 2000),
 	} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		f := analyseShell(s)
-		for _, e := range f.edits {
+		first := parseUncached(s)
+		if again := parseUncached(s); !reflect.DeepEqual(first, again) {
+			t.Fatalf("two readings of %q differ:\n%s\n%s", s, renderCmds(first), renderCmds(again))
+		}
+		if memo := parseShell(s); !reflect.DeepEqual(first, memo) {
+			t.Fatalf("the memoised reading of %q differs:\n%s\n%s", s, renderCmds(first), renderCmds(memo))
+		}
+		for _, c := range first {
+			switch c.op {
+			case "&&", "||", "|", "&", ";":
+			default:
+				t.Fatalf("%q: command %v has operator %q", s, c.args, c.op)
+			}
+		}
+		// The bash parser's reading on its own, which parseShell uses
+		// only for lines with compound syntax.
+		if !nestsDeep(s, maxNesting) {
+			a, okA := parseSyntax(s)
+			b, okB := parseSyntax(s)
+			if okA != okB || !reflect.DeepEqual(a, b) {
+				t.Fatalf("two bash-parser readings of %q differ:\n%s\n%s", s, renderCmds(a), renderCmds(b))
+			}
+		}
+		facts := analyseShell(s)
+		for _, e := range facts.edits {
 			if e.Op > EditDelete {
 				t.Fatalf("bad edit op %d", e.Op)
 			}
 		}
-		_ = programKey(f.canonical)
+		_ = programKey(facts.canonical)
 	})
 }
