@@ -65,7 +65,11 @@
 // pipelines and redirections are understood, so `cat > f.py <<'EOF'` is a
 // write of f.py with its content, `sed -i 's/a/b/' f` a replacement in f,
 // `cp f.bak f` and `git checkout f` restores, and `cd /repo && python
-// x.py 2>&1 | tail -20` the same command as `python x.py`.
+// x.py 2>&1 | tail -20` the same command as `python x.py`. Commands inside
+// if/while/for/case, subshells and `$(…)` are seen where they run (`if
+// pytest; then`, `out=$(pytest)`), and `sudo -u x pytest` is a test run: a
+// line with compound syntax is read with mvdan.cc/sh's parser, a plain
+// line with a faster reader of its own that agrees with it.
 //
 // # Streaming and memory
 //
