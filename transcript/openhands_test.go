@@ -112,6 +112,27 @@ func TestOpenHandsV0Details(t *testing.T) {
 	}
 }
 
+// TestOpenHandsCommandText checks that a command's result reads as
+// OpenHands shows it to the model: the output within its shell metadata's
+// prefix and suffix, and the exit code after it, in V0 and V1.
+func TestOpenHandsCommandText(t *testing.T) {
+	v0 := readTestdata(t, ohSamples[0]).runs[0].steps[1]
+	res, _ := v0.Result(v0.Calls()[0].ID)
+	if got, want := resultText(res), "\n[The command completed with exit code 0.]\n[Command finished with exit code 0]"; got != want {
+		t.Errorf("V0 mv: %q, want %q", got, want)
+	}
+	v1 := readTestdata(t, "openhands/v1-events.jsonl").runs[0].steps[0]
+	res, _ = v1.Result(v1.Calls()[0].ID)
+	if got, want := resultText(res), "\n[The command completed with exit code 0.]\n[Command finished with exit code 0]"; got != want {
+		t.Errorf("V1 pwd: %q, want %q", got, want)
+	}
+	// An editor's result has no shell metadata and stays as it is.
+	res, _ = readTestdata(t, ohSamples[0]).runs[0].steps[0].Result("toolu_01USom24cuiyvAembLhEryrn")
+	if got := resultText(res); !strings.HasPrefix(got, "Here's the files and directories") || strings.Contains(got, "exit code") {
+		t.Errorf("V0 view: %q", got)
+	}
+}
+
 // ohLine builds an evaluation output line.
 func ohLine(t *testing.T, instance string, history ...any) string {
 	t.Helper()

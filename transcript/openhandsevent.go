@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/vigil-dev/vigil/llm"
@@ -31,7 +32,9 @@ import (
 // the response made) make one reply, so a step is one model turn. An
 // observation becomes the result of the call it answers (its tool call id,
 // its cause, or else the oldest open call): an error when it is an error
-// observation, a rejection, or shows a non-zero exit code or a timeout.
+// observation, a rejection, or shows a non-zero exit code or a timeout. A
+// command's output reads as OpenHands shows it to the model, with the
+// exit code after it (ohCommandText).
 // Messages from the user are user messages, the agent's are replies without
 // calls. System prompts, state changes, condensations and recalls are
 // noted and skipped.
@@ -175,6 +178,7 @@ func (st *ohState) v0Observation(observation string, f ohFields) {
 	if extras == nil {
 		extras = f
 	}
+	r.text = ohCommandText(r.text, extras.sub("metadata"))
 	r.isError = observation == "error" || observation == "user_rejected"
 	if code, ok := extras.num("exit_code"); ok && failedExit(code) {
 		r.isError = true
@@ -224,6 +228,7 @@ func (st *ohState) v1Event(kind string, f ohFields) {
 		obs := f.sub("observation")
 		r := ohResult{entryID: st.entryID(f), t: st.time(f), callID: f.str("tool_call_id")}
 		r.text = firstNonEmpty(obs.str("output"), obs.text("content"), obs.str("message"))
+		r.text = ohCommandText(r.text, obs.sub("metadata"))
 		r.isError = ohV1Failed(obs)
 		st.observation(r)
 	case "AgentErrorEvent":
@@ -254,6 +259,24 @@ func ohV1Failed(obs ohFields) bool {
 		return failedExit(code)
 	}
 	return false
+}
+
+// ohCommandText returns a command's output as OpenHands shows it to the
+// model: between the prefix and suffix its shell metadata holds (the
+// suffix says "[The command completed with exit code N.]"), followed by
+// "[Command finished with exit code N]" once the command has ended. The
+// working folder and interpreter lines that follow are left out: they say
+// nothing about the command. Without metadata (not a command's output),
+// text is returned as it is.
+func ohCommandText(text string, meta ohFields) string {
+	if meta == nil {
+		return text
+	}
+	out := meta.str("prefix") + text + meta.str("suffix")
+	if code, ok := meta.num("exit_code"); ok && code != -1 {
+		out += "\n[Command finished with exit code " + strconv.Itoa(code) + "]"
+	}
+	return out
 }
 
 // action takes an agent action: it joins the reply being gathered when it
