@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -30,6 +31,17 @@ type reviewCmd struct {
 const progressMin = 32 << 20
 
 func (c *reviewCmd) Run(e *env) error {
+	err := c.run(e)
+	// The error may quote a path or a file's content; it goes to a
+	// terminal.
+	var ee *exitError
+	if errors.As(err, &ee) {
+		ee.err = report.EscapeError(ee.err)
+	}
+	return err
+}
+
+func (c *reviewCmd) run(e *env) error {
 	var failOn rules.Severity
 	if c.FailOn != "" {
 		s, err := rules.ParseSeverity(c.FailOn)
@@ -45,10 +57,7 @@ func (c *reviewCmd) Run(e *env) error {
 	if err != nil {
 		return &exitError{code: exitUsage, err: err}
 	}
-	inputs, err := review.Inputs(c.Paths)
-	if err != nil {
-		return &exitError{code: exitUsage, err: err}
-	}
+	inputs := review.Inputs(c.Paths)
 	style := report.Style{Color: c.Color == "always" || c.Color == "auto" && isTerminal(e.stdout) && !e.hasEnv("NO_COLOR")}
 	opt := review.Options{Settings: settings}
 	var bar *report.Progress
@@ -58,12 +67,31 @@ func (c *reviewCmd) Run(e *env) error {
 	}
 
 	var (
-		rows            []report.Row
-		kept            []*report.File
-		skipped, failed int
-		worst           rules.Severity
-		out             = &firstError{w: e.stdout}
+		rows    []report.Row
+		kept    []*report.File
+		skipped report.Skipped
+		failed  int
+		worst   rules.Severity
+		out     = &firstError{w: e.stdout}
 	)
+	// skip notes a file or folder found in a folder that is left out:
+	// one that is not a transcript at all is no error (a folder may hold
+	// anything), one that could not be read is.
+	skip := func(path string, err error) {
+		if bar != nil {
+			bar.Clear()
+		}
+		why := strings.TrimPrefix(err.Error(), "read "+path+": ")
+		if review.NotTranscript(err) {
+			skipped.NotTranscripts++
+		} else {
+			skipped.Unreadable++
+			if !strings.HasPrefix(why, "list ") {
+				why = "could not be read: " + why
+			}
+		}
+		fmt.Fprintf(e.stderr, "vigil: skipped %s: %s\n", report.Escape(path), report.Escape(why))
+	}
 	emit := func(f *report.File) {
 		if bar != nil {
 			bar.Clear()
@@ -92,8 +120,16 @@ func (c *reviewCmd) Run(e *env) error {
 		emit(&report.File{Path: sampleName, Result: res, Err: err})
 	}
 	for _, in := range inputs {
-		if err := e.ctx.Err(); err != nil {
-			return &exitError{code: exitUsage, err: err}
+		if e.ctx.Err() != nil {
+			return &exitError{code: exitUsage, err: fmt.Errorf("review: %w", context.Cause(e.ctx))}
+		}
+		if in.Err != nil {
+			if in.Walked {
+				skip(in.Path, in.Err)
+			} else {
+				emit(&report.File{Path: in.Path, Err: in.Err})
+			}
+			continue
 		}
 		if bar != nil {
 			bar.StartFile(in.Path)
@@ -103,12 +139,7 @@ func (c *reviewCmd) Run(e *env) error {
 			bar.EndFile(fileSize(in.Path))
 		}
 		if err != nil && in.Walked {
-			// A folder may hold anything; only transcripts are reviewed.
-			if bar != nil {
-				bar.Clear()
-			}
-			fmt.Fprintf(e.stderr, "vigil: skipped %s: %s\n", in.Path, strings.TrimPrefix(err.Error(), "read "+in.Path+": "))
-			skipped++
+			skip(in.Path, err)
 			continue
 		}
 		emit(&report.File{Path: in.Path, Result: res, Err: err})
@@ -127,13 +158,22 @@ func (c *reviewCmd) Run(e *env) error {
 		if err := writeHTMLFile(c.HTML, kept); err != nil {
 			return &exitError{code: exitUsage, err: err}
 		}
-		fmt.Fprintf(e.stderr, "vigil: wrote %s\n", c.HTML)
+		fmt.Fprintf(e.stderr, "vigil: wrote %s\n", report.Escape(c.HTML))
 	}
 	switch {
+	case len(rows) == 0 && skipped.Unreadable > 0:
+		return &exitError{code: exitUsage, err: fmt.Errorf("review: no transcripts found; %d skipped that could not be read", skipped.Unreadable)}
 	case len(rows) == 0:
 		return &exitError{code: exitUsage, err: errors.New("review: no transcripts found")}
-	case failed > 0:
-		return &exitError{code: exitUsage, err: fmt.Errorf("review: %d of %d files could not be reviewed in full", failed, len(rows))}
+	case failed > 0 || skipped.Unreadable > 0:
+		var parts []string
+		if failed > 0 {
+			parts = append(parts, fmt.Sprintf("%d of %d files could not be reviewed in full", failed, len(rows)))
+		}
+		if skipped.Unreadable > 0 {
+			parts = append(parts, fmt.Sprintf("%d skipped that could not be read", skipped.Unreadable))
+		}
+		return &exitError{code: exitUsage, err: errors.New("review: " + strings.Join(parts, "; "))}
 	case failOn != "" && worst.Rank() >= failOn.Rank():
 		return &exitError{code: exitFindings, err: fmt.Errorf("review: found %s findings (--fail-on %s)", worst, failOn)}
 	}

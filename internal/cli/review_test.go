@@ -201,7 +201,7 @@ func TestReviewExitStatus(t *testing.T) {
 		{"fail-on blocker", []string{"--fail-on", "blocker", offcourse}, 0, ""},
 		{"fail-on with a clean run", []string{"--fail-on", "nit", clean}, 0, ""},
 		{"bad severity", []string{"--fail-on", "high", offcourse}, 2, `unknown severity "high"`},
-		{"missing file", []string{filepath.Join(devset, "nope.jsonl")}, 2, "nope.jsonl"},
+		{"missing file", []string{filepath.Join(devset, "nope.jsonl")}, 2, "1 of 1 files could not be reviewed in full"},
 		{"named file not a transcript", []string{"--fail-on", "concern", offcourse, notes}, 2, "1 of 2 files could not be reviewed"},
 		{"nothing to review", nil, 2, "--sample"},
 		{"unknown flag", []string{"--bogus", offcourse}, 2, "bogus"},

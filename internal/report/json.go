@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"time"
+	"unicode/utf8"
 )
 
 // JSONFile is the object `vigil review --json` prints for each input
@@ -102,6 +103,30 @@ func WriteJSON(w io.Writer, f *File) error {
 	if err != nil {
 		return fmt.Errorf("encode review of %s: %w", f.Path, err)
 	}
-	_, err = w.Write(append(data, '\n'))
+	_, err = w.Write(append(jsonSafe(data), '\n'))
 	return err
+}
+
+// jsonSafe writes out, as \u escapes, the characters encoding/json leaves
+// as they are that [Escape] would not: DEL, the C1 controls and the
+// bidirectional controls. They can only be inside strings, where the
+// escape means the same, so the JSON is unchanged for any parser and
+// safe to print to a terminal too.
+func jsonSafe(data []byte) []byte {
+	i := unsafeIndex(string(data))
+	if i < 0 {
+		return data
+	}
+	out := make([]byte, 0, len(data)+16)
+	out = append(out, data[:i]...)
+	for i < len(data) {
+		r, size := utf8.DecodeRune(data[i:])
+		if r == 0x7f || (size > 1 && unsafeRune(r)) {
+			out = fmt.Appendf(out, `\u%04x`, r)
+		} else {
+			out = append(out, data[i:i+size]...)
+		}
+		i += size
+	}
+	return out
 }

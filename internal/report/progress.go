@@ -67,12 +67,12 @@ func (p *Progress) draw(force bool) {
 	read := min(p.done+p.cur, p.total)
 	frac := float64(read) / float64(p.total)
 	fill := int(frac * barWidth)
-	name := filepath.Base(p.name)
+	name := []rune(Escape(filepath.Base(p.name)))
 	if len(name) > 40 {
-		name = "…" + name[len(name)-39:]
+		name = append([]rune("…"), name[len(name)-39:]...)
 	}
 	fmt.Fprintf(p.w, "\r\x1b[Kreviewing %3d%% [%s%s] %s/%s %s",
-		int(frac*100), strings.Repeat("=", fill), strings.Repeat(" ", barWidth-fill), megabytes(read), megabytes(p.total), name)
+		int(frac*100), strings.Repeat("=", fill), strings.Repeat(" ", barWidth-fill), megabytes(read), megabytes(p.total), string(name))
 	p.drawn = true
 }
 

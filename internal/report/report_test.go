@@ -66,13 +66,13 @@ func TestSummary(t *testing.T) {
 		RowOf(&File{Path: "broken.jsonl", Err: errors.New("nope")}),
 	}
 	var b bytes.Buffer
-	if err := WriteSummary(&b, rows, 2, Style{}); err != nil {
+	if err := WriteSummary(&b, rows, Skipped{NotTranscripts: 2, Unreadable: 1}, Style{}); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
 	for _, want := range []string{
 		"file ", "vigil/clean_normal_fix.jsonl", "broken.jsonl",
-		"total: 3 files, 2 runs, 10 steps, 2 findings (0 blocker, 2 concern, 0 nit); 1 could not be reviewed in full; 2 files skipped",
+		"total: 3 files, 2 runs, 10 steps, 2 findings (0 blocker, 2 concern, 0 nit); 1 could not be reviewed in full; 2 files skipped (not transcripts); 1 skipped that could not be read",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("summary lacks %q:\n%s", want, out)

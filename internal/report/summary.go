@@ -30,10 +30,21 @@ func RowOf(f *File) Row {
 	return row
 }
 
+// Skipped counts the files and folders a review left out, for the
+// summary's total line.
+type Skipped struct {
+	// NotTranscripts are files in folders that are not agent transcripts
+	// (another format, an advisor's transcript, a named pipe).
+	NotTranscripts int
+	// Unreadable are files and folders in folders that could not be read
+	// or listed.
+	Unreadable int
+}
+
 // WriteSummary writes the table of files with their runs, steps and
-// findings by severity, and a total line; skipped counts the files of
-// folders that were not transcripts.
-func WriteSummary(w io.Writer, rows []Row, skipped int, st Style) error {
+// findings by severity, and a total line that also counts what was
+// skipped.
+func WriteSummary(w io.Writer, rows []Row, skipped Skipped, st Style) error {
 	ew := &errWriter{w: w}
 	tw := tabwriter.NewWriter(ew.w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "file\tformat\truns\tsteps\tfindings\tblocker\tconcern\tnit\t")
@@ -41,7 +52,7 @@ func WriteSummary(w io.Writer, rows []Row, skipped int, st Style) error {
 	steps, runs, failed := 0, 0, 0
 	for _, r := range rows {
 		if r.Error != "" && r.Format == "" {
-			fmt.Fprintf(tw, "%s\terror\t\t\t\t\t\t\t\n", r.Path)
+			fmt.Fprintf(tw, "%s\terror\t\t\t\t\t\t\t\n", Escape(r.Path))
 			failed++
 			continue
 		}
@@ -49,7 +60,7 @@ func WriteSummary(w io.Writer, rows []Row, skipped int, st Style) error {
 		if r.Error != "" {
 			status, failed = "read error", failed+1
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%s\n", r.Path, r.Format, r.Runs, r.Steps, r.Counts.Total(), r.Counts.Blocker, r.Counts.Concern, r.Counts.Nit, status)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%s\n", Escape(r.Path), Escape(r.Format), r.Runs, r.Steps, r.Counts.Total(), r.Counts.Blocker, r.Counts.Concern, r.Counts.Nit, status)
 		total.Blocker += r.Counts.Blocker
 		total.Concern += r.Counts.Concern
 		total.Nit += r.Counts.Nit
@@ -65,8 +76,11 @@ func WriteSummary(w io.Writer, rows []Row, skipped int, st Style) error {
 	if failed > 0 {
 		line += fmt.Sprintf("; %d could not be reviewed in full", failed)
 	}
-	if skipped > 0 {
-		line += fmt.Sprintf("; %s skipped (not transcripts)", plural(skipped, "file"))
+	if skipped.NotTranscripts > 0 {
+		line += fmt.Sprintf("; %s skipped (not transcripts)", plural(skipped.NotTranscripts, "file"))
+	}
+	if skipped.Unreadable > 0 {
+		line += fmt.Sprintf("; %d skipped that could not be read", skipped.Unreadable)
 	}
 	ew.printf("%s\n", st.bold(line))
 	return ew.err

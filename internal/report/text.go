@@ -14,15 +14,17 @@ import (
 // its format, runs, steps and findings; each finding with its steps,
 // severity, detector and message (and evidence, indented below); the
 // notes of what the reader skipped; and the error that cut the review
-// short, if one did.
+// short, if one did. Every text that comes from the file (its path, a
+// run's task, a finding's message and evidence, notes, errors) is passed
+// through [Escape], with or without colour.
 func WriteText(w io.Writer, f *File, st Style) error {
 	tw := &errWriter{w: w}
 	if f.Result == nil {
-		tw.printf("%s: %s\n", st.bold(f.Path), st.severity(rules.Blocker, "error: ")+errText(f.Err))
+		tw.printf("%s: %s\n", st.bold(Escape(f.Path)), st.severity(rules.Blocker, "error: ")+errText(f.Err))
 		return tw.err
 	}
 	r := f.Result
-	tw.printf("%s: %s\n", st.bold(f.Path), heading(r))
+	tw.printf("%s: %s\n", st.bold(Escape(f.Path)), heading(r))
 	multi := len(r.Runs) > 1
 	for i := range r.Runs {
 		run := &r.Runs[i]
@@ -47,7 +49,7 @@ func WriteText(w io.Writer, f *File, st Style) error {
 
 // heading is a file's one-line description.
 func heading(r *review.Result) string {
-	parts := []string{string(r.Format)}
+	parts := []string{Escape(string(r.Format))}
 	if len(r.Runs) != 1 {
 		parts = append(parts, plural(len(r.Runs), "run"))
 	}
@@ -61,7 +63,7 @@ func runTitle(run *review.Run) string {
 	t := fmt.Sprintf("run %d", run.Info.Index+1)
 	for _, s := range []string{run.Info.Task, run.Info.ID} {
 		if s != "" {
-			return t + " " + s
+			return t + " " + Escape(s)
 		}
 	}
 	return t
@@ -84,9 +86,9 @@ func writeFindings(tw *errWriter, fs []rules.Finding, indent string, st Style) {
 			sr, pad(sr, stepsW),
 			st.severity(f.Severity, string(f.Severity)), pad(string(f.Severity), sevW),
 			st.bold(f.Detector), pad(f.Detector, detW),
-			f.Message)
+			Escape(f.Message))
 		if f.Evidence != "" {
-			tw.printf("%s%s  %s\n", indent, strings.Repeat(" ", stepsW+sevW+detW+4), st.dim("evidence: "+oneLine(f.Evidence)))
+			tw.printf("%s%s  %s\n", indent, strings.Repeat(" ", stepsW+sevW+detW+4), st.dim("evidence: "+Escape(oneLine(f.Evidence))))
 		}
 	}
 }
@@ -100,7 +102,7 @@ func stepRange(f rules.Finding) string {
 }
 
 func noteText(n transcript.Note) string {
-	s := n.What
+	s := Escape(n.What)
 	if n.Count > 1 {
 		s = fmt.Sprintf("%s (%d times", s, n.Count)
 		if n.FirstLine > 0 {
@@ -118,7 +120,7 @@ func errText(err error) string {
 	if err == nil {
 		return ""
 	}
-	return err.Error()
+	return Escape(err.Error())
 }
 
 func pad(s string, w int) string {

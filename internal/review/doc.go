@@ -21,10 +21,18 @@
 //
 // # Errors
 //
-// A file that is not a known transcript format fails before its review
-// starts ([File] returns the reader's error). Lines the reader skips (an
-// unknown type, a malformed or cut-off line) are listed in
-// [Result.Notes]. A read error in the middle of a file (an I/O error, a
-// corrupt gzip stream) ends its review: the result keeps what was found
-// up to there and the error in [Result.Err].
+// A path that is no regular file (a named pipe, a device, a socket, a
+// loop of symbolic links) is refused before it is opened
+// ([ErrNotRegular]), and an advisor's transcript after its header is read
+// ([ErrAdvisorTranscript]). A file that is not a known transcript format
+// fails before its review starts ([File] returns the reader's error);
+// [NotTranscript] tells these apart from a file that could not be read.
+// [Inputs] lists every path it can and gives the others their error in
+// their place, so that one missing path or unreadable folder does not
+// hide the rest. Lines the reader skips (an unknown type, a malformed,
+// cut-off or overlong line) are listed in [Result.Notes]. A read error in
+// the middle of a file (an I/O error, a corrupt gzip stream, a
+// decompression bomb) or the context ending (it is checked at every read)
+// ends its review: the result keeps what was found up to there and the
+// error in [Result.Err].
 package review

@@ -2,9 +2,9 @@ package review
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strings"
 
@@ -92,19 +92,23 @@ type Run struct {
 	Timeline Timeline
 }
 
+// ErrAdvisorTranscript is the cause of the error for an advisor's
+// transcript (__advisor.jsonl): a vigil session file, but of the advisor's
+// reviews, not of an agent's work, so the detectors have nothing to say
+// of it.
+var ErrAdvisorTranscript = errors.New("an advisor transcript, not an agent session")
+
 // File reviews the transcript at path. It returns an error, and no
-// result, when the file cannot be opened or is not a transcript format
-// vigil knows; a read error after the review started is in Result.Err.
+// result, when the file is not a regular file (which it checks before
+// opening it: a named pipe would block the open), cannot be opened, or is
+// not a transcript format vigil knows; a read error after the review
+// started is in Result.Err.
 func File(ctx context.Context, path string, opt Options) (*Result, error) {
-	f, err := os.Open(path)
+	f, size, err := openRegular(path)
 	if err != nil {
-		return nil, fmt.Errorf("review: %w", err)
+		return nil, err
 	}
 	defer f.Close()
-	var size int64
-	if fi, err := f.Stat(); err == nil {
-		size = fi.Size()
-	}
 	res, err := Read(ctx, f, path, opt)
 	if res != nil {
 		res.Size = size
@@ -113,15 +117,23 @@ func File(ctx context.Context, path string, opt Options) (*Result, error) {
 }
 
 // Read reviews the transcript r holds; name stands for it in the result
-// and in errors. See [File].
+// and in errors. See [File]. Reading stops when ctx is done, at the next
+// read of r.
 func Read(ctx context.Context, r io.Reader, name string, opt Options) (*Result, error) {
 	opt = opt.withDefaults()
+	r = &ctxReader{ctx: ctx, r: r}
 	if opt.Progress != nil {
 		r = &countingReader{r: r, report: opt.Progress}
 	}
 	tr, err := transcript.NewReader(r, name)
 	if err != nil {
-		return nil, err
+		return nil, stopped(ctx, name, err)
+	}
+	if watched, ok := tr.AdvisorOf(); ok {
+		if watched != "" {
+			return nil, fmt.Errorf("read %s: %w (review the session it watches, %s)", name, ErrAdvisorTranscript, watched)
+		}
+		return nil, fmt.Errorf("read %s: %w", name, ErrAdvisorTranscript)
 	}
 	res := &Result{File: name, Format: tr.Format()}
 	var cur *runState
@@ -133,11 +145,11 @@ func Read(ctx context.Context, r io.Reader, name string, opt Options) (*Result, 
 	}
 	for it, err := range tr.Items() {
 		if err != nil {
-			res.Err = err
+			res.Err = stopped(ctx, name, err)
 			break
 		}
-		if err := ctx.Err(); err != nil {
-			res.Err = fmt.Errorf("review %s: %w", name, err)
+		if ctx.Err() != nil {
+			res.Err = stopped(ctx, name, ctx.Err())
 			break
 		}
 		if it.Run != nil {
@@ -155,6 +167,15 @@ func Read(ctx context.Context, r io.Reader, name string, opt Options) (*Result, 
 	res.Format = tr.Format() // the runs may have named it more precisely (omp)
 	res.Notes = tr.Notes()
 	return res, nil
+}
+
+// stopped returns err, or, when ctx is done, the reason it is: a review
+// cut short by a signal says so, not what the cut did to the reader.
+func stopped(ctx context.Context, name string, err error) error {
+	if ctx.Err() == nil {
+		return err
+	}
+	return fmt.Errorf("review %s: %w", name, context.Cause(ctx))
 }
 
 // runState is one run under review.
@@ -230,4 +251,18 @@ func (c *countingReader) Read(p []byte) (int, error) {
 		c.next = c.n + progressEvery
 	}
 	return n, err
+}
+
+// ctxReader fails its reads once ctx is done, so that a review of a huge
+// file (or a slow one) stops within one read of a signal.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c *ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
 }

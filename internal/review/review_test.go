@@ -155,31 +155,3 @@ func TestReviewProgress(t *testing.T) {
 		t.Errorf("progress ended at %d, file is %d bytes", last, res.Size)
 	}
 }
-
-func TestInputs(t *testing.T) {
-	dir := t.TempDir()
-	for _, f := range []string{"b/run.jsonl", "a.jsonl", ".hidden/x.jsonl", "b/.dot.jsonl", "notes.txt"} {
-		p := filepath.Join(dir, filepath.FromSlash(f))
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		os.WriteFile(p, []byte("x"), 0o644)
-	}
-	got, err := Inputs([]string{filepath.Join(dir, "notes.txt"), dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, in := range got {
-		rel, _ := filepath.Rel(dir, in.Path)
-		if in.Walked {
-			rel += " (walked)"
-		}
-		names = append(names, filepath.ToSlash(rel))
-	}
-	want := "notes.txt a.jsonl (walked) b/run.jsonl (walked) notes.txt (walked)"
-	if strings.Join(names, " ") != want {
-		t.Errorf("got %q, want %q", strings.Join(names, " "), want)
-	}
-	if _, err := Inputs([]string{filepath.Join(dir, "missing")}); err == nil {
-		t.Error("a missing path is not an error")
-	}
-}
