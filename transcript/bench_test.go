@@ -3,7 +3,9 @@ package transcript
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -136,8 +138,8 @@ func benchMembers(tb testing.TB, data []byte) (keys []string, vals []json.RawMes
 // the arrays under the keys in repeat keep their first keep elements once
 // and repeat the rest (with fresh ids) until the document is large enough;
 // the other members are copied.
-func benchDoc(tb testing.TB, rel string, repeat []string, keep, size int) []byte {
-	keys, vals := benchMembers(tb, jlTestdata(tb, rel))
+func benchDoc(tb testing.TB, data []byte, repeat []string, keep, size int) []byte {
+	keys, vals := benchMembers(tb, data)
 	arrays := map[string][]json.RawMessage{}
 	grown := 0
 	for i, k := range keys {
@@ -345,16 +347,36 @@ func BenchmarkReadOmp(b *testing.B) {
 	})
 }
 
+// The document formats are read from real runs, which the shared corpus
+// beside the project holds (../shared/corpus/README.md): the project's own
+// fixtures are a few KB.
+
 func BenchmarkReadMiniSWEAgent(b *testing.B) {
+	data := corpusFile(b, "mini-swe-agent/deepseek_chat_test_1-100__django__django-13658.traj.json")
 	benchRead(b, "run.traj.json", FormatMiniSWEAgent, func(size int) []byte {
-		return benchDoc(b, "mini-swe-agent/django__django-13658.traj.json", []string{"messages"}, 2, size)
+		return benchDoc(b, data, []string{"messages"}, 2, size)
 	})
 }
 
 func BenchmarkReadSWEAgent(b *testing.B) {
+	data := corpusFile(b, "swe-agent/BabyEncryption.traj")
 	benchRead(b, "run.traj", FormatSWEAgent, func(size int) []byte {
-		return benchDoc(b, "swe-agent/BabyEncryption.traj", []string{"trajectory", "history"}, 2, size)
+		return benchDoc(b, data, []string{"trajectory", "history"}, 2, size)
 	})
+}
+
+// corpusFile returns a file of the shared corpus, read in place; the test
+// is skipped when the corpus is not there.
+func corpusFile(tb testing.TB, rel string) []byte {
+	tb.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "..", "shared", "corpus", rel))
+	if errors.Is(err, fs.ErrNotExist) {
+		tb.Skipf("the shared corpus is not beside the project: %v", err)
+	}
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return data
 }
 
 func BenchmarkReadOpenHands(b *testing.B) {

@@ -342,11 +342,10 @@ var docRecordings = []struct {
 	path   string
 	format Format
 }{
-	{"mini-swe-agent/django__django-13658.traj.json", FormatMiniSWEAgent},
-	{"mini-swe-agent/django__django-13658.list.traj.json", FormatMiniSWEAgent},
-	{"swe-agent/BabyEncryption.traj", FormatSWEAgent},
-	{"swe-agent/function_calling_simple.traj", FormatSWEAgent},
-	{"swe-agent/rock.traj", FormatSWEAgent},
+	{"mini-swe-agent/calc.traj.json", FormatMiniSWEAgent},
+	{"mini-swe-agent/calc.list.traj.json", FormatMiniSWEAgent},
+	{"swe-agent/calc-text.traj", FormatSWEAgent},
+	{"swe-agent/calc-fc.traj", FormatSWEAgent},
 	{"openhands/basic_interactions.json", FormatOpenHands},
 	{"openhands/wrong_initial_state.json", FormatOpenHands},
 	{"openhands/resolver-output.jsonl", FormatOpenHands},

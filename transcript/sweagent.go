@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/vigil-dev/vigil/llm"
 	"github.com/vigil-dev/vigil/session"
@@ -25,11 +26,21 @@ import (
 // agent writes "attempts" first, each attempt a document of that shape,
 // followed by a copy of the best attempt.
 //
-// The history is read, not the trajectory: it holds the task and exactly
-// what the model saw, and the trajectory comes first in the file, so a
-// streaming reader cannot wait for the history to learn the task. What the
-// trajectory alone holds (replies re-queried after a format error, which
-// SWE-agent keeps out of the history) is counted in a note.
+// The history is read: it holds the task and exactly what the model saw.
+// The trajectory, which comes first in the file, holds one step per model
+// reply, including the replies SWE-agent re-queried (a format error, a
+// blocked command, an edit its linter rejected or whose text was not
+// found): those are kept out of the history, yet each is a turn of the
+// model and, for an edit, an attempt that failed. The reader keeps each
+// step's action, observation, thought and state (not the rest: a 1.x step
+// also holds every message sent, a copy of the history so far) and puts
+// the steps the history lacks back before the reply that follows them:
+// each is answered with its observation as an error, followed by the state
+// line the history's observations end with; a step without an action (a
+// reply SWE-agent could not parse, whose error it does not record) is a
+// reply without a call. When the trajectory comes after the history, or
+// its kept text passes sweTrajLimit, the missing steps are only counted in
+// a note.
 //
 // Mapping of history items:
 //   - the system prompt and demonstrations are skipped (noted); other user
@@ -47,7 +58,9 @@ import (
 //     custom "exit" entry.
 //
 // SWE-agent records no times. Entry ids are the history position, from 1,
-// prefixed with the attempt's number in a retry file ("2.14").
+// prefixed with the attempt's number in a retry file ("2.14"); a reply put
+// back from the trajectory is "t" and the step's position ("t9"), its
+// result that with ".1".
 
 // sniffSWEAgent recognises the document by its leading keys: a trajectory
 // whose steps have actions and observations, a history of chat messages
@@ -129,9 +142,48 @@ type sweRun struct {
 	prefix    string // "" or "<attempt>."
 	started   bool
 	trajSteps int
+	// traj are the trajectory's steps when it came before the history
+	// (nil when it did not, or its text passed sweTrajLimit); next is the
+	// first not yet matched with a history reply.
+	traj      []sweTrajStep
+	trajBytes int
+	next      int
 	info      sweInfo
 	replay    sweReplay
 }
+
+// sweTrajItem is what the reader decodes of a trajectory step: not the
+// messages sent, the response or the time it took.
+type sweTrajItem struct {
+	Action      string          `json:"action"`
+	Observation string          `json:"observation"`
+	Thought     string          `json:"thought"`
+	State       json.RawMessage `json:"state"`
+}
+
+// sweTrajStep is what the reader keeps of a trajectory step.
+type sweTrajStep struct {
+	action, observation, thought string
+	// state is the step's state as recorded, when it names the open file.
+	state string
+}
+
+// sweStepState is a trajectory step's state, which SWE-agent writes as a JSON
+// string (an object in some versions).
+type sweStepState struct {
+	OpenFile   string `json:"open_file"`
+	WorkingDir string `json:"working_dir"`
+}
+
+// sweTrajLimit bounds the text kept of a trajectory's steps, so that a
+// reader's memory does not grow with the file: a run whose steps hold more
+// is read without the replies only the trajectory has. sweObservationLimit
+// bounds each step's observation: the steps put back are re-queried ones,
+// whose observations are the harness's short complaints.
+const (
+	sweTrajLimit        = 2 << 20
+	sweObservationLimit = 4 << 10
+)
 
 func readSWEAgent(d *decodeState) error {
 	st := &sweState{b: runBuilder{d: d}}
@@ -169,7 +221,7 @@ func (st *sweState) object(doc *jsonDoc, prefix string, top bool) error {
 			err = doc.skip() // the best attempt again
 		case key == "trajectory":
 			var isArray bool
-			isArray, err = doc.array(func(int) error { run.trajSteps++; return doc.skip() })
+			isArray, err = doc.array(func(int) error { run.trajSteps++; return run.keepStep(doc, d) })
 			if err == nil && !isArray {
 				d.note(0, "trajectory is not a list")
 			}
@@ -209,8 +261,11 @@ func (st *sweState) object(doc *jsonDoc, prefix string, top bool) error {
 		}
 		return nil
 	}
-	for range run.trajSteps - st.b.replies {
-		d.note(0, "trajectory step missing from the history skipped")
+	st.putBack(run, len(run.traj))
+	if run.traj == nil {
+		for range run.trajSteps - st.b.replies {
+			d.note(0, "trajectory step missing from the history skipped")
+		}
 	}
 	st.b.end(prefix+"exit", map[string]any{
 		"exit_status": run.info.ExitStatus,
@@ -287,7 +342,7 @@ func (st *sweState) history(doc *jsonDoc, run *sweRun) error {
 		} else if err != nil {
 			return err
 		}
-		st.item(run.prefix, n, &it)
+		st.item(run, n, &it)
 		if st.b.stopped {
 			return errDocStop
 		}
@@ -300,9 +355,9 @@ func (st *sweState) history(doc *jsonDoc, run *sweRun) error {
 }
 
 // item maps history item n.
-func (st *sweState) item(prefix string, n int, it *sweItem) {
+func (st *sweState) item(run *sweRun, n int, it *sweItem) {
 	d, b := st.b.d, &st.b
-	id := prefix + strconv.Itoa(n)
+	id := run.prefix + strconv.Itoa(n)
 	text := string(it.Content)
 	switch {
 	case it.IsDemo || it.MessageType == "demonstration":
@@ -310,6 +365,7 @@ func (st *sweState) item(prefix string, n int, it *sweItem) {
 	case it.Role == "system":
 		d.note(n, "system prompt skipped")
 	case it.Role == "assistant":
+		st.putBack(run, run.match(it.Action))
 		b.reply(id, time.Time{}, st.reply(it))
 	case it.Role == "tool" && len(it.ToolCallIDs) > 0:
 		b.results(id, time.Time{}, it.ToolCallIDs, text, sweTimedOut(text))
@@ -368,6 +424,113 @@ func (st *sweState) reply(it *sweItem) *session.Message {
 	return msg
 }
 
+// keepStep reads the trajectory step that comes next and, while the run
+// keeps its trajectory, keeps its action, observation, thought and state.
+func (run *sweRun) keepStep(doc *jsonDoc, d *decodeState) error {
+	if run.started || run.trajBytes > sweTrajLimit {
+		return doc.skip()
+	}
+	var it sweTrajItem
+	if err := doc.decode(&it); wrongShape(err) {
+		d.note(0, "trajectory step of an unexpected shape")
+	} else if err != nil {
+		return err
+	}
+	step := sweTrajStep{action: it.Action, observation: it.Observation, thought: it.Thought}
+	if n := len(step.observation); n > sweObservationLimit {
+		// A copy, so that the whole string is not kept alive.
+		step.observation = strings.Clone(cutUTF8(step.observation, sweObservationLimit)) +
+			"\n[" + strconv.Itoa(n-sweObservationLimit) + " more bytes in the trajectory]"
+	}
+	if len(it.State) < 1024 && bytes.Contains(it.State, []byte("open_file")) {
+		// Decoded only for a step that is put back.
+		step.state = string(it.State)
+	}
+	run.trajBytes += len(step.action) + len(step.observation) + len(step.thought) + len(step.state)
+	if run.trajBytes > sweTrajLimit {
+		run.traj = nil
+		d.note(0, "trajectory too long to keep: replies missing from the history are not read")
+		return nil
+	}
+	run.traj = append(run.traj, step)
+	return nil
+}
+
+// match returns the position of the trajectory step of a history reply
+// whose action is action: the first step not yet matched with that action.
+// A reply whose action matches none (or that records none) is taken to be
+// the next step, so that the steps between stay in step with the history.
+func (run *sweRun) match(action *string) int {
+	if action != nil {
+		a := strings.TrimSpace(*action)
+		for j := run.next; j < len(run.traj); j++ {
+			if strings.TrimSpace(run.traj[j].action) == a {
+				return j
+			}
+		}
+	}
+	return run.next
+}
+
+// putBack emits the trajectory steps from the next unmatched one up to
+// step end (not included) as replies the history lacks, and marks end
+// matched.
+func (st *sweState) putBack(run *sweRun, end int) {
+	if run.traj == nil {
+		return
+	}
+	b := &st.b
+	for j := run.next; j < end && j < len(run.traj) && !b.stopped; j++ {
+		step := run.traj[j]
+		r := b.nextReply()
+		msg := &session.Message{Message: llm.Message{Role: llm.RoleAssistant}}
+		if t := strings.TrimSpace(step.thought); t != "" {
+			msg.Message.Content = append(msg.Message.Content, llm.Text(t))
+		}
+		id := run.prefix + "t" + strconv.Itoa(j+1)
+		action := strings.TrimSpace(step.action)
+		if action == "" {
+			b.reply(id, time.Time{}, msg)
+			st.b.d.note(0, "re-queried reply without an action read from the trajectory")
+			continue
+		}
+		call := callID(r, 0, 1)
+		msg.Message.Content = append(msg.Message.Content, llm.ToolCall(call, "bash", commandArguments(action)))
+		b.reply(id, time.Time{}, msg)
+		b.results(id+".1", time.Time{}, []string{call}, step.withState(), true)
+		st.b.d.note(0, "re-queried reply read from the trajectory")
+	}
+	run.next = max(run.next, end+1)
+}
+
+// cutUTF8 returns the first n bytes of s, fewer when the n-th would split
+// a character.
+func cutUTF8(s string, n int) string {
+	if n >= len(s) {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// withState returns the step's observation followed by the state line
+// SWE-agent's windowed tools put after every observation in the history,
+// when the step records that state.
+func (step sweTrajStep) withState() string {
+	raw := []byte(step.state)
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		raw = []byte(s)
+	}
+	var st sweStepState
+	if json.Unmarshal(raw, &st) != nil || st.OpenFile == "" || st.WorkingDir == "" {
+		return step.observation
+	}
+	return strings.TrimRight(step.observation, "\n") + "\n(Open file: " + st.OpenFile + ")\n(Current directory: " + st.WorkingDir + ")\nbash-$"
+}
+
 // splitLastFence splits a reply written as thought and a command in a
 // fenced block, the way SWE-agent's thought-action parser reads it: the
 // last fenced block is the action, the text before it the thought. Without
@@ -399,6 +562,7 @@ func sweTimedOut(text string) bool {
 // The fast path's decoder (jsonfast.go) of sweItem.
 
 var (
+	sweTrajItemKeys = fieldNames("action", "observation", "thought", "state")
 	sweItemKeys     = fieldNames("role", "content", "message_type", "is_demo", "thought", "action", "tool_calls", "tool_call_ids", "thinking_blocks")
 	sweThinkingKeys = fieldNames("thinking", "signature")
 )
@@ -475,6 +639,36 @@ func (it *sweItem) decodeFast(d *jdec) {
 			}
 		default:
 			d.unknown(sweItemKeys)
+		}
+	}
+}
+
+func (it *sweTrajItem) decodeFast(d *jdec) {
+	if !d.object() {
+		d.giveUp()
+		return
+	}
+	var seen uint64
+	for d.more() {
+		switch string(d.key) {
+		case "action":
+			if d.once(&seen, 0) {
+				it.Action = d.str()
+			}
+		case "observation":
+			if d.once(&seen, 1) {
+				it.Observation = d.str()
+			}
+		case "thought":
+			if d.once(&seen, 2) {
+				it.Thought = d.str()
+			}
+		case "state":
+			if d.once(&seen, 3) {
+				it.State = d.raw()
+			}
+		default:
+			d.unknown(sweTrajItemKeys)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package transcript
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,9 +11,8 @@ import (
 )
 
 var sweSamples = []string{
-	"swe-agent/BabyEncryption.traj",
-	"swe-agent/rock.traj",
-	"swe-agent/function_calling_simple.traj",
+	"swe-agent/calc-text.traj",
+	"swe-agent/calc-fc.traj",
 }
 
 func TestSWEAgentSamples(t *testing.T) {
@@ -25,27 +25,21 @@ func TestSWEAgentSamples(t *testing.T) {
 		notes []string
 	}{
 		{
-			// 0.x: text actions in a fenced block; the history lacks one
-			// trajectory step; the last reply submits and gets no answer.
+			// 0.x: text actions in a fenced block, after a demonstration;
+			// the edit the linter rejected is only in the trajectory and
+			// is put back, answered with the rejection; a command times
+			// out; the last reply submits and gets no answer.
 			file:  sweSamples[0],
-			task:  `The CTF challenge is a cryptography problem named "BabyEncryption"`,
-			stats: stepStats{steps: 15, calls: 15, answered: 14},
+			task:  "calc.add returns the wrong result",
+			stats: stepStats{steps: 7, calls: 7, answered: 6, failed: 2},
 			exit:  `{"exit_status":"submitted"}`,
-			notes: []string{"system prompt skipped", "trajectory step missing from the history skipped"},
-		},
-		{
-			// 0.x with a command that timed out.
-			file:  sweSamples[1],
-			task:  `reverse engineering problem named "Rock"`,
-			stats: stepStats{steps: 12, calls: 12, answered: 11, failed: 1},
-			exit:  `{"exit_status":"submitted"}`,
-			notes: []string{"system prompt skipped"},
+			notes: []string{"system prompt skipped", "demonstration skipped", "re-queried reply read from the trajectory"},
 		},
 		{
 			// 1.x with function calling: calls keep their ids and names,
-			// results name the calls they answer; no info.
-			file:  sweSamples[2],
-			task:  "SyntaxError: invalid syntax",
+			// results name the calls they answer; only a history.
+			file:  sweSamples[1],
+			task:  "calc.add returns the wrong result",
 			stats: stepStats{steps: 5, calls: 5, answered: 5},
 			names: []string{"find_file", "open", "edit", "bash", "submit"},
 			notes: []string{"system prompt skipped"},
@@ -90,15 +84,72 @@ func TestSWEAgentTextActions(t *testing.T) {
 	r := readTestdata(t, sweSamples[0])
 	s := r.runs[0].steps[0]
 	c := s.Calls()[0]
-	if c.ID != "call-1" || string(c.Arguments) != `{"command":"open chall.py"}` {
+	if c.ID != "call-1" || string(c.Arguments) != `{"command":"python -m pytest -q test_calc.py"}` {
 		t.Errorf("first call %+v %s", c, c.Arguments)
 	}
-	if s.Text() != "We are given a python file called `chall.py`. We will first examine its contents." {
+	if s.Text() != "Let's first reproduce the failure by running the tests." {
 		t.Errorf("text %q", s.Text())
 	}
 	// A reply with only an action has no text.
-	if s := r.runs[0].steps[2]; s.Text() != "" || !strings.HasPrefix(string(s.Calls()[0].Arguments), `{"command":"edit 1:1\nwith open`) {
-		t.Errorf("step 3: text %q, call %s", s.Text(), s.Calls()[0].Arguments)
+	if s := r.runs[0].steps[1]; s.Text() != "" || string(s.Calls()[0].Arguments) != `{"command":"open calc.py"}` {
+		t.Errorf("step 2: text %q, call %s", s.Text(), s.Calls()[0].Arguments)
+	}
+	// The edit the linter rejected is put back from the trajectory before
+	// the reply that follows it, answered with the rejection and the
+	// state line the history's observations end with.
+	s = r.runs[0].steps[2]
+	c = s.Calls()[0]
+	res, _ := s.Result(c.ID)
+	if s.Reply.ID != "t3" || s.Text() != "Line 2 should add the numbers." || string(c.Arguments) != `{"command":"edit 2:2\n        return a + b\nend_of_edit"}` ||
+		!res.IsError || !strings.HasPrefix(resultText(res), "Your proposed edit has introduced new syntax error(s).") ||
+		!strings.HasSuffix(resultText(res), "(Open file: /testbed/calc.py)\n(Current directory: /testbed)\nbash-$") {
+		t.Errorf("step 3: %s %q, call %s, result %v %q", s.Reply.ID, s.Text(), c.Arguments, res.IsError, resultText(res))
+	}
+	if s := r.runs[0].steps[3]; s.Reply.ID != "8" || s.Calls()[0].ID != "call-4" {
+		t.Errorf("step 4: %s, call %s", s.Reply.ID, s.Calls()[0].ID)
+	}
+}
+
+// TestSWEAgentTrajectoryOrder checks the steps only the trajectory holds:
+// a reply without an action, trailing steps after the history's last
+// reply, and a trajectory after the history (then only counted).
+func TestSWEAgentTrajectoryOrder(t *testing.T) {
+	traj := `"trajectory": [
+	  {"action": "ls\n", "observation": "a.py", "thought": "look", "state": {"open_file": "n/a", "working_dir": "/r"}},
+	  {"action": "", "observation": "", "thought": "no action here", "query": [{"role": "system", "content": "long"}]},
+	  {"action": "cat a.py\n", "observation": "x = 1", "thought": "read"},
+	  {"action": "submit\n", "observation": "Your output was not formatted correctly", "thought": "done"}
+	]`
+	history := `"history": [
+	  {"role": "user", "content": "task", "agent": "main"},
+	  {"role": "assistant", "content": "look", "thought": "look", "action": "ls\n", "agent": "main"},
+	  {"role": "user", "content": "a.py", "agent": "main"},
+	  {"role": "assistant", "content": "read", "thought": "read", "action": "cat a.py\n", "agent": "main"},
+	  {"role": "user", "content": "x = 1", "agent": "main"}
+	]`
+	r, err := readTranscript(bytes.NewReader([]byte("{"+traj+",\n"+history+"}")), "x.traj")
+	if err != nil || r.err != nil {
+		t.Fatal(err, r.err)
+	}
+	run := r.runs[0]
+	checkRun(t, run)
+	var got []string
+	for _, s := range run.steps {
+		got = append(got, fmt.Sprintf("%s:%s:%d", s.Reply.ID, s.Text(), len(s.Calls())))
+	}
+	if want := "2:look:1 t2:no action here:0 4:read:1 t4:done:1"; strings.Join(got, " ") != want {
+		t.Errorf("steps %q, want %q", strings.Join(got, " "), want)
+	}
+	if !r.noted("re-queried reply without an action read from the trajectory") || !r.noted("re-queried reply read from the trajectory") {
+		t.Errorf("notes %v", r.notes)
+	}
+	// A trajectory after the history is not kept: its extra step is noted.
+	r, err = readTranscript(bytes.NewReader([]byte("{"+history+",\n"+traj+"}")), "x.traj")
+	if err != nil || r.err != nil {
+		t.Fatal(err, r.err)
+	}
+	if got := statsOf(r.runs[0]); got.steps != 2 || !r.noted("trajectory step missing from the history skipped") {
+		t.Errorf("trajectory after the history: %+v, notes %v", got, r.notes)
 	}
 }
 
@@ -173,11 +224,11 @@ func TestSWEAgentTruncated(t *testing.T) {
 }
 
 func TestSWEAgentReadError(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("testdata", sweSamples[1]))
+	data, err := os.ReadFile(filepath.Join("testdata", sweSamples[0]))
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkStopEarly(t, "rock.traj", data)
+	checkStopEarly(t, "calc-text.traj", data)
 	// The samples fit in the detection window; a long trajectory puts the
 	// history, and the failure, past it.
 	var doc map[string]any
@@ -192,7 +243,7 @@ func TestSWEAgentReadError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkIOError(t, "rock.traj", big)
+	checkIOError(t, "calc-text.traj", big)
 }
 
 func TestSniffSWEAgent(t *testing.T) {
@@ -239,5 +290,6 @@ func FuzzSWEAgent(f *testing.F) {
 		f.Add(data[:min(len(data), 16<<10)])
 	}
 	f.Add([]byte(`{"attempts": [{"history": [{"role": "assistant", "tool_calls": [{"function": {"arguments": 5}}]}, {"role": "tool", "tool_call_ids": ["q"]}]}, 3], "trajectory": {}}`))
+	f.Add([]byte(`{"trajectory": [{"action": "ls", "observation": "x", "state": "{\"open_file\": \"a\", \"working_dir\": \"/\"}"}, {"action": ""}, 7, {"action": "ls", "state": {"open_file": 1}}], "history": [{"role": "assistant", "action": "ls", "agent": "main"}, {"role": "assistant", "agent": "main"}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzRead(data) })
 }
