@@ -74,7 +74,15 @@ func (e *env) agentDir() (string, error) {
 type exitRequest struct{ code int }
 
 // Run runs vigil with args (without the program name).
+//
+// Run handles SIGINT and SIGTERM itself: the first cancels ctx's child
+// that the command runs in (its cause says which signal), and a command
+// that has not returned stopGrace later, or when a second signal comes,
+// ends the process with the signal's status (130, 143); one that returns
+// an error after a signal gets that status too.
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (err error) {
+	ctx, signals := watchSignals(ctx, stderr)
+	defer func() { err = signals.finish(err) }()
 	if len(args) == 2 && args[0] == "hook" && (args[1] == "claude-code" || args[1] == "codex") {
 		// The agents run this for every hook event: skip building the
 		// command line's parser (a few milliseconds of reflection).
