@@ -33,7 +33,8 @@ func (d *fabricated) reset() { *d = fabricated{} }
 var resultLine = lazyre.Regexp{Expr: `^[ \t>]*(?:=+ .*\b\d+ (?:passed|failed)\b.* in [\d.]+s(?: \(.*\))? =+|Ran \d+ tests? in [\d.]+s|<returncode>-?\d+</returncode>|OBSERVATION:|Process exited with code \d+|The file \S+ has been (?:updated|edited) successfully\.?|File created successfully at: \S+|Successfully (?:edited|replaced|wrote to) \S+)[ \t]*$`}
 
 // resultHints are substrings every resultLine match contains: the
-// expression runs only on the lines that hold one.
+// expression runs only on the lines that start as a result line does and
+// hold one.
 var resultHints = []string{" passed", " failed", "Ran ", "<returncode>", "OBSERVATION:", "Process exited", "successfully", "Successfully"}
 
 // resultScan is how much of the start and the end of a text is looked
@@ -70,34 +71,35 @@ func resultShape(line string) bool {
 }
 
 func resultLinesIn(s string, max int, fn func(string)) {
-	done := -1 // the end of the last line looked at
 	n := 0
-	for _, h := range resultHints {
-		for from := 0; n < max; {
-			i := strings.Index(s[from:], h)
-			if i < 0 {
-				break
-			}
-			i += from
-			lo := strings.LastIndexByte(s[:i], '\n') + 1
-			hi := strings.IndexByte(s[i:], '\n')
-			if hi < 0 {
-				hi = len(s)
-			} else {
-				hi += i
-			}
-			from = hi
-			if lo <= done && done >= hi || hi-lo > 300 {
-				continue
-			}
-			line := strings.TrimRight(s[lo:hi], "\r")
-			if resultShape(line) && resultLine.Get().MatchString(line) {
-				n++
-				fn(strings.TrimSpace(strings.TrimLeft(line, " \t>")))
-			}
-			done = hi
+	for len(s) > 0 && n < max {
+		line := s
+		if i := strings.IndexByte(s, '\n'); i >= 0 {
+			line, s = s[:i], s[i+1:]
+		} else {
+			s = ""
+		}
+		// The first byte decides for almost every line, cheaply.
+		if len(line) > 300 || !resultShape(line) {
+			continue
+		}
+		line = strings.TrimRight(line, "\r")
+		if hasResultHint(line) && resultLine.Get().MatchString(line) {
+			n++
+			fn(strings.TrimSpace(strings.TrimLeft(line, " \t>")))
 		}
 	}
+}
+
+// hasResultHint reports whether a line holds a word every result line
+// holds.
+func hasResultHint(line string) bool {
+	for _, h := range resultHints {
+		if strings.Contains(line, h) {
+			return true
+		}
+	}
+	return false
 }
 
 // echoClaim matches what a command that only prints claims to have done.
