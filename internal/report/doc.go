@@ -8,4 +8,9 @@
 //
 // Every output numbers steps the same way: from 1 in the order the run
 // happened, one per assistant message with its tool results.
+//
+// A transcript is input nobody vetted: its commands and their output may
+// hold terminal escapes. The text report and the progress bar pass every
+// text from it through [Escape], the JSON escapes the same characters, and
+// the HTML page escapes it as HTML.
 package report

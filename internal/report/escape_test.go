@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/vigil-dev/vigil/internal/review"
 	"github.com/vigil-dev/vigil/rules"
@@ -123,4 +124,22 @@ func TestProgressEscapesName(t *testing.T) {
 	if strings.ContainsAny(out, "\x1b\a") || !strings.Contains(out, `evil\x1b]0;pwned\x07.jsonl`) {
 		t.Errorf("bar %q", b.String())
 	}
+}
+
+func FuzzEscape(f *testing.F) {
+	for _, s := range []string{"plain", "\x1b]0;t\a", "\u009b\u202e\xff", "a\nb"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		e := Escape(s)
+		if !utf8.ValidString(e) {
+			t.Fatalf("Escape(%q) = %q is not UTF-8", s, e)
+		}
+		if i := unsafeIndex(e); i >= 0 {
+			t.Fatalf("Escape(%q) = %q keeps %q", s, e, e[i:])
+		}
+		if unsafeIndex(s) < 0 && e != s {
+			t.Fatalf("Escape(%q) = %q changed a safe text", s, e)
+		}
+	})
 }
