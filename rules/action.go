@@ -93,6 +93,13 @@ type Action struct {
 	// Test is set when the action runs tests; Run when it runs a program,
 	// a script or inline code (every test run is also a run).
 	Test, Run bool
+	// Background is set when the call starts a job that goes on after it
+	// returns: a command line that ends in & or starts with nohup or
+	// setsid, a command the harness was asked to run in the background
+	// (run_in_background), or one the harness answers is still running
+	// (Claude Code's "Command running in background", Codex's "Process
+	// running with session ID").
+	Background bool
 	// Failed is set when the result is an error: the tool result says so,
 	// or its text shows a non-zero exit code, or (for runs whose exit code
 	// is hidden behind a pipe) it ends in a traceback or failing tests.
@@ -109,6 +116,10 @@ type Action struct {
 	Output string
 	// Answered is set when the call has a result.
 	Answered bool
+	// Empty is set when the result holds nothing but the harness's words
+	// for no output ("(no output)", "Your command ran successfully and did
+	// not produce any output.", an exit-status line).
+	Empty bool
 
 	// facts about shell commands that detectors share
 	canonical string
@@ -185,7 +196,13 @@ type callArgs struct {
 	Patch      string          `json:"patch"`
 	Pattern    string          `json:"pattern"`
 	Query      string          `json:"query"`
-	Edits      []struct {
+	// Search and Replace are SWE-agent's edit (windowed_edit_replace),
+	// which edits the open file.
+	Search  string `json:"search"`
+	Replace string `json:"replace"`
+	// RunInBackground is Claude Code's Bash asking for a background job.
+	RunInBackground bool `json:"run_in_background"`
+	Edits           []struct {
 		Old  string `json:"old_string"`
 		New  string `json:"new_string"`
 		Old2 string `json:"oldText"`
@@ -244,6 +261,10 @@ func decodeArgs(raw json.RawMessage) callArgs {
 			a.Pattern = o.value()
 		case "query":
 			a.Query = o.value()
+		case "search":
+			a.Search = o.value()
+		case "replace":
+			a.Replace = o.value()
 		}
 	}
 	ok := o.ok()
@@ -293,8 +314,9 @@ func commandText(raw json.RawMessage) string {
 // buffer it may reuse.
 func newAction(call, res llm.Block, answered bool, scratch *[]byte) Action {
 	a := Action{Tool: call.Name, ExitCode: -1, Answered: answered}
+	openFile := ""
 	if answered {
-		a.Output = resultText(res)
+		a.Output, openFile = cutSWEState(resultText(res))
 	}
 	args := decodeArgs(call.Arguments)
 	p := firstOf(args.Path, args.FilePath, args.Filename, args.TargetFile)
@@ -323,8 +345,8 @@ func newAction(call, res llm.Block, answered bool, scratch *[]byte) Action {
 			}
 		} else {
 			a.Edits = []Edit{{Path: p, Op: EditReplace,
-				Old: firstOf(args.OldString, args.OldStr, args.OldText, args.OldText2),
-				New: firstOf(args.NewString, args.NewStr, args.NewText, args.NewText2)}}
+				Old: firstOf(args.OldString, args.OldStr, args.OldText, args.OldText2, args.Search),
+				New: firstOf(args.NewString, args.NewStr, args.NewText, args.NewText2, args.Replace)}}
 		}
 	case isWriteTool(name):
 		a.Kind, a.Path = KindEdit, p
@@ -341,16 +363,26 @@ func newAction(call, res llm.Block, answered bool, scratch *[]byte) Action {
 		a.Kind, a.Path = KindOther, p
 		a.Command = describeCall(call.Name, "", call.Arguments)
 	}
+	for i := range a.Edits {
+		if a.Edits[i].Op == EditLines && a.Edits[i].Path == "" {
+			a.Edits[i].Path = openFile // the file SWE-agent's edit N:M changed
+		}
+	}
 	if a.Path == "" && len(a.Edits) > 0 {
 		a.Path = a.Edits[0].Path
 	}
 	if a.canonical == "" {
 		a.canonical = a.Command
 	}
+	if args.RunInBackground {
+		a.Background = true
+	}
 	a.Failed = answered && res.IsError
 	if answered {
 		a.judge()
-		if a.Failed && rejects(scratch, a.Output, refusalLimit) {
+		a.Background = a.Background || a.Kind == KindShell && stillRunning(a.Output)
+		a.Empty = noOutput(a.Output)
+		if a.Failed && (rejects(scratch, a.Output, refusalLimit) || harnessRefused(a.Output)) {
 			a.refuse()
 		}
 	}
@@ -366,7 +398,7 @@ const refusalLimit = 600
 // and changed nothing.
 func (a *Action) refuse() {
 	a.Refused = true
-	a.Run, a.Test, a.Edits = false, false, nil
+	a.Run, a.Test, a.Background, a.Edits = false, false, false, nil
 	a.install, a.polls = false, false
 	a.scripts, a.code, a.paths = nil, "", nil
 }
@@ -375,6 +407,7 @@ func (a *Action) shell(cmd string) {
 	f := analyseShell(cmd)
 	a.Kind, a.Command = f.kind, cmd
 	a.Test, a.Run = f.test, f.run
+	a.Background = inBackground(cmd, f)
 	a.Edits = f.edits
 	a.canonical, a.env, a.bare, a.install, a.polls = f.canonical, f.env, f.bare, f.install, f.polls
 	a.scripts, a.code, a.paths = f.scripts, f.code, f.paths
@@ -384,6 +417,53 @@ func (a *Action) shell(cmd string) {
 	case len(f.paths) > 0:
 		a.Path = f.paths[0]
 	}
+}
+
+// cutSWEState returns out without the state SWE-agent's windowed tools
+// end an observation with ("(Open file: F)", "(Current directory: D)",
+// "bash-$"), and the open file it names ("" for n/a). The state is the
+// same after every command, so left in, it would be every output's last
+// lines and hide how the command ended.
+func cutSWEState(out string) (rest, openFile string) {
+	trimmed := strings.TrimRight(out, " \r\n")
+	if !strings.HasSuffix(trimmed, "bash-$") {
+		return out, ""
+	}
+	i := strings.LastIndex(trimmed, "(Open file: ")
+	if i < 0 || i > 0 && trimmed[i-1] != '\n' {
+		return out, ""
+	}
+	lines := strings.Split(strings.ReplaceAll(trimmed[i:], "\r\n", "\n"), "\n")
+	if len(lines) != 3 || !strings.HasSuffix(lines[0], ")") || !strings.HasPrefix(lines[1], "(Current directory: ") || lines[2] != "bash-$" {
+		return out, ""
+	}
+	openFile = strings.TrimSuffix(strings.TrimPrefix(lines[0], "(Open file: "), ")")
+	if openFile == "n/a" {
+		openFile = ""
+	}
+	return strings.TrimRight(trimmed[:i], "\r\n"), openFile
+}
+
+// inBackground reports whether a shell line starts a job that goes on
+// after the line returns. The parsed line drops a trailing &; the bare
+// line, without here-document bodies, keeps the operators between
+// commands.
+func inBackground(raw string, f shellFacts) bool {
+	raw = strings.TrimSpace(raw)
+	return strings.HasSuffix(raw, "&") && !strings.HasSuffix(raw, "&&") ||
+		strings.Contains(f.bare, " & ") || strings.HasPrefix(f.canonical, "nohup ") || strings.HasPrefix(f.canonical, "setsid ")
+}
+
+// stillRunning reports whether a result is the harness saying the command
+// goes on in the background: Claude Code's answer to run_in_background or
+// to a command it moved to the background, Codex's exec session left
+// running when the call returned.
+func stillRunning(out string) bool {
+	if strings.HasPrefix(out, "Command running in background with ID: ") {
+		return true
+	}
+	head := out[:min(len(out), 200)]
+	return strings.Contains(head, "Process running with session ID ")
 }
 
 func (a *Action) editorCall(sub, p string, args callArgs) {
@@ -421,7 +501,8 @@ func isShellTool(n string) bool {
 }
 
 func isEditorTool(n string) bool {
-	return n == "str_replace_editor" || n == "str_replace_based_edit_tool" || n == "text_editor" || n == "editor"
+	return n == "str_replace_editor" || n == "str_replace_based_edit_tool" || n == "text_editor" || n == "editor" ||
+		n == "file_editor" // the OpenHands SDK's
 }
 
 func isEditTool(n string) bool {

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -16,7 +17,7 @@ func (a *Action) judge() {
 		if code != 0 {
 			a.Failed = true
 		}
-		if code == 1 && a.Kind == KindSearch && lastLine(a.Output) == "" {
+		if code == 1 && a.Kind == KindSearch && noOutput(a.Output) {
 			// grep and friends exit 1 when they find nothing: an answer,
 			// not a failure.
 			a.Failed = false
@@ -115,6 +116,9 @@ var exitMarkers = []struct{ prefix string }{
 	{"Exit code "},
 	{"exit status "},
 	{"exit_code: "},
+	{"Command exited with code "},              // pi, omp
+	{"[The command completed with exit code "}, // OpenHands
+	{"[Command finished with exit code "},      // OpenHands
 }
 
 // errorLine matches the last line of a Python traceback or a shell error.
@@ -147,4 +151,55 @@ func testsFailed(out string) bool {
 		return false
 	}
 	return testFailure.Get().MatchString(out)
+}
+
+// noOutput reports whether a result holds nothing but what harnesses write
+// around an empty output: a placeholder for it, the exit status, Codex's
+// header, omp's wall time.
+func noOutput(out string) bool {
+	if len(out) > 512 {
+		return false
+	}
+	for line := range strings.SplitSeq(out, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || isWrapperLine(line) || slices.Contains(noOutputLines, line) {
+			continue
+		}
+		if !hasAnyPrefix(line, noOutputPrefixes) {
+			return false
+		}
+	}
+	return true
+}
+
+// noOutputLines are the placeholders harnesses write for an empty output.
+var noOutputLines = []string{
+	"(no output)",                     // vigil, pi, omp
+	"(Bash completed with no output)", // Claude Code
+	"Your command ran successfully and did not produce any output.", // SWE-agent
+	"Output:", // Codex, after its header
+}
+
+// noOutputPrefixes open the status lines harnesses write with an output.
+var noOutputPrefixes = []string{
+	"Chunk ID: ", "Wall time: ", "Original token count: ", "Exit code: ", "Process exited with code ", // Codex
+	"Command exited with code ",                                                   // pi, omp
+	"[The command completed with exit code ", "[Command finished with exit code ", // OpenHands
+	"OBSERVATION:", // SWE-agent
+}
+
+func hasAnyPrefix(s string, prefixes []string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// harnessRefused reports whether a failed result is a harness rejecting
+// the call in words the format-errors expression does not know: the
+// OpenHands SDK's answer to arguments its tool's model refused.
+func harnessRefused(out string) bool {
+	return strings.HasPrefix(out, "Error validating args ") && strings.Contains(out[:min(len(out), refusalLimit)], " for tool '")
 }

@@ -1,0 +1,300 @@
+package rules
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/vigil-dev/vigil/transcript"
+)
+
+// The reader conformance suite, in the spirit of testing/slogtest: one
+// table of things an agent does, each with the action it must become, run
+// against a session of each format vigil reads that does them all in a
+// row (testdata/conformance/, written by write.py there). A detector sees
+// only actions, so when every format maps a scenario to the same action,
+// the detector works on every format without knowing it.
+
+// conformanceScenario is one thing an agent does and the action it must map
+// to, whatever the harness.
+type conformanceScenario struct {
+	name string
+	kind Kind
+	// shell is the command line as the model writes it in a shell; the
+	// action's canonical form must be this line's. "" when the scenario is
+	// not a shell command in every harness (edits, refusals).
+	shell string
+	// path is the file the action names (matched at the end: harnesses
+	// give it relative or absolute).
+	path string
+	// edits are the operations of the action's edits, in order.
+	edits     []EditOp
+	test, run bool
+	failed    bool
+	refused   bool
+	// background is set when the job goes on after the call returns.
+	background bool
+	// exit is the exit code; it is checked only in formats that show one
+	// (conformanceFormat.exits).
+	exit int
+	// empty is set when the result holds nothing but the harness's own
+	// words for "no output", output when it holds more; with neither, it
+	// is not checked.
+	empty, output bool
+}
+
+var conformanceScenarios = []conformanceScenario{
+	{name: "tests-fail", kind: KindShell, shell: "python3 -m pytest -q", test: true, run: true, failed: true, exit: 1, output: true},
+	{name: "command-fails", kind: KindShell, shell: `python3 -c "import yaml"`, run: true, failed: true, exit: 1, output: true},
+	{name: "edit-not-found", kind: KindEdit, path: "calc.py", edits: []EditOp{EditReplace}, failed: true, exit: -1},
+	{name: "edit-not-unique", kind: KindEdit, path: "calc.py", edits: []EditOp{EditReplace}, failed: true, exit: -1},
+	{name: "edit-rejected", kind: KindEdit, path: "calc.py", edits: []EditOp{EditReplace}, failed: true, exit: -1},
+	{name: "refused-unknown-tool", failed: true, refused: true, exit: -1},
+	{name: "refused-bad-arguments", failed: true, refused: true, exit: -1},
+	{name: "edit-applies", kind: KindEdit, path: "calc.py", edits: []EditOp{EditReplace}, exit: -1},
+	{name: "tests-pass", kind: KindShell, shell: "python3 -m pytest -q", test: true, run: true, output: true},
+	{name: "revert", kind: KindEdit, shell: "git checkout -- calc.py", path: "calc.py", edits: []EditOp{EditRestore}, output: true},
+	{name: "background", kind: KindShell, shell: "python3 -m http.server 8000 > /dev/null 2>&1 &", run: true, background: true},
+	{name: "empty-output", kind: KindShell, shell: "mkdir -p build", empty: true},
+}
+
+// exitShown says when a format's results show the exit code.
+type exitShown uint8
+
+const (
+	exitNever     exitShown = iota // no exit codes at all
+	exitOnFailure                  // only when it is not 0
+	exitAlways
+)
+
+// conformanceFormat is one recorded session and what its format cannot
+// express.
+type conformanceFormat struct {
+	file   string
+	format transcript.Format
+	exits  exitShown
+	// absent are the scenarios the session leaves out, each with why the
+	// harness cannot express it.
+	absent map[string]string
+	// differ are fields of a scenario that the harness records otherwise,
+	// each with why; the field is then not checked.
+	differ map[string]string
+	// trailing counts the steps with calls after the last scenario (a
+	// submission).
+	trailing int
+}
+
+var conformanceFormats = []conformanceFormat{
+	{file: "vigil.jsonl", format: transcript.FormatVigil, exits: exitOnFailure, absent: map[string]string{
+		"edit-rejected": "vigil's edit runs no linter",
+	}},
+	{file: "claude-code.jsonl", format: transcript.FormatClaudeCode, exits: exitOnFailure, absent: map[string]string{
+		"edit-rejected": "Claude Code's Edit runs no linter",
+	}, differ: map[string]string{
+		"background/shell": "run_in_background: the command has no &",
+	}},
+	{file: "codex.jsonl", format: transcript.FormatCodex, exits: exitAlways, absent: map[string]string{
+		"edit-not-unique": "apply_patch applies a hunk at its first match",
+		"edit-rejected":   "apply_patch runs no linter",
+	}, differ: map[string]string{
+		"edit-applies/exit code": "apply_patch given to exec_command reports an exit code",
+		"background/shell":       "a process left running in an exec session: the command has no &",
+		"background/exit code":   "a process left running has no exit code yet",
+	}},
+	{file: "pi.jsonl", format: transcript.FormatPi, exits: exitOnFailure, absent: map[string]string{
+		"edit-rejected": "pi's edit runs no linter",
+	}},
+	{file: "omp.jsonl", format: transcript.FormatOmp, exits: exitOnFailure, absent: map[string]string{
+		"edit-rejected": "omp's edit runs no linter",
+	}},
+	{file: "mini-swe-agent.traj.json", format: transcript.FormatMiniSWEAgent, exits: exitAlways, trailing: 1, absent: map[string]string{
+		"edit-not-found":        "only a shell: sed and friends do not fail when the text is missing",
+		"edit-not-unique":       "only a shell: sed and friends do not fail when the text is not unique",
+		"edit-rejected":         "only a shell, no linter",
+		"refused-unknown-tool":  "a reply whose calls it cannot parse is not recorded, only the harness's complaint",
+		"refused-bad-arguments": "a reply whose calls it cannot parse is not recorded, only the harness's complaint",
+	}, differ: map[string]string{
+		"edit-applies/exit code": "an edit made with sed reports the shell's exit code",
+	}},
+	{file: "swe-agent.traj", format: transcript.FormatSWEAgent, exits: exitNever, trailing: 1, absent: map[string]string{
+		"edit-rejected":         "str_replace_editor applies an edit the linter complains about",
+		"refused-unknown-tool":  "a rejected reply is re-queried and kept in the trajectory without its call or the harness's message",
+		"refused-bad-arguments": "a rejected reply is re-queried and kept in the trajectory without its call or the harness's message",
+	}},
+	{file: "swe-agent-windowed.traj", format: transcript.FormatSWEAgent, exits: exitNever, trailing: 1, absent: map[string]string{
+		"edit-not-found":        "the windowed edit replaces lines by number",
+		"edit-not-unique":       "the windowed edit replaces lines by number",
+		"refused-unknown-tool":  "text actions: any command goes to the shell",
+		"refused-bad-arguments": "text actions: any command goes to the shell",
+		"revert":                "covered by swe-agent.traj",
+		"background":            "covered by swe-agent.traj",
+		"empty-output":          "covered by swe-agent.traj",
+	}, differ: map[string]string{
+		"edit-rejected/edits": "edit N:M replaces lines",
+		"edit-applies/edits":  "edit N:M replaces lines",
+	}},
+	{file: "openhands-v1.jsonl", format: transcript.FormatOpenHands, exits: exitAlways, trailing: 1, absent: map[string]string{
+		"edit-rejected": "file_editor runs no linter before it writes",
+	}},
+}
+
+func TestReaderConformance(t *testing.T) {
+	for _, f := range conformanceFormats {
+		t.Run(f.file, func(t *testing.T) {
+			acts := conformanceActions(t, f)
+			want := f.scenarios(t)
+			if len(acts) != len(want)+f.trailing {
+				t.Fatalf("%s: %d steps with calls, want %d scenarios and %d more", f.format, len(acts), len(want), f.trailing)
+			}
+			for i, sc := range want {
+				for _, problem := range f.check(sc, acts[i]) {
+					t.Errorf("%s/%s (step with calls %d): %s", f.format, sc.name, i+1, problem)
+				}
+			}
+		})
+	}
+}
+
+// scenarios returns the scenarios the format's session holds, in order.
+func (f conformanceFormat) scenarios(t *testing.T) []conformanceScenario {
+	var out []conformanceScenario
+	for _, sc := range conformanceScenarios {
+		if f.absent[sc.name] == "" {
+			out = append(out, sc)
+		}
+	}
+	for name := range f.absent {
+		if !slices.ContainsFunc(conformanceScenarios, func(s conformanceScenario) bool { return s.name == name }) {
+			t.Fatalf("%s: absent names no scenario: %q", f.file, name)
+		}
+	}
+	return out
+}
+
+// conformanceActions reads a session with the transcript package, as vigil
+// review does, and returns the action of each step that makes a call.
+func conformanceActions(t *testing.T, f conformanceFormat) []Action {
+	t.Helper()
+	path := filepath.Join("testdata", "conformance", f.file)
+	file, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	r, err := transcript.NewReader(file, f.file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st transcript.Stepper
+	var acts []Action
+	take := func(s transcript.Step) {
+		a := Actions(&s)
+		switch len(a) {
+		case 0:
+		case 1:
+			acts = append(acts, a[0])
+		default:
+			t.Errorf("%s: step %d makes %d calls, want one", f.format, s.N, len(a))
+		}
+	}
+	runs := 0
+	for it, err := range r.Items() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if it.Run != nil {
+			runs++
+			continue
+		}
+		for _, s := range st.Add(it.Entry) {
+			take(s)
+		}
+	}
+	if s, ok := st.Flush(); ok {
+		take(s)
+	}
+	if runs != 1 || r.Format() != f.format {
+		t.Fatalf("%s: %d runs of format %s, want one of %s", f.file, runs, r.Format(), f.format)
+	}
+	return acts
+}
+
+// check returns how a differs from what the scenario wants.
+func (f conformanceFormat) check(sc conformanceScenario, a Action) []string {
+	var problems []string
+	field := func(name string, got, want any) {
+		if f.differ[sc.name+"/"+name] != "" {
+			return
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			problems = append(problems, fmt.Sprintf("%s = %v, want %v", name, got, want))
+		}
+	}
+	field("answered", a.Answered, true)
+	field("failed", a.Failed, sc.failed)
+	field("refused", a.Refused, sc.refused)
+	field("test", a.Test, sc.test)
+	field("run", a.Run, sc.run)
+	field("background", a.Background, sc.background)
+	if sc.refused {
+		field("edits", len(a.Edits), 0)
+	} else {
+		field("kind", a.Kind, sc.kind)
+		var ops []EditOp
+		for _, e := range a.Edits {
+			ops = append(ops, e.Op)
+			if sc.path != "" && !pathIs(e.Path, sc.path) {
+				field("path", e.Path, sc.path)
+			}
+		}
+		field("edits", ops, sc.edits)
+		if sc.path != "" && !pathIs(a.Path, sc.path) {
+			field("path", a.Path, sc.path)
+		}
+	}
+	if sc.shell != "" {
+		field("shell", a.canonical, analyseShell(sc.shell).canonical)
+	}
+	wantExit := -1
+	switch {
+	case f.exits == exitAlways && sc.exit >= 0, f.exits == exitOnFailure && sc.exit > 0:
+		wantExit = sc.exit
+	}
+	field("exit code", a.ExitCode, wantExit)
+	if sc.empty || sc.output {
+		field("empty", a.Empty, sc.empty)
+	}
+	return problems
+}
+
+// pathIs reports whether got names the file want: the same path, or one
+// that ends in it.
+func pathIs(got, want string) bool {
+	return got == want || strings.HasSuffix(got, "/"+want)
+}
+
+// FuzzResultText checks what an action makes of any result text: the
+// state line SWE-agent ends an observation with comes off whole or not at
+// all, and the harnesses' words for no output do not depend on a trailing
+// line end.
+func FuzzResultText(f *testing.F) {
+	f.Add("a\n(Open file: /r/a.py)\n(Current directory: /r)\nbash-$")
+	f.Add("(Open file: n/a)\n(Current directory: /r)\r\nbash-$\n")
+	f.Add("(no output)\n\nCommand exited with code 1")
+	f.Add("Chunk ID: 1\nWall time: 0.1 seconds\nProcess exited with code 0\nOriginal token count: 0\nOutput:\n")
+	f.Add("Error validating args {} for tool 'x': bad")
+	f.Fuzz(func(t *testing.T, out string) {
+		rest, open := cutSWEState(out)
+		if !strings.HasPrefix(out, rest) || strings.ContainsAny(open, "\n") || rest == out && open != "" {
+			t.Errorf("cutSWEState(%q) = %q, %q", out, rest, open)
+		}
+		if len(out) < 500 && noOutput(out) != noOutput(out+"\n") {
+			t.Errorf("noOutput(%q) changes with a line end", out)
+		}
+		_ = harnessRefused(out)
+		_ = stillRunning(out)
+	})
+}
