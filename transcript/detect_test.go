@@ -78,8 +78,8 @@ func TestDetectUnknown(t *testing.T) {
 }
 
 func TestGzipInflationGuard(t *testing.T) {
-	// The dev set's compressed runs read in full.
-	files, _ := filepath.Glob(filepath.Join("..", "testdata", "devset", "corpus", "*.gz"))
+	// The dev set's compressed recordings read in full.
+	files, _ := filepath.Glob(filepath.Join("..", "testdata", "devset", "*", "*.jsonl.gz"))
 	if len(files) == 0 {
 		t.Fatal("no compressed runs in the dev set")
 	}

@@ -64,7 +64,7 @@ func TestReviewSample(t *testing.T) {
 func TestReviewFolder(t *testing.T) {
 	dir := t.TempDir()
 	copyFile(t, devFile("vigil/offcourse_repeat_failing_tests.jsonl"), filepath.Join(dir, "a", "repeat.jsonl"))
-	copyFile(t, devFile("corpus/rock.traj.gz"), filepath.Join(dir, "b", "rock.traj.gz"))
+	copyFile(t, devFile("codex/clean_normal_fix.jsonl.gz"), filepath.Join(dir, "b", "fix.jsonl.gz"))
 	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("not a transcript\n"), 0o644)
 	// A session cut off in the middle of its last line.
 	data, _ := os.ReadFile(devFile("vigil/clean_normal_fix.jsonl"))
@@ -80,11 +80,11 @@ func TestReviewFolder(t *testing.T) {
 	for _, want := range []string{
 		filepath.Join(dir, "a", "repeat.jsonl") + ": vigil, 6 steps, 1 finding",
 		"repeated-failure",
-		filepath.Join(dir, "b", "rock.traj.gz") + ": swe-agent, 12 steps, 0 findings",
+		filepath.Join(dir, "b", "fix.jsonl.gz") + ": codex, 5 steps, 0 findings",
 		filepath.Join(dir, "cut.jsonl") + ": vigil, 4 steps, 0 findings",
 		"note: truncated last line (line 11)",
 		"file ", "format", "steps",
-		"total: 3 files, 3 runs, 22 steps, 1 finding (0 blocker, 1 concern, 0 nit); 1 file skipped (not transcripts)",
+		"total: 3 files, 3 runs, 15 steps, 1 finding (0 blocker, 1 concern, 0 nit); 1 file skipped (not transcripts)",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)

@@ -90,7 +90,7 @@ func TestHTMLInBrowser(t *testing.T) {
 	bin := chromium(t)
 	files := []*File{
 		reviewed(t, "vigil/offcourse_repeat_failing_tests.jsonl"),
-		reviewed(t, "corpus/deepseek_chat_test_1-100__django__django-11620.traj.json.gz"),
+		reviewed(t, "claude-code/offcourse_revert_cycle.jsonl.gz"),
 		{Path: "notes.txt", Err: errors.New("read notes.txt: not a transcript format vigil knows")},
 	}
 	dom, log := render(t, bin, writePage(t, files, "")+"#f2-r1-f2")
