@@ -6,16 +6,14 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/vigil-dev/vigil/internal/cli"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := cli.Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	stop()
+	// cli.Run handles SIGINT and SIGTERM itself (the first cancels the
+	// command, a second or a command still running 3 s later ends it).
+	err := cli.Run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	if err != nil {
 		if msg := err.Error(); msg != "" {
 			fmt.Fprintln(os.Stderr, "vigil:", msg)

@@ -217,6 +217,9 @@ func review(ctx context.Context, l Label, r Reviewer, opt Options) (RunResult, e
 	if err != nil {
 		return res, err
 	}
+	if watched, ok := tr.AdvisorOf(); ok {
+		return res, fmt.Errorf("%s: an advisor transcript, not an agent session (label the session it watches%s)", l.File, strings.TrimSuffix(" "+watched, " "))
+	}
 	res.Source = source(l.Set, string(tr.Format()))
 	steps, done := firstRun(tr, &res)
 	found, err := r.Review(ctx, steps)

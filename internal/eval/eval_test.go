@@ -7,6 +7,8 @@ import (
 	"errors"
 	"iter"
 	"math"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -286,5 +288,23 @@ func TestQuantile(t *testing.T) {
 		if got := quantile(append([]int(nil), c.xs...), c.q); !near(got, c.want) {
 			t.Errorf("quantile(%v, %v) = %v, want %v", c.xs, c.q, got, c.want)
 		}
+	}
+}
+
+func TestAdvisorTranscriptRefused(t *testing.T) {
+	data, err := os.ReadFile("../../testdata/devset/vigil/clean_normal_fix.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "__advisor.jsonl")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Evaluate(context.Background(), []Label{{File: "__advisor.jsonl", Path: path, Class: Clean}}, RulesReviewer{}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := rep.Runs[0]; !strings.Contains(r.Error, "an advisor transcript") || rep.Clean != 0 {
+		t.Errorf("an advisor transcript labelled as a run: got %+v, want it refused", r)
 	}
 }
