@@ -244,7 +244,21 @@ func (f *Follower) detect(file *os.File, size int64) error {
 	if err != nil && err != io.EOF {
 		return fmt.Errorf("follow %s: %w", f.file.path, err)
 	}
-	format, ok, err := sniffFollow(head[:n], filepath.Base(f.file.path))
+	head = head[:n]
+	if n == sniffSize && bytes.IndexByte(head, '\n') < 0 {
+		// A first line longer than the sniffed bytes (a long `claude -p`
+		// prompt): detect from the whole of it, once it is written.
+		line, complete, err := firstLine(file, size)
+		if err != nil {
+			f.err = fmt.Errorf("follow %s: %w", f.file.path, err)
+			return f.err
+		}
+		if !complete {
+			return nil
+		}
+		head = line
+	}
+	format, ok, err := sniffFollow(head, filepath.Base(f.file.path))
 	if err != nil {
 		f.err = fmt.Errorf("follow %s: %w", f.file.path, err)
 		return f.err
@@ -253,6 +267,34 @@ func (f *Follower) detect(file *os.File, size int64) error {
 		f.start(format)
 	}
 	return f.err
+}
+
+// firstLine reads the first line of a file of size bytes, with its
+// newline; complete is false while it has none yet. A first line longer
+// than maxLine is an error: no format can be told from it.
+func firstLine(file *os.File, size int64) (line []byte, complete bool, err error) {
+	buf := make([]byte, followReadSize)
+	for off := int64(0); off < size && off <= maxLine; {
+		n, err := file.ReadAt(buf[:min(int64(len(buf)), size-off)], off)
+		if i := bytes.IndexByte(buf[:n], '\n'); i >= 0 {
+			line = make([]byte, off+int64(i)+1)
+			if _, err := file.ReadAt(line, 0); err != nil && err != io.EOF {
+				return nil, false, err
+			}
+			return line, true, nil
+		}
+		if err != nil && err != io.EOF {
+			return nil, false, err
+		}
+		if n == 0 {
+			break
+		}
+		off += int64(n)
+	}
+	if size > maxLine {
+		return nil, false, fmt.Errorf("the first line is longer than %d MiB: %w", maxLine>>20, ErrUnknownFormat)
+	}
+	return nil, false, nil
 }
 
 // feed splits what was read into lines and reads each complete one;
