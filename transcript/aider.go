@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -34,10 +35,12 @@ import (
 // "> " are aider's own output (command output, edits applied, costs,
 // confirmations), kept as custom "aider_output" entries that are shown but
 // not sent to a model, because aider sends the model only some of it; all
-// other text is the assistant's reply, a message without calls, as aider
-// records none. Output that aider wrote over several lines carries the "> "
-// only on its first, so the rest reads as reply text: the format cannot
-// tell them apart. Text before the first header (a file cut at the front)
+// other text is the assistant's reply. A reply's SEARCH/REPLACE blocks are
+// its calls, and the output after it their results (aider_edits.go).
+// Output that aider wrote over several lines carries the "> " only on its
+// first, so the rest reads as reply text: the format cannot tell them
+// apart, except in aider's message about edits that failed to match, which
+// the reader knows. Text before the first header (a file cut at the front)
 // is a run of its own, noted; a last line without its newline (a file cut
 // at the end) is noted and left out. Entries have no times; their ids are
 // the line their text starts on.
@@ -83,6 +86,11 @@ type aiderState struct {
 	kind  byte
 	lines []string
 	first int
+	// edits are the SEARCH/REPLACE blocks of the last reply while their
+	// calls wait for aider's output (aider_edits.go); errBody says where
+	// a failure message is, when the block is one.
+	edits   []aiderEdit
+	errBody int
 }
 
 func readAider(d *decodeState) error {
@@ -122,6 +130,9 @@ func readAider(d *decodeState) error {
 
 // line takes line n of the file.
 func (st *aiderState) line(n int, line string) {
+	if st.errBody != 0 && st.errorLine(line) {
+		return
+	}
 	switch {
 	case strings.HasPrefix(line, aiderHeader):
 		st.flush()
@@ -130,7 +141,11 @@ func (st *aiderState) line(n int, line string) {
 	case strings.HasPrefix(line, "#### ") || line == "####":
 		st.add(n, 'u', aiderUnmark(line, "####"))
 	case strings.HasPrefix(line, "> ") || line == ">":
-		st.add(n, 'o', aiderUnmark(line, ">"))
+		text := aiderUnmark(line, ">")
+		st.add(n, 'o', text)
+		if aiderFailedBlocks.Get().MatchString(text) {
+			st.errBody = errBlocks
+		}
 	case strings.TrimSpace(line) == "":
 		if st.kind == 'a' {
 			st.lines = append(st.lines, "")
@@ -190,17 +205,28 @@ func (st *aiderState) flush() {
 	id := strconv.Itoa(st.first)
 	switch kind {
 	case 'u':
+		st.edits = nil
 		st.b.user(id, time.Time{}, text)
 	case 'o':
+		if len(st.edits) > 0 && len(st.b.open) == len(st.edits) {
+			// The output after a reply with edits says how they went.
+			ids := slices.Clone(st.b.open)
+			st.b.open = st.b.open[:0]
+			st.b.add(id, time.Time{}, aiderResults(ids, st.edits, text))
+			st.edits = nil
+			return
+		}
 		st.b.add(id, time.Time{}, &session.Custom{
 			CustomType: "aider_output",
 			Content:    []llm.Block{llm.Text(text)},
 			Display:    true,
 		})
 	case 'a':
-		st.b.nextReply()
+		r := st.b.nextReply()
+		st.edits = aiderEdits(text)
+		content := append([]llm.Block{llm.Text(text)}, aiderEditCalls(r, st.edits)...)
 		st.b.reply(id, time.Time{}, &session.Message{
-			Message: llm.Message{Role: llm.RoleAssistant, Content: []llm.Block{llm.Text(text)}},
+			Message: llm.Message{Role: llm.RoleAssistant, Content: content},
 			Model:   llm.Ref{Model: st.info.Model},
 		})
 	}

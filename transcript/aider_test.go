@@ -56,8 +56,8 @@ func TestAiderSample(t *testing.T) {
 			}
 		}
 	}
-	if kinds != "ouaouu" {
-		t.Errorf("run 2 entry kinds %q, want output, user, assistant, output, user, user", kinds)
+	if kinds != "ouauuu" {
+		t.Errorf("run 2 entry kinds %q, want output, user, assistant, its results, user, user", kinds)
 	}
 	if got := firstText(runResult{entries: run.entries[1:]}); got != "Use the Spinner instead of the inlined custom spinner" {
 		t.Errorf("prompt %q", got)
@@ -66,9 +66,15 @@ func TestAiderSample(t *testing.T) {
 	if !strings.HasPrefix(reply.Text(), "Certainly! I'll modify the `run_install` function") || !strings.Contains(reply.Text(), "<<<<<<< SEARCH\ndef run_install(cmd):") || reply.Message().Model.Model != "claude-3-5-sonnet-20240620" {
 		t.Errorf("reply %.120q", reply.Text())
 	}
-	out := run.entries[3].Body.(*session.Custom).Content[0].Text
-	if out != "Tokens: 5,244 sent, 604 received. Cost: $0.02 request, $0.02 session.\nApplied edit to aider/utils.py\nCommit fd43cd4 feat: Use the Spinner instead of the inlined custom spinner\nYou can use /undo to revert and discard commit fd43cd4." {
-		t.Errorf("output %q", out)
+	// The reply's one SEARCH/REPLACE block is its call; aider's output
+	// after it, its result.
+	calls := reply.Calls()
+	if len(calls) != 1 || calls[0].Name != "edit" || !strings.HasPrefix(string(calls[0].Arguments), `{"new_text":"def run_install(cmd):\n`) || !strings.HasSuffix(string(calls[0].Arguments), `"path":"aider/utils.py"}`) {
+		t.Fatalf("calls %+v", calls)
+	}
+	res, ok := reply.Result(calls[0].ID)
+	if out := resultText(res); !ok || res.IsError || out != "Tokens: 5,244 sent, 604 received. Cost: $0.02 request, $0.02 session.\nApplied edit to aider/utils.py\nCommit fd43cd4 feat: Use the Spinner instead of the inlined custom spinner\nYou can use /undo to revert and discard commit fd43cd4." {
+		t.Errorf("result %v %v %q", ok, res.IsError, out)
 	}
 	if u := r.runs[0].entries[2].Body.(*session.Message).Message.Text(); !strings.HasPrefix(u, "# Fix any errors below, if possible.\n\n## Running:") {
 		t.Errorf("multi-line prompt %.60q", u)
@@ -112,6 +118,55 @@ func TestAiderShapes(t *testing.T) {
 	}
 	if !r.runs[1].info.Started.IsZero() || !r.noted("session header with a time of an unknown form") {
 		t.Errorf("run 1 %+v, notes %v", r.runs[1].info, r.notes)
+	}
+}
+
+// TestAiderEdits checks the SEARCH/REPLACE blocks of replies: each is a
+// call; aider's message about blocks that failed to match, written with
+// "> " on its first line only, is their result and not the model's words;
+// a block it names failed, the others applied.
+func TestAiderEdits(t *testing.T) {
+	data := "# aider chat started at 2025-01-02 03:04:05\n\n" +
+		"#### fix add  \n\n" +
+		"Fixing both.\n\ncalc.py\n```python\n<<<<<<< SEARCH\n    return a-b\n=======\n    return a+b\n>>>>>>> REPLACE\n```\n\n" +
+		"```python\n<<<<<<< SEARCH\ndef mul(a, b):\n=======\ndef mul(a, b=1):\n>>>>>>> REPLACE\n```\n\n" +
+		"> Tokens: 2.1k sent, 120 received.  \n> The LLM did not conform to the edit format.  \n" +
+		"> https://aider.chat/docs/troubleshooting/edit-errors.html  \n>  \n" +
+		"> # 1 SEARCH/REPLACE block failed to match!\n\n" +
+		"## SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines in calc.py\n" +
+		"<<<<<<< SEARCH\n    return a-b\n=======\n    return a+b\n>>>>>>> REPLACE\n\n" +
+		"Did you mean to match some of these actual lines from calc.py?\n\n```\n    return a - b\n```\n\n" +
+		"The SEARCH section must exactly match an existing block of lines including all white space, comments, indentation, docstrings, etc\n\n" +
+		"# The other 1 SEARCH/REPLACE block were applied successfully.\nDon't re-send them.\n" +
+		"Just reply with fixed versions of the block above that failed to match.  \n\n" +
+		"Sorry, the exact line:\n\ncalc.py\n```python\n<<<<<<< SEARCH\n    return a - b\n=======\n    return a + b\n>>>>>>> REPLACE\n```\n\n" +
+		"> Applied edit to calc.py  \n\n" +
+		"#### thanks  \n\nYou're welcome.\n"
+	r, err := readTranscript(strings.NewReader(data), "x.md")
+	if err != nil || r.err != nil {
+		t.Fatal(err, r.err)
+	}
+	run := r.runs[0]
+	checkRun(t, run)
+	if got := statsOf(run); got != (stepStats{steps: 3, calls: 3, answered: 3, failed: 1}) {
+		t.Errorf("stats %+v", got)
+	}
+	first := run.steps[0]
+	calls := first.Calls()
+	if len(calls) != 2 || string(calls[0].Arguments) != `{"new_text":"    return a+b\n","old_text":"    return a-b\n","path":"calc.py"}` ||
+		string(calls[1].Arguments) != `{"new_text":"def mul(a, b=1):\n","old_text":"def mul(a, b):\n","path":"calc.py"}` {
+		t.Fatalf("calls %+v", calls)
+	}
+	bad, _ := first.Result(calls[0].ID)
+	good, _ := first.Result(calls[1].ID)
+	if !bad.IsError || good.IsError || !strings.HasSuffix(resultText(bad), "Just reply with fixed versions of the block above that failed to match.") {
+		t.Errorf("results %v %v %q", bad.IsError, good.IsError, resultText(bad))
+	}
+	if second := run.steps[1]; !strings.HasPrefix(second.Text(), "Sorry, the exact line:") || len(second.Calls()) != 1 {
+		t.Errorf("the retry: %q, %d calls", second.Text(), len(second.Calls()))
+	}
+	if last := run.steps[2]; last.Text() != "You're welcome." || len(last.Calls()) != 0 {
+		t.Errorf("last step %q", last.Text())
 	}
 }
 
@@ -181,5 +236,20 @@ func FuzzAider(f *testing.F) {
 	}
 	f.Add(data)
 	f.Add([]byte("# aider chat started at 2024-01-01 00:00:00\n####\n>\n#### \n> \nx\n\n# aider chat started at \n"))
+	f.Add([]byte("#### x  \n\na.py\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n\n> # 1 SEARCH/REPLACE block failed to match!\n\n## SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines in a.py\n<<<<<<< SEARCH\nx\n=======\n\nThe SEARCH section must exactly match\n\n# The other 2\n"))
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzRead(data) })
+}
+
+// FuzzAiderEdits checks the SEARCH/REPLACE blocks read from any reply:
+// each names a file, and its texts are whole lines of the reply.
+func FuzzAiderEdits(f *testing.F) {
+	f.Add("calc.py\n```python\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n```\n<<<<<<< SEARCH\n=======\n>>>>>>> REPLACE")
+	f.Add("```\n```\n`x.go`:\n<<<<<<< SEARCH\n=======\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, e := range aiderEdits(text) {
+			if e.path == "" || !strings.Contains(text+"\n", e.search) || !strings.Contains(text+"\n", e.replace) {
+				t.Errorf("edit %+v of %q", e, text)
+			}
+		}
+	})
 }
