@@ -16,7 +16,8 @@ import (
 // against a session of each format vigil reads that does them all in a
 // row (testdata/conformance/, written by write.py there). A detector sees
 // only actions, so when every format maps a scenario to the same action,
-// the detector works on every format without knowing it.
+// the detector works on every format without knowing it. A scenario a
+// harness cannot express is absent from its session, with the reason.
 
 // conformanceScenario is one thing an agent does and the action it must map
 // to, whatever the harness.
@@ -139,7 +140,24 @@ var conformanceFormats = []conformanceFormat{
 	{file: "openhands-v1.jsonl", format: transcript.FormatOpenHands, exits: exitAlways, trailing: 1, absent: map[string]string{
 		"edit-rejected": "file_editor runs no linter before it writes",
 	}},
+	{file: "aider.chat.history.md", format: transcript.FormatAider, exits: exitNever, absent: map[string]string{
+		"tests-fail":            aiderNoCommands,
+		"command-fails":         aiderNoCommands,
+		"tests-pass":            aiderNoCommands,
+		"revert":                aiderNoCommands,
+		"background":            aiderNoCommands,
+		"empty-output":          aiderNoCommands,
+		"edit-not-unique":       "a SEARCH block replaces its first match",
+		"edit-rejected":         "aider lints after it applies an edit: the edit stands",
+		"refused-unknown-tool":  "no tools: a reply's edits are SEARCH/REPLACE blocks in its text",
+		"refused-bad-arguments": "no tools: a reply's edits are SEARCH/REPLACE blocks in its text",
+	}},
 }
+
+// aiderNoCommands is why aider's sessions hold no command scenario: the
+// history records the user's /run and /test with their output, but not
+// which suggested shell command the model's reply led aider to run.
+const aiderNoCommands = "the history records commands the user ran (/run, /test), not calls of the model"
 
 func TestReaderConformance(t *testing.T) {
 	for _, f := range conformanceFormats {

@@ -779,6 +779,81 @@ def openhands_v1():
     dump("openhands-v1.jsonl", lines)
 
 
+# ---------------------------------------------------------------- aider
+
+
+def aider():
+    """aider's chat history: only its edits are calls (SEARCH/REPLACE blocks);
+    a failure message carries "> " on its first line only."""
+    text = """# aider chat started at 2026-12-01 10:00:00
+
+> /usr/local/bin/aider calc.py test_calc.py  
+> Aider v0.86.1  
+> Main model: anthropic/claude-sonnet-4-20250514 with diff edit format, infinite output  
+> Weak model: anthropic/claude-3-5-haiku-20241022  
+> Git repo: .git with 2 files  
+> Repo-map: using 4096 tokens, auto refresh  
+> Added calc.py to the chat.  
+> Added test_calc.py to the chat.  
+
+#### %(task)s  
+
+%(not_found)s
+
+calc.py
+```python
+<<<<<<< SEARCH
+    return a-b
+=======
+    return a+b
+>>>>>>> REPLACE
+```
+
+> Tokens: 2.4k sent, 61 received. Cost: $0.0081 message, $0.0081 session.  
+> The LLM did not conform to the edit format.  
+> https://aider.chat/docs/troubleshooting/edit-errors.html  
+> # 1 SEARCH/REPLACE block failed to match!
+
+## SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines in calc.py
+<<<<<<< SEARCH
+    return a-b
+=======
+    return a+b
+>>>>>>> REPLACE
+
+Did you mean to match some of these actual lines from calc.py?
+
+```
+    return a - b
+```
+
+The SEARCH section must exactly match an existing block of lines including all white space, comments, indentation, docstrings, etc  
+
+%(applies)s
+
+calc.py
+```python
+<<<<<<< SEARCH
+    return a - b
+=======
+    return a + b
+>>>>>>> REPLACE
+```
+
+> Tokens: 2.7k sent, 58 received. Cost: $0.0090 message, $0.017 session.  
+> Applied edit to calc.py  
+> Commit 3b9e1c2 fix: Add instead of subtract in add()  
+> You can use /undo to undo and discard each aider commit.  
+
+#### /test python3 -m pytest -q  
+
+> ..                                                                       [100%%]  
+> 2 passed in 0.01s  
+""" % {"task": TASK, "not_found": SAY["edit-not-found"], "applies": SAY["edit-applies"]}
+    with open("aider.chat.history.md", "w") as f:
+        f.write(text)
+
+
 if __name__ == "__main__":
     vigil()
     claude_code()
@@ -789,3 +864,4 @@ if __name__ == "__main__":
     swe_agent_fc()
     swe_agent_windowed()
     openhands_v1()
+    aider()
