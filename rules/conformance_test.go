@@ -140,6 +140,11 @@ var conformanceFormats = []conformanceFormat{
 	{file: "openhands-v1.jsonl", format: transcript.FormatOpenHands, exits: exitAlways, trailing: 1, absent: map[string]string{
 		"edit-rejected": "file_editor runs no linter before it writes",
 	}},
+	{file: "openhands-v0.json", format: transcript.FormatOpenHands, exits: exitAlways, trailing: 1, absent: map[string]string{
+		"edit-rejected":         "str_replace_editor runs no linter before it writes",
+		"refused-unknown-tool":  "a call the agent cannot parse or does not have is not recorded, only an error observation",
+		"refused-bad-arguments": "a call the agent cannot parse or does not have is not recorded, only an error observation",
+	}},
 	{file: "aider.chat.history.md", format: transcript.FormatAider, exits: exitNever, absent: map[string]string{
 		"tests-fail":            aiderNoCommands,
 		"command-fails":         aiderNoCommands,

@@ -779,6 +779,89 @@ def openhands_v1():
     dump("openhands-v1.jsonl", lines)
 
 
+def openhands_v0():
+    """OpenHands V0 (the app): a JSON list of events; execute_bash and
+    str_replace_editor calls in tool_call_metadata, with the model's
+    response."""
+    c = Clock()
+    events = []
+    n = [0]
+
+    def event(e):
+        n[0] += 1
+        e = dict({"id": n[0], "timestamp": c.iso()[:-1].replace(".000", ".%06d" % (200000 + n[0]))}, **e)
+        events.append(e)
+        return e
+
+    event({"source": "user", "message": TASK, "action": "message",
+           "args": {"content": TASK, "image_urls": None, "wait_for_response": False}, "timeout": 120})
+    calls = [0]
+
+    def meta(name, arguments, say):
+        calls[0] += 1
+        cid = "toolu_conf%02dOpenHandsV0" % calls[0]
+        return cid, {"function_name": name, "tool_call_id": cid,
+                     "model_response": {"id": "chatcmpl-conf-v0-%02d" % calls[0], "created": c.t,
+                                        "model": "claude-3-5-sonnet-20241022", "object": "chat.completion",
+                                        "choices": [{"finish_reason": "tool_calls", "index": 0, "message": {
+                                            "content": say, "role": "assistant",
+                                            "tool_calls": [{"index": 1, "function": {
+                                                "arguments": json.dumps(arguments), "name": name},
+                                                "id": cid, "type": "function"}]}}],
+                                        "usage": {"completion_tokens": 90, "prompt_tokens": 3500 + 150 * calls[0],
+                                                  "total_tokens": 3590 + 150 * calls[0],
+                                                  "prompt_tokens_details": {"cached_tokens": 3400 + 140 * calls[0]}}},
+                     "total_calls_in_response": 1}
+
+    def run(scenario, cmd, code, out):
+        m = meta("execute_bash", {"command": cmd, "is_input": "false"}, SAY[scenario])[1]
+        a = event({"source": "agent", "message": "Running command: " + cmd, "action": "run", "tool_call_metadata": m,
+                   "args": {"command": cmd, "is_input": False, "thought": SAY[scenario], "blocking": False,
+                            "hidden": False, "confirmation_state": "confirmed"}, "timeout": 120})
+        event({"source": "agent", "message": "Command `%s` executed with exit code %d." % (cmd, code), "cause": a["id"],
+               "observation": "run", "tool_call_metadata": m, "content": out,
+               "extras": {"command": cmd, "metadata": {
+                   "exit_code": code, "pid": -1, "username": "openhands", "hostname": "runtime-conformance",
+                   "working_dir": "/workspace", "py_interpreter_path": "/usr/bin/python3", "prefix": "",
+                   "suffix": "\n[The command completed with exit code %d.]" % code}, "hidden": False},
+               "success": code == 0})
+
+    def edit(scenario, old, new, out):
+        path = "/workspace/calc.py"
+        m = meta("str_replace_editor", {"command": "str_replace", "path": path, "old_str": old, "new_str": new},
+                 SAY[scenario])[1]
+        a = event({"source": "agent", "message": "Editing file: " + path, "action": "edit", "tool_call_metadata": m,
+                   "args": {"path": path, "command": "str_replace", "file_text": None, "old_str": old, "new_str": new,
+                            "insert_line": None, "content": "", "start": 1, "end": -1, "thought": SAY[scenario],
+                            "impl_source": "oh_aci"}, "timeout": 120})
+        event({"source": "agent", "message": "I edited the file %s." % path, "cause": a["id"], "observation": "edit",
+               "tool_call_metadata": m, "content": out,
+               "extras": {"path": path, "prev_exist": False, "old_content": None, "new_content": None,
+                          "impl_source": "oh_aci", "diff": "", "_diff_cache": None}})
+
+    run("tests-fail", CMD["tests"], 1, PYTEST_FAIL)
+    run("command-fails", CMD["yaml"], 1, YAML_FAIL)
+    edit("edit-not-found", "return a-b", "return a+b",
+         "ERROR:\nNo replacement was performed, old_str `return a-b` did not appear verbatim in /workspace/calc.py.")
+    edit("edit-not-unique", "(a, b):", "(a, b=0):",
+         "ERROR:\nNo replacement was performed. Multiple occurrences of old_str `(a, b):` in lines [1, 5]. Please "
+         "ensure it is unique.")
+    edit("edit-applies", "return a - b", "return a + b",
+         "The file /workspace/calc.py has been edited. Here's the result of running `cat -n` on a snippet of "
+         "/workspace/calc.py:\n     1\tdef add(a, b):\n     2\t    return a + b\n     3\t\n     4\t\nReview the "
+         "changes and make sure they are as expected. Edit the file again if necessary.")
+    run("tests-pass", CMD["tests"], 0, PYTEST_PASS)
+    run("revert", CMD["revert"], 0, REVERTED)
+    run("background", CMD["server"], 0, "[1] 4242")
+    run("empty-output", CMD["mkdir"], 0, "")
+    m = meta("finish", {}, FINAL)[1]
+    event({"source": "agent", "message": FINAL, "action": "finish", "tool_call_metadata": m,
+           "args": {"outputs": {}, "thought": FINAL}, "timeout": 120})
+    with open("openhands-v0.json", "w") as f:
+        json.dump(events, f, indent=2)
+        f.write("\n")
+
+
 # ---------------------------------------------------------------- aider
 
 
@@ -864,4 +947,5 @@ if __name__ == "__main__":
     swe_agent_fc()
     swe_agent_windowed()
     openhands_v1()
+    openhands_v0()
     aider()
