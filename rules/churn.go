@@ -9,7 +9,7 @@ var churnInfo = Info{
 	Name:     "process-churn",
 	Severity: Concern,
 	Doc: "Background processes handled by force instead of by reason: the same background job " +
-		"(a command ending in &, nohup, setsid) started a third time within 10 steps with no edit " +
+		"(a command ending in &, nohup, setsid, a call run in the background) started a third time within 10 steps with no edit " +
 		"in between, or a third kill (kill, pkill, killall, fuser -k, xargs kill) within 10 steps. " +
 		"Each relaunch or harder signal hides why the last one did not do what was wanted; look at " +
 		"its log or its port first.",
@@ -53,7 +53,7 @@ func (d *churn) observe(v *view, emit func(candidate)) {
 			}
 			continue
 		}
-		if !launchesInBackground(a) {
+		if !a.Background {
 			continue
 		}
 		key := coreKey(a.canonical)
@@ -111,14 +111,4 @@ func isKill(canonical string) bool {
 		}
 	}
 	return false
-}
-
-// launchesInBackground reports whether an action starts a job that goes
-// on after the call returns.
-func launchesInBackground(a *act) bool {
-	// The parsed line drops a trailing &; the bare line, without
-	// here-document bodies, keeps the operators between commands.
-	raw := strings.TrimSpace(a.Command)
-	return strings.HasSuffix(raw, "&") && !strings.HasSuffix(raw, "&&") ||
-		strings.Contains(a.bare, " & ") || strings.HasPrefix(a.canonical, "nohup ") || strings.HasPrefix(a.canonical, "setsid ")
 }
