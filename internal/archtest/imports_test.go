@@ -144,8 +144,16 @@ func TestArchitectureListsEveryPackage(t *testing.T) {
 			t.Errorf("docs/architecture.md does not name %s: add it to the table of packages", rel)
 		}
 	}
-	// The table's first column: | `a`, `b` | its one job |
+	// The first table's first column: | `a`, `b` | its one job |
+	table := false
 	for _, line := range strings.Split(doc, "\n") {
+		if !strings.HasPrefix(line, "|") {
+			if table {
+				break // the end of the table of packages
+			}
+			continue
+		}
+		table = true
 		if !strings.HasPrefix(line, "| `") {
 			continue
 		}
