@@ -37,10 +37,14 @@ var resultLine = lazyre.Regexp{Expr: `^[ \t>]*(?:=+ .*\b\d+ (?:passed|failed)\b.
 // hold one.
 var resultHints = []string{" passed", " failed", "Ran ", "<returncode>", "OBSERVATION:", "Process exited", "successfully", "Successfully"}
 
-// resultScan is how much of the start and the end of a text is looked
-// at for result lines: summaries come last and confirmations first, and
-// a long output costs the same as a short one.
-const resultScan = 2048
+// resultScan is how much of the start and the end of a reply is looked
+// at for result lines, and resultTail how much of the end of a tool's
+// output: summaries come last and confirmations first, and a long text
+// costs the same as a short one.
+const (
+	resultScan = 2048
+	resultTail = 512
+)
 
 // resultLines calls fn with each line of s (its start and end, up to
 // resultScan bytes each) that is a tool's result line, trimmed, at most
@@ -126,11 +130,13 @@ func (d *fabricated) observe(v *view, emit func(candidate)) {
 		}})
 	}
 	invented := ""
-	resultLines(v.text, 8, func(line string) {
-		if _, ok := d.seen[textSig(line)]; !ok && invented == "" {
-			invented = line
-		}
-	})
+	if len(v.text) > 2*resultScan || hasResultHint(v.text) {
+		resultLines(v.text, 8, func(line string) {
+			if _, ok := d.seen[textSig(line)]; !ok && invented == "" {
+				invented = line
+			}
+		})
+	}
 	if invented != "" {
 		report(v.n, fabricatedInfo.Severity, fmt.Sprintf("This reply shows tool output (%q) that no tool returned; it is what the model expected, not what happened. Run the command and report its real output.", clip(invented, 60)), invented)
 	}
@@ -151,7 +157,15 @@ func (d *fabricated) observe(v *view, emit func(candidate)) {
 // remember adds the result lines of the step's outputs to the window.
 func (d *fabricated) remember(v *view) {
 	for i := range v.acts {
-		resultLines(v.acts[i].Output, 16, func(line string) { d.seen[textSig(line)] = v.n })
+		// A tool's result lines are its first (an editor's confirmation)
+		// and its last (a test summary, the harness's markers).
+		out := v.acts[i].Output
+		first, _, _ := strings.Cut(out, "\n")
+		remember := func(line string) { d.seen[textSig(line)] = v.n }
+		resultLinesIn(first, 1, remember)
+		if len(out) > len(first) {
+			resultLinesIn(out[max(len(first)+1, len(out)-resultTail):], 8, remember)
+		}
 	}
 	if len(d.seen) > 256 {
 		for k, n := range d.seen {

@@ -124,20 +124,26 @@ var valueFlags = map[string]bool{"-u": true, "-g": true, "-s": true, "-k": true,
 // wrappers left out ("echo N | timeout 60 npx create-next-app@latest app
 // --yes" is "create-next-app@latest app").
 func coreKey(canonical string) string {
-	segs := strings.Split(canonical, " | ")
-	i := 0
-	for i < len(segs)-1 {
-		w := strings.Fields(segs[i])
-		if len(w) == 0 || !feeders[baseName(w[0])] {
-			break
+	last := canonical
+	if strings.Contains(canonical, " | ") {
+		rest := canonical
+		for {
+			seg, after, found := strings.Cut(rest, " | ")
+			if !found {
+				last = seg
+				break
+			}
+			var buf [1]string
+			if w := firstFields(seg, buf[:0]); len(w) == 0 || !feeders[baseName(w[0])] {
+				// A pipeline that does more than feed its input: compare
+				// it whole.
+				return canonical
+			}
+			rest = after
 		}
-		i++
 	}
-	if i < len(segs)-1 {
-		// A pipeline that does more than feed its input: compare it whole.
-		return canonical
-	}
-	words := strings.Fields(segs[i])
+	var buf [16]string
+	words := firstFields(last, buf[:0])
 	j := 0
 	for j < len(words) && wrappers[baseName(words[j])] {
 		j++
@@ -158,6 +164,18 @@ func coreKey(canonical string) string {
 		}
 	}
 	return key
+}
+
+// firstFields appends to dst the first cap(dst) words of s (so a caller's
+// array holds them without allocating).
+func firstFields(s string, dst []string) []string {
+	for w := range strings.FieldsSeq(s) {
+		if len(dst) == cap(dst) {
+			break
+		}
+		dst = append(dst, w)
+	}
+	return dst
 }
 
 // isNumberWord reports whether w is a number or a duration such as 60s.
