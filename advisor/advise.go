@@ -202,6 +202,8 @@ func AdviseResult(d Decision, r Route) string {
 		s = "Delivered: the agent is interrupted with your note before its next model call."
 	case ChannelCard:
 		s = "Held as a visible card: the user has stopped the run, so it was not resumed; the note enters the agent's context when the user resumes."
+	case ChannelWithheld:
+		s = "Shown to the user, withheld from the agent: it will not see this note. Review the next updates as usual; the agent does not act on this note because it never saw it."
 	default:
 		s = "Queued as an aside: the agent sees it at its next step boundary, without being interrupted."
 	}

@@ -126,6 +126,7 @@ func TestAdviseResult(t *testing.T) {
 		{"aside", Decision{Deliver: true}, Route{Channel: ChannelAside}, []string{"Queued as an aside", "next step boundary"}},
 		{"downgraded aside", Decision{Deliver: true}, Route{Channel: ChannelAside, Reason: "interrupt cooldown"}, []string{"Queued as an aside", "(interrupt cooldown)"}},
 		{"card", Decision{Deliver: true}, Route{Channel: ChannelCard}, []string{"Held as a visible card", "when the user resumes"}},
+		{"withheld", Decision{Deliver: true}, Route{Channel: ChannelWithheld, Reason: WithheldReason}, []string{"withheld from the agent", "(advisor.allowPromptInjection is false)"}},
 		{"dropped", Decision{Reason: "it repeats an earlier note"}, Route{Channel: ChannelSteer}, []string{"Dropped, not delivered: it repeats an earlier note."}},
 	}
 	for _, tt := range tests {

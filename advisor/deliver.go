@@ -23,6 +23,10 @@ const (
 	// without resuming the run; it enters the primary's context when the
 	// user resumes.
 	ChannelCard
+	// ChannelWithheld keeps the note out of the primary's context
+	// altogether ([Options.Withhold]): the user is shown it, the agent
+	// never is, and no run is interrupted or resumed.
+	ChannelWithheld
 )
 
 // String returns "aside", "steer" or "card".
@@ -34,6 +38,8 @@ func (c Channel) String() string {
 		return "steer"
 	case ChannelCard:
 		return "card"
+	case ChannelWithheld:
+		return "withheld"
 	}
 	return fmt.Sprintf("Channel(%d)", int(c))
 }
@@ -49,6 +55,9 @@ type RouteInput struct {
 	Aborting bool
 	// Immune says the interrupt cooldown is active (see [Immunity]).
 	Immune bool
+	// Withhold says no note may enter the primary's context
+	// ([Options.Withhold]).
+	Withhold bool
 }
 
 // Route is the channel chosen for a note and, when the note asked for
@@ -60,9 +69,13 @@ type Route struct {
 	Reason string
 }
 
+// WithheldReason is the reason a withheld note's route gives.
+const WithheldReason = "advisor.allowPromptInjection is false"
+
 // RouteAdvice chooses the channel of a note that passed the emission
 // guard. The rules apply in order:
 //
+//  0. with in.Withhold, every note is withheld, whatever its severity;
 //  1. a nit, or a note without a severity, is an aside;
 //  2. while the user has stopped the run (in.UserStopped), an interrupting
 //     note becomes a card if the primary is idle or being aborted, so that
@@ -73,6 +86,8 @@ type Route struct {
 //  4. otherwise it is a steer.
 func RouteAdvice(sev Severity, in RouteInput) Route {
 	switch {
+	case in.Withhold:
+		return Route{Channel: ChannelWithheld, Reason: WithheldReason}
 	case !sev.Interrupting():
 		return Route{Channel: ChannelAside}
 	case in.UserStopped && (in.Aborting || !in.Streaming):

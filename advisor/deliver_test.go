@@ -26,6 +26,10 @@ func TestRouteAdvice(t *testing.T) {
 		{"stopped idle blocker", SeverityBlocker, RouteInput{UserStopped: true}, ChannelCard},
 		{"stopped aborting streaming", SeverityConcern, RouteInput{UserStopped: true, Aborting: true, Streaming: true}, ChannelCard},
 		{"stopped but streaming again is steered", SeverityConcern, RouteInput{UserStopped: true, Streaming: true}, ChannelSteer},
+		{"withheld nit", SeverityNit, RouteInput{Withhold: true, Streaming: true}, ChannelWithheld},
+		{"withheld concern streaming", SeverityConcern, RouteInput{Withhold: true, Streaming: true}, ChannelWithheld},
+		{"withheld blocker while stopped", SeverityBlocker, RouteInput{Withhold: true, UserStopped: true}, ChannelWithheld},
+		{"withheld concern immune", SeverityConcern, RouteInput{Withhold: true, Immune: true}, ChannelWithheld},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -33,7 +37,8 @@ func TestRouteAdvice(t *testing.T) {
 			if got.Channel != tt.want {
 				t.Errorf("got %v, want %v", got.Channel, tt.want)
 			}
-			downgraded := tt.sev.Interrupting() && got.Channel != ChannelSteer
+			// A withheld note always says why: it asked to reach the agent.
+			downgraded := tt.sev.Interrupting() && got.Channel != ChannelSteer || got.Channel == ChannelWithheld
 			if downgraded != (got.Reason != "") {
 				t.Errorf("reason %q for %v of a %q note", got.Reason, got.Channel, tt.sev)
 			}
@@ -42,7 +47,7 @@ func TestRouteAdvice(t *testing.T) {
 }
 
 func TestChannelString(t *testing.T) {
-	for c, want := range map[Channel]string{ChannelAside: "aside", ChannelSteer: "steer", ChannelCard: "card", Channel(9): "Channel(9)"} {
+	for c, want := range map[Channel]string{ChannelAside: "aside", ChannelSteer: "steer", ChannelCard: "card", ChannelWithheld: "withheld", Channel(9): "Channel(9)"} {
 		if got := c.String(); got != want {
 			t.Errorf("got %q, want %q", got, want)
 		}

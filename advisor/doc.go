@@ -73,6 +73,13 @@
 //     run, an interrupting note becomes a card and nothing the advisor
 //     does resumes the run; the user's next resume clears it.
 //
+// With [Options.Withhold] (advisor.allowPromptInjection: false) every
+// note is [ChannelWithheld]: the review, the guard and the advisor's
+// transcript are as usual, but the note goes to [Withholder.Withhold],
+// which shows it to the user only, and nothing enters the primary's
+// context. The periodic mode does the same with a correction its host
+// blocks.
+//
 // [FormatAdvisories] renders notes as the primary sees them, one
 // <advisory> element each, the body XML-escaped so a note cannot break out
 // of its wrapper:

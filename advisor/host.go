@@ -65,6 +65,22 @@ type Host interface {
 	Resume(ctx context.Context) error
 }
 
+// Withholder is a [Host] that can show the user a note kept from the
+// agent. With [Options.Withhold] (advisor.allowPromptInjection: false) the
+// runtime reviews as usual but calls no Aside, Steer, Card or Resume: each
+// note the guard lets through goes to Withhold instead, if the host has it
+// (a host without it leaves the note in the advisor's own transcript and
+// counters only).
+type Withholder interface {
+	Host
+	// Withhold shows note to the user (a visible entry in the transcript,
+	// a log line) where the primary's model never reads it: not in its
+	// context, not in a hook's reply to the agent, not now and not at a
+	// later resume. It never starts, interrupts or continues a run, and
+	// returns promptly like every Host method.
+	Withhold(ctx context.Context, note Advice) error
+}
+
 // EventKind says what happened in the watched agent.
 type EventKind string
 
@@ -114,8 +130,10 @@ type Event struct {
 	// the names, unique within the session.
 	Run string `json:"run,omitempty"`
 	// Trigger says what started a run (EventRunStarted): "" or
-	// [TriggerUser] for a user's prompt, [TriggerManual], or the host's
-	// word for anything else (a resume, a schedule, a memory flush).
+	// [TriggerUser] for a user's prompt, [TriggerResume] for the user's
+	// resume, [TriggerManual], [TriggerAdvisor] for the advisor's own
+	// resume, or the host's word for anything else (a schedule, a memory
+	// flush).
 	Trigger string `json:"trigger,omitempty"`
 	// Call names a tool call (EventToolStarted, EventToolSettled).
 	Call CallKey `json:"call,omitzero"`

@@ -57,8 +57,10 @@ type PeriodicOptions struct {
 //
 // Counters belong to the runtime, which watches one session, and carry
 // across its runs. Only a top-level call of a run whose trigger is the
-// user's counts: not a resume, a scheduled job or a subagent's inner
-// calls. The calls known to be running form a set keyed by [CallKey];
+// user's (a prompt, or the user's resume of a stopped run) counts: not a
+// resume the advisor made, a scheduled job or a subagent's inner calls
+// (a subagent with an advisor of its own is another session, counted by
+// its own runtime). The calls known to be running form a set keyed by [CallKey];
 // nested calls are in it under their own keys, so a call that owns
 // nested calls settles with its own result only, and two calls sharing
 // an ID in different sources settle apart. A review is due when either

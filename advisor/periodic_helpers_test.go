@@ -20,12 +20,24 @@ type periodicHost struct {
 	// as a host that cannot abandon a fork would.
 	lateReplies bool
 
-	mu     sync.Mutex
-	steers []steerCall
-	result SteerResult
+	mu       sync.Mutex
+	steers   []steerCall
+	result   SteerResult
+	withheld []Advice
 }
 
-var _ PeriodicHost = (*periodicHost)(nil)
+var (
+	_ PeriodicHost = (*periodicHost)(nil)
+	_ Withholder   = (*periodicHost)(nil)
+)
+
+// Withhold records a correction the host blocked, as shown to the user.
+func (h *periodicHost) Withhold(_ context.Context, note Advice) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.withheld = append(h.withheld, note)
+	return nil
+}
 
 type forkCall struct {
 	prompt string

@@ -48,19 +48,30 @@ type PeriodicHost interface {
 }
 
 // The triggers of a run that the periodic mode counts; a run with any
-// other trigger (a resume the advisor made, a scheduled job, a memory
-// flush) is not the user's work and is never reviewed.
+// other trigger ([TriggerAdvisor], a scheduled job, a memory flush) is not
+// the user's work and is never reviewed.
 const (
 	// TriggerUser: the user's prompt. A run reported with no trigger
 	// counts as one.
 	TriggerUser = "user"
+	// TriggerResume: the user resumed a stopped run (vigil's resume
+	// command), which goes on with the user's work.
+	TriggerResume = "resume"
 	// TriggerManual: the user started the run by hand in some other way.
 	TriggerManual = "manual"
 )
 
+// TriggerAdvisor is the trigger of a run the advisor itself resumed, to
+// act on a note it steered; it is not counted.
+const TriggerAdvisor = "advisor"
+
 // userTriggered reports whether a run with this trigger is counted.
 func userTriggered(trigger string) bool {
-	return trigger == "" || trigger == TriggerUser || trigger == TriggerManual
+	switch trigger {
+	case "", TriggerUser, TriggerResume, TriggerManual:
+		return true
+	}
+	return false
 }
 
 // ForkReply is what a fork of the primary answered (see

@@ -172,7 +172,8 @@ func (p *Periodic) review(ctx context.Context, rv *review) {
 
 // steer delivers a correction to the run the review was forked in.
 func (p *Periodic) steer(ctx context.Context, run, correction string) PeriodicOutcome {
-	res, err := p.opts.Host.SteerRun(ctx, run, Advice{Note: correction, Severity: SeverityConcern})
+	note := Advice{Note: correction, Severity: SeverityConcern}
+	res, err := p.opts.Host.SteerRun(ctx, run, note)
 	switch {
 	case err != nil:
 		p.logf("advisor: correction not delivered: %v", err)
@@ -181,7 +182,14 @@ func (p *Periodic) steer(ctx context.Context, run, correction string) PeriodicOu
 		p.logf("advisor: steered active run")
 		return OutcomeSteered
 	case res.Outcome == SteerBlocked:
-		p.logf("advisor: correction not delivered (blocked by %s)", res.Reason)
+		p.logf("advisor: correction not delivered (blocked by %s): %q", res.Reason, clip(correction, 200))
+		// The user still sees what the review found: trying the advisor
+		// with injection off is how they learn whether to trust it.
+		if w, ok := p.opts.Host.(Withholder); ok {
+			if err := w.Withhold(ctx, note); err != nil {
+				p.logf("advisor: showing the blocked correction: %v", err)
+			}
+		}
 		return OutcomeBlocked
 	case res.Outcome == SteerRunEnded:
 		p.logf("advisor: correction dropped: the run ended before it could be delivered")

@@ -88,9 +88,16 @@ func TestPeriodicSteerBlocked(t *testing.T) {
 	bubble(t, PeriodicOptions{EveryToolCalls: 1}, func(x *pt) {
 		x.host.result = SteerResult{Outcome: SteerBlocked, Reason: "advisor.allowPromptInjection=false"}
 		x.answer(x.review(), "CORRECTION\nFix the config key.")
-		x.logged("advisor: correction not delivered (blocked by advisor.allowPromptInjection=false)")
+		x.logged(`advisor: correction not delivered (blocked by advisor.allowPromptInjection=false): "Fix the config key."`)
 		if n := len(x.host.steerCalls()); n != 1 {
 			t.Errorf("%d steer attempts, want 1", n)
+		}
+		// Blocked from the agent, shown to the user (issue 17 item 2).
+		x.host.mu.Lock()
+		withheld := x.host.withheld
+		x.host.mu.Unlock()
+		if len(withheld) != 1 || withheld[0].Note != "Fix the config key." {
+			t.Errorf("withheld %+v, want the correction", withheld)
 		}
 		if h := &x.host.fakeHost; len(h.asides)+len(h.steers)+len(h.cards)+h.resumes != 0 {
 			t.Errorf("a fallback delivery: %+v", h)

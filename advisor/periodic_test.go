@@ -51,6 +51,27 @@ func TestPeriodicCountsAcrossRuns(t *testing.T) {
 	})
 }
 
+// Issue 17 item 3: a run the user resumed is the user's work, counted and
+// reviewed like a prompted one, and its counters carry from the run it
+// resumed; the advisor's own resume is not.
+func TestPeriodicCountsTheUsersResume(t *testing.T) {
+	bubble(t, PeriodicOptions{EveryToolCalls: 2}, func(x *pt) {
+		x.runStarted("r1", TriggerUser)
+		x.call("c1")
+		x.runEnded("r1")
+		x.runStarted("r2", TriggerAdvisor)
+		x.call("c2")
+		x.noFork("after a call of the advisor's own resume")
+		x.runEnded("r2")
+		x.runStarted("r3", TriggerResume)
+		x.call("c3")
+		x.answer(x.fork(), "NO_CHANGE")
+		if st := x.p.Status(); st.Reviews != 1 {
+			t.Errorf("status %+v, want one review", st)
+		}
+	})
+}
+
 // §3.2 item 2: with everyToolCalls 0 and everyMinutes M, enough
 // accumulated run time makes a review due; time between runs does not
 // count. The fork is the host's, on the session's own model: the options
@@ -87,7 +108,7 @@ func TestPeriodicMinutesTrigger(t *testing.T) {
 // name never count or review.
 func TestPeriodicIgnoresRunsNotTheUsers(t *testing.T) {
 	bubble(t, PeriodicOptions{EveryToolCalls: 1, EveryMinutes: 1}, func(x *pt) {
-		for i, trigger := range []string{"heartbeat", "cron", "memory", "overflow", "resume"} {
+		for i, trigger := range []string{"heartbeat", "cron", "memory", "overflow", TriggerAdvisor} {
 			run := string(rune('a' + i))
 			x.runStarted(run, trigger)
 			x.started(agentCall(run))

@@ -131,19 +131,23 @@ func (r *Runtime) runTool(ctx context.Context, c llm.Block, spent bool) (res llm
 
 // deliver passes one note through the guard and the delivery policy to
 // the host, and returns the tool result text for the advisor and whether
-// the note reached the agent. A note the host refused is not recorded by
-// the guard: the advisor may send it again.
+// the note reached the agent (or, withheld, the user). A note the host
+// refused is not recorded by the guard: the advisor may send it again.
 func (r *Runtime) deliver(ctx context.Context, a Advice) (string, bool) {
 	d := r.guard.Decide(a)
 	if !d.Deliver {
 		return AdviseResult(d, Route{}), false
 	}
 	r.mu.Lock()
-	in := RouteInput{UserStopped: r.latch.Stopped(), Streaming: r.streaming, Immune: r.immunity.Active()}
+	in := RouteInput{UserStopped: r.latch.Stopped(), Streaming: r.streaming, Immune: r.immunity.Active(), Withhold: r.opts.Withhold}
 	r.mu.Unlock()
 	route := RouteAdvice(a.Severity, in)
 	var err error
 	switch route.Channel {
+	case ChannelWithheld:
+		if w, ok := r.opts.Host.(Withholder); ok {
+			err = w.Withhold(ctx, a)
+		}
 	case ChannelSteer:
 		err = r.opts.Host.Steer(ctx, a)
 		if err == nil {
@@ -167,5 +171,12 @@ func (r *Runtime) deliver(ctx context.Context, a Advice) (string, bool) {
 		return "Not delivered: the agent could not be reached (" + err.Error() + ").", false
 	}
 	r.guard.Record(a)
+	r.mu.Lock()
+	if route.Channel == ChannelWithheld {
+		r.status.Withheld++
+	} else {
+		r.status.Delivered++
+	}
+	r.mu.Unlock()
 	return AdviseResult(d, route), true
 }

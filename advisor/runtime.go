@@ -86,6 +86,13 @@ type Options struct {
 	// Recorder, if set, is given the advisor's context as it is
 	// finalized; see [Recorder].
 	Recorder Recorder
+	// Withhold keeps every note out of the primary's context
+	// (advisor.allowPromptInjection: false), to try an advisor before
+	// trusting it: reviews run as usual, the guard still decides, and a
+	// note it lets through is shown through [Withholder.Withhold] instead
+	// of being delivered; no run is interrupted or resumed, and the
+	// advisor is told its note was withheld.
+	Withhold bool
 	// PrimeTokens bounds, in estimated tokens, the tail of the primary's
 	// view replayed to the advisor after a history rewrite and at a
 	// [StartPrimed] start; 0 means [DefaultPrimeTokens].
@@ -108,6 +115,10 @@ type Status struct {
 	// the prompt size the provider reported for the last reply, plus an
 	// estimate (bytes/4) of what was added after it.
 	ContextTokens int64
+	// Delivered counts the notes that reached the agent (as an aside, a
+	// steer or a card); Withheld those shown to the user only
+	// ([Options.Withhold]).
+	Delivered, Withheld int
 	// Resets counts how often the advisor's context was reset by a
 	// history rewrite.
 	Resets int
