@@ -21,6 +21,11 @@
 //   - Resume starts [agent.Agent.Resume] on a goroutine the Host owns;
 //     [Host.Close] cancels and waits for it. A run already going is left
 //     alone.
+//   - Withhold (advisor.allowPromptInjection: false) writes the note as a
+//     custom entry of type [CustomType], displayed and not in context,
+//     with delivery [DeliveryWithheld]: through the hook at the run's next
+//     step boundary, at the run's end if no boundary took it, or at once
+//     when no run is going. The model never reads it.
 //
 // # Events
 //
@@ -31,10 +36,13 @@
 //	turn_end, idle                             run_ended
 //	aborted                                    user_interrupted
 //	turn_start with cause prompt or follow_up  user_resumed
+//	turn_start with cause resume, the user's   user_resumed
 //	history_rewritten                          history_rewritten, Cursor = session length
 //
-// A turn_start with cause resume (a run the advisor started) is not a
-// user resume and is not forwarded; nor is any other event.
+// A turn_start with cause resume that opens with [ResumeText] is a run
+// the advisor started ([Host.Resume]), not a user resume, and is not
+// forwarded; nor is any other event. Any other resume is the user's
+// (vigil's resume command).
 //
 // # The periodic mode
 //

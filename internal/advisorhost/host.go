@@ -33,11 +33,17 @@ type Host struct {
 	mu     sync.Mutex
 	syncW  syncWait
 	asides []advisor.Advice
-	unsubs []func()
-	closed bool
+	// withheld are notes to show the user at the run's next boundary, or
+	// at its end (see Withhold).
+	withheld []advisor.Advice
+	unsubs   []func()
+	closed   bool
 }
 
-var _ advisor.Host = (*Host)(nil)
+var (
+	_ advisor.Host       = (*Host)(nil)
+	_ advisor.Withholder = (*Host)(nil)
+)
 
 // syncWait is the hook's wait for the advisor (see SetSync).
 type syncWait struct {
@@ -121,6 +127,49 @@ func (h *Host) Card(ctx context.Context, note advisor.Advice) error {
 	return err
 }
 
+// Withhold implements [advisor.Withholder]: the note becomes an entry of
+// type [CustomType], displayed and never in the model's context, its
+// details {"delivery": "withheld"}. While a run is going it waits for the
+// run's next step boundary (the hook writes it with the step, so the user
+// sees it mid-run) or, if none comes, for the run's end; otherwise it is
+// written now.
+func (h *Host) Withhold(ctx context.Context, note advisor.Advice) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	// Checked and queued under h.mu, which the run's end takes to flush
+	// the queue (flushWithheld): the agent clears Running before it
+	// reports the end, so a note queued here is never left behind.
+	h.mu.Lock()
+	if h.ag.State().Running {
+		h.withheld = append(h.withheld, note)
+		h.mu.Unlock()
+		return nil
+	}
+	h.mu.Unlock()
+	_, err := h.ag.AppendCustom(withheldCustom([]advisor.Advice{note}))
+	if errors.Is(err, agent.ErrDeferred) {
+		return nil // written when the agent's token is given back
+	}
+	return err
+}
+
+// flushWithheld writes the notes a run's boundaries did not, at its end.
+// It is called from the agent's idle event, while the run still holds the
+// agent, so the write is queued and made as the agent lets go.
+func (h *Host) flushWithheld() {
+	h.mu.Lock()
+	notes := h.withheld
+	h.withheld = nil
+	h.mu.Unlock()
+	if len(notes) == 0 {
+		return
+	}
+	// A failed write has nowhere to be reported from the agent's event;
+	// the notes are still in the advisor's transcript and counters.
+	_, _ = h.ag.AppendCustom(withheldCustom(notes))
+}
+
 // Resume implements [advisor.Host]: it starts a run on a goroutine of the
 // host's and returns at once. A run already going is left alone.
 func (h *Host) Resume(ctx context.Context) error {
@@ -179,14 +228,21 @@ func (h *Host) Hook() agent.Hook {
 			cancel()
 		}
 		h.mu.Lock()
-		notes := h.asides
-		h.asides = nil
+		notes, withheld := h.asides, h.withheld
+		h.asides, h.withheld = nil, nil
 		h.mu.Unlock()
-		if len(notes) == 0 {
-			return nil
+		var out []agent.Injection
+		if len(withheld) > 0 {
+			// Not in context: the model does not see it, and it does not
+			// continue a turn that was ending.
+			c := withheldCustom(withheld)
+			out = append(out, agent.Injection{Custom: &c})
 		}
-		c := custom(notes, DeliveryAside)
-		return []agent.Injection{{Custom: &c}}
+		if len(notes) > 0 {
+			c := custom(notes, DeliveryAside)
+			out = append(out, agent.Injection{Custom: &c})
+		}
+		return out
 	})
 }
 
@@ -196,6 +252,7 @@ func (h *Host) Hook() agent.Hook {
 // and must not block. Close ends the subscription.
 func (h *Host) Forward(notify func(advisor.Event)) {
 	unsub := h.ag.Subscribe(func(ev agent.Event) {
+		h.observe(ev)
 		if out, ok := h.mapEvent(ev); ok {
 			notify(out)
 		}
@@ -214,13 +271,34 @@ func (h *Host) mapEvent(ev agent.Event) (advisor.Event, bool) {
 	case agent.EventAborted:
 		return advisor.Event{Kind: advisor.EventUserInterrupted}, true
 	case agent.EventTurnStart:
-		if ev.Cause == agent.CausePrompt || ev.Cause == agent.CauseFollowUp {
+		if ev.Cause == agent.CausePrompt || ev.Cause == agent.CauseFollowUp || ev.Cause == agent.CauseResume && !advisorResumed(ev) {
 			return advisor.Event{Kind: advisor.EventUserResumed}, true
 		}
 	case agent.EventHistoryRewritten:
 		return advisor.Event{Kind: advisor.EventHistoryRewritten, Cursor: h.session().Len()}, true
 	}
 	return advisor.Event{}, false
+}
+
+// observe is what the host itself does on the agent's events, whichever
+// mode subscribed it: at a run's end it writes the withheld notes no
+// boundary took.
+func (h *Host) observe(ev agent.Event) {
+	if ev.Type == agent.EventIdle {
+		h.flushWithheld()
+	}
+}
+
+// advisorResumed reports whether a turn_start opens a run the advisor
+// resumed ([Host.Resume]), rather than one the user resumed (vigil's
+// resume command, which calls the same [agent.Agent.Resume]): its opening
+// entry is the resume entry holding [ResumeText].
+func advisorResumed(ev agent.Event) bool {
+	if ev.Cause != agent.CauseResume || ev.Entry == nil {
+		return false
+	}
+	c, ok := ev.Entry.Body.(*session.Custom)
+	return ok && c.CustomType == agent.CustomResume && len(c.Content) == 1 && c.Content[0].Text == ResumeText
 }
 
 // Close ends the event subscriptions, cancels a run the host resumed and
@@ -241,11 +319,13 @@ func (h *Host) Close() {
 }
 
 // How a note reached the primary, as an advisor entry's details record
-// it: {"delivery": "aside"}.
+// it: {"delivery": "aside"}. DeliveryWithheld is a note that did not:
+// shown to the user, never in the model's context.
 const (
-	DeliveryAside = "aside"
-	DeliverySteer = "steer"
-	DeliveryCard  = "card"
+	DeliveryAside    = "aside"
+	DeliverySteer    = "steer"
+	DeliveryCard     = "card"
+	DeliveryWithheld = "withheld"
 )
 
 // custom is the entry notes become: displayed, in the model's context,
@@ -258,4 +338,12 @@ func custom(notes []advisor.Advice, delivery string) session.Custom {
 		InContext:  true,
 		Details:    json.RawMessage(`{"delivery":"` + delivery + `"}`),
 	}
+}
+
+// withheldCustom is the entry withheld notes become: displayed, and out
+// of the model's context.
+func withheldCustom(notes []advisor.Advice) session.Custom {
+	c := custom(notes, DeliveryWithheld)
+	c.InContext = false
+	return c
 }

@@ -48,7 +48,8 @@ var _ advisor.PeriodicHost = (*Periodic)(nil)
 
 // NewPeriodic returns the periodic host over h's agent. With allow false
 // (advisor.allowPromptInjection: false) SteerRun delivers nothing and
-// answers [advisor.SteerBlocked]. Each fork's request passes r (nil
+// answers [advisor.SteerBlocked]; the runtime then shows the correction
+// through the Host's [Host.Withhold]. Each fork's request passes r (nil
 // hides nothing) before it is sent.
 func NewPeriodic(h *Host, allow bool, r *history.Redactor) *Periodic {
 	return &Periodic{Host: h, allow: allow, redactor: r}
@@ -60,7 +61,8 @@ func NewPeriodic(h *Host, allow bool, r *history.Redactor) *Periodic {
 //
 //	agent event                                advisor event
 //	turn_start opening a run                   run_started, Run "run-N", Trigger
-//	                                           user (a prompt) or resume
+//	                                           user (a prompt), resume (the
+//	                                           user's) or advisor (its own)
 //	message_end with tool calls                tool_started, each call, Source agent
 //	tool_end                                   tool_settled, Source agent
 //	subagent_event: message_end with calls     tool_started, Source subagent:ID,
@@ -73,6 +75,7 @@ func NewPeriodic(h *Host, allow bool, r *history.Redactor) *Periodic {
 // the agent skips settles with its tool_end like any other.
 func (p *Periodic) Forward(notify func(advisor.Event)) {
 	unsub := p.ag.Subscribe(func(ev agent.Event) {
+		p.observe(ev)
 		for _, out := range p.mapEvent(ev) {
 			notify(out)
 		}
@@ -92,8 +95,15 @@ func (p *Periodic) mapEvent(ev agent.Event) []advisor.Event {
 		}
 		p.runs++
 		p.run = "run-" + strconv.Itoa(p.runs)
-		trigger := advisor.TriggerUser
-		if ev.Cause != agent.CausePrompt {
+		var trigger string
+		switch {
+		case ev.Cause == agent.CausePrompt:
+			trigger = advisor.TriggerUser
+		case advisorResumed(ev):
+			trigger = advisor.TriggerAdvisor
+		case ev.Cause == agent.CauseResume:
+			trigger = advisor.TriggerResume // the user's resume
+		default:
 			trigger = string(ev.Cause)
 		}
 		return []advisor.Event{{Kind: advisor.EventRunStarted, Run: p.run, Trigger: trigger}}

@@ -35,7 +35,7 @@ import (
 //	                     immuneTurns, callTimeoutSeconds, start (beginning|end|primed);
 //	                     mode: periodic and its everyToolCalls, everyMinutes,
 //	                     reviewInstructions, reviewTimeoutSeconds,
-//	                     allowPromptInjection (default true); subagents: true
+//	                     allowPromptInjection (default true, in either mode); subagents: true
 //	                     gives the primary the task tool
 //	-- fakellm.yml --    one fakellm script; the primary is model "m", the advisor "adv";
 //	                     a periodic review's fork goes to "m" with "### Advisor review"
@@ -159,6 +159,7 @@ func (s *scenario) build() {
 		Start:       start,
 		CallTimeout: time.Duration(s.settings.CallTimeoutSeconds) * time.Second,
 		Logf:        s.logf,
+		Withhold:    s.settings.AllowPromptInjection != nil && !*s.settings.AllowPromptInjection,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -255,6 +256,8 @@ func (s *scenario) act(verb, arg string) error {
 				s.mu.Unlock()
 			}
 		}()
+	case "resume": // the user resumes the stopped run with arg, to its end
+		return s.ag.Resume(ctx, arg)
 	case "wait":
 		return s.wait(arg)
 	case "abort":
@@ -334,7 +337,8 @@ func (s *scenario) wait(what string) error {
 //	log contains|lacks TEXT         the advisor's log lines
 //	turns N                         turn_start events of the primary
 //	cards N                         advisor entries held as cards
-//	advisories N                    advisor entries of any delivery
+//	advisories N                    advisor entries the model is sent, any delivery
+//	withheld N                      advisor entries shown only (allowPromptInjection false)
 //	steps N                         assistant messages in the session file
 //	errors N                        background prompts that failed
 func (s *scenario) check() {
@@ -400,10 +404,17 @@ func (s *scenario) check() {
 		case len(f) == 2:
 			got := -1
 			switch f[0] {
-			case "cards", "advisories":
+			case "cards", "advisories", "withheld":
 				got = 0
 				for _, c := range advisorEntries(s.sess) {
-					if f[0] == "advisories" || strings.Contains(string(c.Details), `"card"`) {
+					withheld := strings.Contains(string(c.Details), `"withheld"`)
+					if withheld && c.InContext {
+						fail("a withheld note is in the model's context: %s", c.Details)
+					}
+					switch {
+					case f[0] == "advisories" && !withheld,
+						f[0] == "cards" && strings.Contains(string(c.Details), `"card"`),
+						f[0] == "withheld" && withheld:
 						got++
 					}
 				}
