@@ -29,6 +29,9 @@ const maxView = 400
 //   - Resume does nothing more: the Stop hook, waiting for the review
 //     that steered, blocks with the note so the agent takes one more
 //     turn; once the agent has stopped, a hook cannot restart it.
+//   - Withhold (advisor.allowPromptInjection: false) keeps the note for
+//     the user only ([Host.Withheld]): no hook reply carries it, as
+//     additionalContext or as a Stop block.
 //
 // It keeps memory bounded: entries the advisor has read are dropped, and
 // the view keeps the latest maxView entries.
@@ -41,7 +44,16 @@ type Host struct {
 	asides  []advisor.Advice
 	steers  []advisor.Advice
 	cards   []advisor.Advice
+	// withheld counts the notes kept from the agent; lastWithheld holds
+	// the latest maxWithheld of them.
+	withheld     int
+	lastWithheld []advisor.Advice
 }
+
+var _ advisor.Withholder = (*Host)(nil)
+
+// maxWithheld bounds the withheld notes a Host keeps to show.
+const maxWithheld = 20
 
 // NewHost returns an empty Host.
 func NewHost() *Host { return &Host{} }
@@ -129,6 +141,27 @@ func (h *Host) Card(_ context.Context, n advisor.Advice) error {
 	defer h.mu.Unlock()
 	h.cards = append(h.cards, n)
 	return nil
+}
+
+// Withhold implements [advisor.Withholder]: the note is kept to show the
+// user and never handed to a hook.
+func (h *Host) Withhold(_ context.Context, n advisor.Advice) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.withheld++
+	h.lastWithheld = append(h.lastWithheld, n)
+	if len(h.lastWithheld) > maxWithheld {
+		h.lastWithheld = append(h.lastWithheld[:0], h.lastWithheld[len(h.lastWithheld)-maxWithheld:]...)
+	}
+	return nil
+}
+
+// Withheld returns how many notes were withheld from the agent and the
+// latest of them, oldest first.
+func (h *Host) Withheld() (n int, latest []advisor.Advice) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.withheld, append([]advisor.Advice(nil), h.lastWithheld...)
 }
 
 // Resume implements [advisor.Host]. The runtime calls it after a Steer

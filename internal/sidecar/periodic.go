@@ -28,7 +28,8 @@ type PeriodicHost struct {
 	Model llm.Model
 	Ref   llm.Ref
 	// AllowInjection is advisor.allowPromptInjection: false blocks every
-	// steer.
+	// steer, and the runtime shows the correction through the Host's
+	// [Host.Withhold] instead.
 	AllowInjection bool
 	// Redactor hides secrets from the fork; nil hides none.
 	Redactor *history.Redactor
