@@ -206,6 +206,10 @@ func (a *app) newAdvisorRuntime(host advisor.Host, sess *session.Session, start 
 		}
 		recorder = rec
 	}
+	withhold := !a.settings.Advisor.AllowPromptInjection
+	if withhold {
+		host = withholdLog{Host: host, logf: func(format string, args ...any) { fmt.Fprintf(a.e.stderr, "vigil: "+format+"\n", args...) }}
+	}
 	rt, err := advisor.New(advisor.Options{
 		System:      system,
 		Recorder:    recorder,
@@ -213,6 +217,7 @@ func (a *app) newAdvisorRuntime(host advisor.Host, sess *session.Session, start 
 		Detector:    detector,
 		Gate:        detector != nil && model != nil,
 		Host:        host,
+		Withhold:    withhold,
 		Roots:       []string{a.project, a.cwd},
 		ImmuneTurns: immuneTurns(a.settings.Advisor.ImmuneTurns),
 		Start:       start,
@@ -232,6 +237,26 @@ func (a *app) newAdvisorRuntime(host advisor.Host, sess *session.Session, start 
 		return nil, nil, err
 	}
 	return rt, rec, nil
+}
+
+// withholdLog is the host of an advisor whose notes are withheld from the
+// agent (advisor.allowPromptInjection: false): each note is logged on
+// stderr (a sidecar's log), then shown by the host as it shows them.
+type withholdLog struct {
+	advisor.Host
+	logf func(format string, args ...any)
+}
+
+func (w withholdLog) Withhold(ctx context.Context, note advisor.Advice) error {
+	sev := string(note.Severity)
+	if sev == "" {
+		sev = "note"
+	}
+	w.logf("advisor %s, withheld from the agent (advisor.allowPromptInjection is false): %q", sev, note.Note)
+	if h, ok := w.Host.(advisor.Withholder); ok {
+		return h.Withhold(ctx, note)
+	}
+	return nil
 }
 
 // redactor hides, in everything an advisor's model is sent, the
@@ -280,11 +305,12 @@ func (a *app) subagentConfig(subTools func() ([]tools.Tool, error)) *agent.Subag
 	}
 	cfg.Started = func(id string, sub *agent.Agent, s *session.Session) func() {
 		v, ok := hooks.LoadAndDelete(id)
-		if !ok || a.periodic() {
-			// The periodic mode reviews the user's runs only: a
-			// subagent's calls are part of its task call.
+		if !ok {
 			return nil
 		}
+		// In the periodic mode too: the subagent's run is the task the
+		// user's run handed it, reviewed on its own session and model
+		// by its own counters (the parent's count its task call once).
 		run, err := a.startAdvisor(sub, s, v.(*forwardHook), advisor.StartAtBeginning)
 		if err != nil {
 			fmt.Fprintf(a.e.stderr, "vigil: warning: subagent %s runs without its advisor: %v\n", id, err)
@@ -512,7 +538,7 @@ func (a *app) advisorStatus() string {
 		return a.periodicStatus(run)
 	case on && run != nil && a.rulesOnly():
 		st := run.rt.Status()
-		return fmt.Sprintf("Advisor is enabled (rules: zero-token detectors, no model). Reviews: %d. Spend: $0.", st.Reviews)
+		return fmt.Sprintf("Advisor is enabled (rules: zero-token detectors, no model). Reviews: %d. %s Spend: $0.", st.Reviews, a.notesStatus(st))
 	case on && (run == nil || res == nil):
 		return "Advisor setting is enabled, but no model is assigned to the 'advisor' role."
 	case run == nil:
@@ -534,12 +560,21 @@ func (a *app) advisorStatus() string {
 	if u.CacheWrite > 0 {
 		fmt.Fprintf(&b, ", %s cache write", group(u.CacheWrite))
 	}
-	fmt.Fprintf(&b, ", $%.4f. Reviews: %d (%d failed attempts, %d backlogs dropped, %d resets).",
-		res.Info.Price.Cost(u), st.Reviews, st.Failures, st.Dropped, st.Resets)
+	fmt.Fprintf(&b, ", $%.4f. Reviews: %d (%d failed attempts, %d backlogs dropped, %d resets). %s",
+		res.Info.Price.Cost(u), st.Reviews, st.Failures, st.Dropped, st.Resets, a.notesStatus(st))
 	if st.Promotions+st.Compactions+st.Reprimes > 0 {
 		fmt.Fprintf(&b, " Context maintenance: %d promotions, %d compactions, %d re-primes.", st.Promotions, st.Compactions, st.Reprimes)
 	}
 	return b.String()
+}
+
+// notesStatus says what became of the advisor's notes: delivered to the
+// agent, or, with advisor.allowPromptInjection false, withheld from it.
+func (a *app) notesStatus(st advisor.Status) string {
+	if !a.settings.Advisor.AllowPromptInjection {
+		return fmt.Sprintf("Notes: %d withheld from the agent (advisor.allowPromptInjection is false: shown here and in the transcript, never in the agent's context).", st.Withheld)
+	}
+	return fmt.Sprintf("Notes: %d delivered.", st.Delivered)
 }
 
 // group writes n with thousands separators: 1,234,567.

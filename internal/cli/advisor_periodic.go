@@ -126,6 +126,9 @@ func (a *app) periodicStatus(run *advisorRun) string {
 		last = "none yet"
 	}
 	fmt.Fprintf(&b, " Last: %s.", strings.ReplaceAll(last, "_", " "))
+	if !a.settings.Advisor.AllowPromptInjection {
+		b.WriteString(" Corrections are withheld from the agent (advisor.allowPromptInjection is false): blocked ones are shown here, in the transcript and in the log, never in the agent's context.")
+	}
 	u := spent.Add(st.Usage)
 	fmt.Fprintf(&b, " Spend: %s input, %s output, %s cache read", group(u.Input), group(u.Output), group(u.CacheRead))
 	if u.CacheWrite > 0 {
