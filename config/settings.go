@@ -78,9 +78,9 @@ type Advisor struct {
 	// interrupting; 0 lets every one interrupt.
 	ImmuneTurns int      `yaml:"immuneTurns"`
 	Periodic    Periodic `yaml:"periodic"`
-	// AllowPromptInjection lets the periodic mode steer its corrections
-	// into the agent's run; false delivers none (each one is logged as
-	// blocked).
+	// AllowPromptInjection lets the advisor's notes into the agent's
+	// context, in both modes; with false it still reviews, and each note is
+	// logged, shown as withheld and counted, but never sent to the agent.
 	AllowPromptInjection bool `yaml:"allowPromptInjection"`
 }
 
