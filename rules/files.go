@@ -19,7 +19,7 @@ type fileTracker struct {
 	seq, runSeq int
 	// heardAt is the step before which the user last spoke.
 	heardAt int
-	clock       int
+	clock   int
 }
 
 // maxFiles bounds the tracker: the least recently touched file is
