@@ -93,22 +93,22 @@ func TestHTMLInBrowser(t *testing.T) {
 		reviewed(t, "claude-code/offcourse_revert_cycle.jsonl.gz"),
 		{Path: "notes.txt", Err: errors.New("read notes.txt: not a transcript format vigil knows")},
 	}
-	dom, log := render(t, bin, writePage(t, files, "")+"#f2-r1-f2")
+	dom, log := render(t, bin, writePage(t, files, "")+"#f2-r1-f4")
 	if p := pageProblems(dom, log); len(p) > 0 {
 		t.Fatalf("the page has problems:\n%s", strings.Join(p, "\n"))
 	}
 	for _, want := range []string{
-		`<li class="finding sev-concern" id="f1-r1-f1"`, "repeated-failure", "edit-thrash",
-		`<li class="finding sev-concern hl" id="f2-r1-f2"`, // the linked finding, highlighted by the script
+		`<li class="finding sev-concern" id="f1-r1-f1"`, "repeated-failure", "revert-cycle",
+		`<li class="finding sev-concern hl" id="f2-r1-f4"`, // the linked finding, highlighted by the script
 		"3 files", "notes.txt",
 	} {
 		if !strings.Contains(dom, want) {
 			t.Errorf("the rendered page lacks %q", want)
 		}
 	}
-	// The linked finding spans steps 64-77: their cells are highlighted.
-	if n := strings.Count(dom, " hl\" data-first="); n != 14 {
-		t.Errorf("%d cells highlighted, want the 14 of steps 64-77", n)
+	// The linked finding spans steps 5-8: their cells are highlighted.
+	if n := strings.Count(dom, " hl\" data-first="); n != 4 {
+		t.Errorf("%d cells highlighted, want the 4 of steps 5-8", n)
 	}
 }
 
