@@ -319,13 +319,13 @@ func benchRead(b *testing.B, name string, f Format, make func(size int) []byte) 
 
 func BenchmarkReadVigil(b *testing.B) {
 	benchRead(b, "session.jsonl", FormatVigil, func(size int) []byte {
-		return benchJSONL(b, "vigil/session.jsonl", 1, size)
+		return benchJSONL(b, "vigil/recording.jsonl", 1, size)
 	})
 }
 
 func BenchmarkReadClaudeCode(b *testing.B) {
 	benchRead(b, "session.jsonl", FormatClaudeCode, func(size int) []byte {
-		return benchJSONL(b, "claude-code/session.jsonl", 0, size)
+		return benchJSONL(b, "claude-code/recording.jsonl", 0, size)
 	})
 }
 
@@ -337,13 +337,13 @@ func BenchmarkReadCodex(b *testing.B) {
 
 func BenchmarkReadPi(b *testing.B) {
 	benchRead(b, "session.jsonl", FormatPi, func(size int) []byte {
-		return benchJSONL(b, "pi/session.jsonl", 1, size)
+		return benchJSONL(b, "pi/recording.jsonl", 1, size)
 	})
 }
 
 func BenchmarkReadOmp(b *testing.B) {
 	benchRead(b, "session.jsonl", FormatOmp, func(size int) []byte {
-		return benchJSONL(b, "omp/session.jsonl", 2, size)
+		return benchJSONL(b, "omp/recording.jsonl", 2, size)
 	})
 }
 

@@ -10,7 +10,7 @@ import (
 )
 
 func TestClaudeCodeRecording(t *testing.T) {
-	res := jlRead(t, jlTestdata(t, "claude-code/session.jsonl"), "e263d154.jsonl", FormatClaudeCode)
+	res := jlRead(t, jlTestdata(t, "claude-code/recording.jsonl"), "e263d154.jsonl", FormatClaudeCode)
 	if res.err != nil || len(res.runs) != 1 {
 		t.Fatalf("err %v, %d runs; want one run", res.err, len(res.runs))
 	}
@@ -171,7 +171,7 @@ func TestClaudeCodeLines(t *testing.T) {
 }
 
 func FuzzClaudeCode(f *testing.F) {
-	data := jlTestdata(f, "claude-code/session.jsonl")
+	data := jlTestdata(f, "claude-code/recording.jsonl")
 	f.Add(data)
 	lines := jlLines(data)
 	for _, i := range []int{18, 28, 42, 43} {

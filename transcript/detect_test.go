@@ -15,7 +15,7 @@ import (
 // prompt makes it.
 func longPrompt(t *testing.T, n int) []byte {
 	t.Helper()
-	data := jlTestdata(t, "claude-code/session.jsonl")
+	data := jlTestdata(t, "claude-code/recording.jsonl")
 	const prompt = "Run echo hello, then ls /nonexistent and pwd, and tell me what happened."
 	first, rest, _ := bytes.Cut(data, []byte("\n"))
 	long := bytes.Replace(first, []byte(prompt), []byte(prompt+strings.Repeat(" and again", n/10)), 1)
@@ -26,7 +26,7 @@ func longPrompt(t *testing.T, n int) []byte {
 }
 
 func TestDetectLongFirstLine(t *testing.T) {
-	plain := jlRead(t, jlTestdata(t, "claude-code/session.jsonl"), "e263d154.jsonl", FormatClaudeCode)
+	plain := jlRead(t, jlTestdata(t, "claude-code/recording.jsonl"), "e263d154.jsonl", FormatClaudeCode)
 	for _, size := range []int{sniffSize, 4 * sniffSize, 3 << 20} {
 		for _, gz := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%d bytes, gzip %v", size, gz), func(t *testing.T) {
@@ -98,7 +98,7 @@ func TestGzipInflationGuard(t *testing.T) {
 	}
 	// So does a session that repeats one conversation with
 	// fresh ids, 10 MB (it compresses about 40 times).
-	long := benchJSONL(t, "vigil/session.jsonl", 1, 10<<20)
+	long := benchJSONL(t, "vigil/recording.jsonl", 1, 10<<20)
 	rd, err := NewReader(bytes.NewReader(gzipOf(long)), "long.jsonl.gz")
 	if err != nil {
 		t.Fatal(err)
@@ -106,7 +106,7 @@ func TestGzipInflationGuard(t *testing.T) {
 	if res := jlDrain(rd); res.err != nil || len(res.all()) < 10000 {
 		t.Errorf("10 MB session: %d entries, %v", len(res.all()), res.err)
 	}
-	session := jlTestdata(t, "vigil/session.jsonl")
+	session := jlTestdata(t, "vigil/recording.jsonl")
 	header, _, _ := bytes.Cut(session, []byte("\n"))
 	// A bomb does not.
 	bomb := append(gzipOf(append(header, '\n')), gzipBomb('\n', 64)...)
@@ -121,7 +121,7 @@ func TestGzipInflationGuard(t *testing.T) {
 }
 
 func TestAdvisorOf(t *testing.T) {
-	session := jlTestdata(t, "vigil/session.jsonl")
+	session := jlTestdata(t, "vigil/recording.jsonl")
 	_, entries, _ := bytes.Cut(session, []byte("\n"))
 	advisorHeader := `{"type":"session","version":1,"id":"advisor-f5d6a6217b581afc","cwd":"/tmp/rec/vigil/work","created":"2026-11-30T01:42:28.559Z","parentSession":{"kind":"advisor","id":"f5d6a6217b581afc","path":"/x.jsonl"}}`
 	forkHeader := strings.Replace(advisorHeader, `"kind":"advisor"`, `"kind":"fork"`, 1)
@@ -147,7 +147,7 @@ func TestAdvisorOf(t *testing.T) {
 		}
 	}
 	// Another format named like one is not.
-	rd, err := NewReader(bytes.NewReader(jlTestdata(t, "pi/session.jsonl")), "__advisor.jsonl")
+	rd, err := NewReader(bytes.NewReader(jlTestdata(t, "pi/recording.jsonl")), "__advisor.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,7 +33,7 @@ type followRecording struct {
 func followRecordings(t testing.TB) []followRecording {
 	t.Helper()
 	recs := []followRecording{
-		{"testdata/claude-code/session.jsonl", FormatClaudeCode},
+		{"testdata/claude-code/recording.jsonl", FormatClaudeCode},
 		{"testdata/codex/rollout.jsonl", FormatCodex},
 		{"testdata/follow/claude-code.jsonl.gz", FormatClaudeCode},
 		{"testdata/follow/codex.jsonl.gz", FormatCodex},

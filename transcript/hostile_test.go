@@ -59,11 +59,11 @@ func hostileSamples(t *testing.T) []hostileSample {
 		array  string // for a JSON document: what opens the array values go in
 	}
 	srcs := []src{
-		{FormatVigil, "vigil/session.jsonl", "session.jsonl", ""},
-		{FormatClaudeCode, "claude-code/session.jsonl", "e263d154.jsonl", ""},
+		{FormatVigil, "vigil/recording.jsonl", "session.jsonl", ""},
+		{FormatClaudeCode, "claude-code/recording.jsonl", "e263d154.jsonl", ""},
 		{FormatCodex, "codex/rollout.jsonl", "rollout-2026-11-30.jsonl", ""},
-		{FormatPi, "pi/session.jsonl", "session.jsonl", ""},
-		{FormatOmp, "omp/session.jsonl", "session.jsonl", ""},
+		{FormatPi, "pi/recording.jsonl", "session.jsonl", ""},
+		{FormatOmp, "omp/recording.jsonl", "session.jsonl", ""},
 		{FormatSWEAgent, "swe-agent/calc-text.traj", "calc-text.traj", `"trajectory": [`},
 		{FormatMiniSWEAgent, "mini-swe-agent/calc.traj.json", "calc.traj.json", `"messages": [`},
 		{FormatOpenHands, "openhands/basic_interactions.json", "basic_interactions.json", `[`},

@@ -81,11 +81,11 @@ var fastRecordings = []struct {
 	path   string
 	format Format
 }{
-	{"vigil/session.jsonl", FormatVigil},
-	{"claude-code/session.jsonl", FormatClaudeCode},
+	{"vigil/recording.jsonl", FormatVigil},
+	{"claude-code/recording.jsonl", FormatClaudeCode},
 	{"codex/rollout.jsonl", FormatCodex},
-	{"pi/session.jsonl", FormatPi},
-	{"omp/session.jsonl", FormatPi},
+	{"pi/recording.jsonl", FormatPi},
+	{"omp/recording.jsonl", FormatPi},
 }
 
 func TestFastPathRecordings(t *testing.T) {

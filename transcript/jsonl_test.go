@@ -24,11 +24,11 @@ var jlRecordings = []struct {
 	path   string
 	format Format
 }{
-	{"vigil/session.jsonl", FormatVigil},
-	{"claude-code/session.jsonl", FormatClaudeCode},
+	{"vigil/recording.jsonl", FormatVigil},
+	{"claude-code/recording.jsonl", FormatClaudeCode},
 	{"codex/rollout.jsonl", FormatCodex},
-	{"pi/session.jsonl", FormatPi},
-	{"omp/session.jsonl", FormatPi},
+	{"pi/recording.jsonl", FormatPi},
+	{"omp/recording.jsonl", FormatPi},
 }
 
 // jlResult is everything a reader yielded.

@@ -16,7 +16,7 @@ func TestPiRecordings(t *testing.T) {
 		result func(id string) string
 		shapes []string
 	}{{
-		path: "pi/session.jsonl",
+		path: "pi/recording.jsonl",
 		run: RunInfo{Format: FormatPi, ID: "01a22a19-9d4f-75d9-9ca0-b7df219e8d3b", CWD: "/tmp/rec/pi/work",
 			Model: "fake/gpt-fake-1", Started: time.Date(2026, 11, 30, 1, 37, 31, 472e6, time.UTC)},
 		shapes: []string{
@@ -35,7 +35,7 @@ func TestPiRecordings(t *testing.T) {
 			"assistant: text",
 		},
 	}, {
-		path: "omp/session.jsonl",
+		path: "omp/recording.jsonl",
 		run: RunInfo{Format: FormatOmp, ID: "01a22a19-78ae-76cb-b343-0a482b63c173", CWD: "/tmp/rec/omp/work",
 			Model: "fake/claude-fake-1", Started: time.Date(2026, 11, 30, 1, 37, 22, 94e6, time.UTC)},
 		shapes: []string{
@@ -97,7 +97,7 @@ func TestPiRecordings(t *testing.T) {
 // tool_execution_start entry, which is extension state and dropped; the
 // result must hang off the reply that made the call.
 func TestOmpToolResultParent(t *testing.T) {
-	res := jlRead(t, jlTestdata(t, "omp/session.jsonl"), "session.jsonl", FormatPi)
+	res := jlRead(t, jlTestdata(t, "omp/recording.jsonl"), "session.jsonl", FormatPi)
 	entries := res.entries[0]
 	if entries[3].ParentID != entries[2].ID {
 		t.Errorf("result's parent %s, want the reply %s", entries[3].ParentID, entries[2].ID)
@@ -183,7 +183,7 @@ func TestPiVersions(t *testing.T) {
 }
 
 func FuzzPi(f *testing.F) {
-	for _, p := range []string{"pi/session.jsonl", "omp/session.jsonl"} {
+	for _, p := range []string{"pi/recording.jsonl", "omp/recording.jsonl"} {
 		data := jlTestdata(f, p)
 		f.Add(data)
 		f.Add(data[:len(data)/2])

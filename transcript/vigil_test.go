@@ -10,7 +10,7 @@ import (
 )
 
 func TestVigilRecording(t *testing.T) {
-	res := jlRead(t, jlTestdata(t, "vigil/session.jsonl"), "session.jsonl", FormatVigil)
+	res := jlRead(t, jlTestdata(t, "vigil/recording.jsonl"), "session.jsonl", FormatVigil)
 	if res.err != nil || len(res.runs) != 1 || len(res.notes) != 0 {
 		t.Fatalf("err %v, %d runs, notes %v; want one run and no notes", res.err, len(res.runs), res.notes)
 	}
@@ -81,7 +81,7 @@ func TestVigilBadHeader(t *testing.T) {
 }
 
 func FuzzVigil(f *testing.F) {
-	data := jlTestdata(f, "vigil/session.jsonl")
+	data := jlTestdata(f, "vigil/recording.jsonl")
 	f.Add(data)
 	f.Add(data[:len(data)/3])
 	f.Add([]byte(`{"type":"session","version":1,"id":"s","cwd":"/","created":"2026-11-30T01:00:00.000Z"}` + "\n" + `{"type":"x","id":"a","parentId":"a"}`))

@@ -36,7 +36,7 @@ func TestReviewFolderSkipsWithNotes(t *testing.T) {
 	copyFile(t, devFile("vigil/clean_normal_fix.jsonl"), filepath.Join(dir, "a", "clean.jsonl"))
 	// A Claude Code session whose first line (the queued prompt) is
 	// longer than the 64 KiB detection used to look at.
-	cc, err := os.ReadFile(filepath.Join("..", "..", "transcript", "testdata", "claude-code", "session.jsonl"))
+	cc, err := os.ReadFile(filepath.Join("..", "..", "transcript", "testdata", "claude-code", "recording.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
