@@ -13,6 +13,15 @@
 // definitions (name, description, JSON schema), a token limit and a
 // [ThinkingLevel].
 //
+// # Thinking
+//
+// A [ThinkingLevel] (off, minimal, low, medium, high, xhigh) is what vigil
+// asks for; a model's [ThinkingMap] says what each level becomes on its
+// wire API, in one of three [ThinkingStyle]s: a thinking budget, an
+// adaptive-thinking effort or thinking type, or a reasoning effort. The
+// catalog gives each model its map, written the way its provider documents
+// the model, so that a level is never sent in a form the model rejects.
+//
 // # Streaming
 //
 // [Model.Stream] returns an iterator of [Event]s: text and thinking deltas,

@@ -136,7 +136,9 @@ type Request struct {
 	// MaxTokens caps the reply; 0 means the model's own maximum output.
 	MaxTokens int
 	// Thinking sets how hard a reasoning model thinks; "" means the level
-	// the model reference asked for, or off.
+	// the model reference asked for, or when it named none the model's own
+	// default (no thinking setting is sent). What a level becomes on the
+	// wire is the model's [ThinkingMap].
 	Thinking ThinkingLevel
 	// Temperature, when set, overrides the provider's default.
 	Temperature *float64

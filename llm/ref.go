@@ -106,6 +106,9 @@ type ModelInfo struct {
 	API API
 	// Reasoning reports whether the model accepts a thinking level.
 	Reasoning bool
+	// ThinkingMap says what each thinking level becomes in the model's
+	// requests; the zero value leaves it to the adapter.
+	ThinkingMap ThinkingMap
 	// ContextWindow and MaxOutput are in tokens.
 	ContextWindow int
 	MaxOutput     int

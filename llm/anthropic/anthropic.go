@@ -39,6 +39,9 @@ type Config struct {
 	MaxOutput int
 	// Thinking is the thinking level of requests that set none.
 	Thinking llm.ThinkingLevel
+	// ThinkingMap says what each level becomes: its style is budget (the
+	// default) or adaptive.
+	ThinkingMap llm.ThinkingMap
 	// HTTPClient sends the requests; nil means http.DefaultClient. It should
 	// have no overall timeout, which would cut long streams: cancel the
 	// context instead.
@@ -52,11 +55,12 @@ type Config struct {
 // Model is an [llm.Model] served by the Anthropic Messages API. It is safe
 // for concurrent use.
 type Model struct {
-	client    sdk.Client
-	model     string
-	provider  string
-	maxOutput int64
-	thinking  llm.ThinkingLevel
+	client      sdk.Client
+	model       string
+	provider    string
+	maxOutput   int64
+	thinking    llm.ThinkingLevel
+	thinkingMap llm.ThinkingMap
 }
 
 var _ llm.Model = (*Model)(nil)
@@ -74,6 +78,13 @@ func New(cfg Config) (*Model, error) {
 		if _, err := llm.ParseThinkingLevel(string(cfg.Thinking)); err != nil {
 			return nil, fmt.Errorf("anthropic: %w", err)
 		}
+	}
+	tm := cfg.ThinkingMap.WithDefaultStyle(llm.ThinkingBudget)
+	if tm.Style != llm.ThinkingBudget && tm.Style != llm.ThinkingAdaptive {
+		return nil, fmt.Errorf("anthropic: thinking style %q: the Messages API takes budget or adaptive", tm.Style)
+	}
+	if err := tm.Validate(); err != nil {
+		return nil, fmt.Errorf("anthropic: %w", err)
 	}
 	opts := []option.RequestOption{
 		// The environment must not supply a key, base URL or headers: the
@@ -103,11 +114,12 @@ func New(cfg Config) (*Model, error) {
 	}
 
 	m := &Model{
-		client:    sdk.NewClient(opts...),
-		model:     cfg.Model,
-		provider:  cfg.ProviderName,
-		maxOutput: int64(cfg.MaxOutput),
-		thinking:  cfg.Thinking,
+		client:      sdk.NewClient(opts...),
+		model:       cfg.Model,
+		provider:    cfg.ProviderName,
+		maxOutput:   int64(cfg.MaxOutput),
+		thinking:    cfg.Thinking,
+		thinkingMap: tm,
 	}
 	if m.provider == "" {
 		m.provider = defaultProviderName

@@ -7,15 +7,26 @@
 // the system prompt, the messages (text, images as base64, tool calls and
 // their results, thinking blocks with their signatures and redacted
 // thinking, all sent back unchanged), the tool definitions with their JSON
-// schemas, max_tokens and the thinking budget. Empty text blocks, which the
+// schemas, max_tokens and the thinking setting. Empty text blocks, which the
 // API rejects, are left out, and so are thinking blocks without a signature
 // (reasoning another provider produced), which it cannot verify.
 //
-// A thinking level becomes a budget_tokens: minimal 1024, low 4096, medium
-// 10000, high 20000, xhigh 32000. Since the budget counts towards max_tokens,
-// max_tokens is raised to the budget plus [Config.MaxOutput] when it would not
-// exceed the budget. A temperature is only sent without thinking, which does
-// not accept one.
+// A thinking level becomes what [Config.ThinkingMap] says, in one of two
+// styles (see [llm.ThinkingValues] for the values):
+//
+//   - budget (the default): thinking {type: enabled, budget_tokens: N},
+//     by default minimal 1024, low 4096, medium 10000, high 20000, xhigh
+//     32000, and nothing for off. Since the budget counts towards
+//     max_tokens, max_tokens is raised to the budget plus
+//     [Config.MaxOutput] when it would not exceed the budget.
+//   - adaptive: thinking {type: adaptive} with output_config.effort, or
+//     another thinking type (disabled, between_tools) for the levels the
+//     map says; max_tokens is left as it is.
+//
+// A request that names no level, on a model configured with none, sends no
+// thinking setting: the model's own default applies. A temperature is only
+// sent when the request turns no thinking on, since thinking does not
+// accept one.
 //
 // # Prompt caching
 //

@@ -10,15 +10,6 @@ import (
 	"github.com/vigil-dev/vigil/llm"
 )
 
-// thinkingBudgets is the budget_tokens of each thinking level.
-var thinkingBudgets = map[llm.ThinkingLevel]int64{
-	llm.ThinkingMinimal: 1024,
-	llm.ThinkingLow:     4096,
-	llm.ThinkingMedium:  10000,
-	llm.ThinkingHigh:    20000,
-	llm.ThinkingXHigh:   32000,
-}
-
 // emptySchema stands in for a tool that declares no schema: the API requires
 // an object schema.
 var emptySchema = json.RawMessage(`{"type":"object","properties":{}}`)
@@ -26,7 +17,7 @@ var emptySchema = json.RawMessage(`{"type":"object","properties":{}}`)
 // newParams converts req to the SDK's request. A request that cannot be
 // expressed fails with a BadRequest error, before anything is sent.
 func (m *Model) newParams(req llm.Request) (sdk.MessageNewParams, error) {
-	p, err := convertRequest(req, m.model, m.maxOutput, m.thinking)
+	p, err := convertRequest(req, m.model, m.maxOutput, m.thinking, m.thinkingMap)
 	if err != nil {
 		return p, &llm.Error{Kind: llm.BadRequest, Provider: m.provider, Message: err.Error(), Err: err}
 	}
@@ -34,8 +25,9 @@ func (m *Model) newParams(req llm.Request) (sdk.MessageNewParams, error) {
 }
 
 // convertRequest converts req for the model id. maxOutput is max_tokens when
-// req sets none, and thinking the level when req asks for none.
-func convertRequest(req llm.Request, model string, maxOutput int64, thinking llm.ThinkingLevel) (sdk.MessageNewParams, error) {
+// req sets none, thinking the level when req asks for none, and tm what
+// each level becomes (its style budget or adaptive).
+func convertRequest(req llm.Request, model string, maxOutput int64, thinking llm.ThinkingLevel, tm llm.ThinkingMap) (sdk.MessageNewParams, error) {
 	p := sdk.MessageNewParams{
 		Model:     sdk.Model(model),
 		MaxTokens: maxOutput,
@@ -51,19 +43,20 @@ func convertRequest(req llm.Request, model string, maxOutput int64, thinking llm
 	if level == "" {
 		level = thinking
 	}
-	if level.Enabled() {
-		budget, ok := thinkingBudgets[level]
-		if !ok {
-			return p, fmt.Errorf("convert request: unknown thinking level %q", level)
+	if level != "" {
+		if _, err := llm.ParseThinkingLevel(string(level)); err != nil {
+			return p, fmt.Errorf("convert request: %w", err)
 		}
-		p.Thinking = sdk.ThinkingConfigParamUnion{OfEnabled: &sdk.ThinkingConfigEnabledParam{BudgetTokens: budget}}
-		// The budget is part of max_tokens, which must exceed it.
-		if p.MaxTokens <= budget {
-			p.MaxTokens = budget + maxOutput
-		}
-	} else if req.Temperature != nil {
+	}
+	tm = tm.WithDefaultStyle(llm.ThinkingBudget)
+	thinks, err := setThinking(&p, tm.Value(level), tm.Style, maxOutput)
+	if err != nil {
+		return p, fmt.Errorf("convert request: thinking level %s: %w", level, err)
+	}
+	if !thinks && req.Temperature != nil {
 		// The SDK no longer models temperature, which the API deprecates;
 		// it goes as an extra field for the models and proxies that take it.
+		// Thinking does not accept one.
 		p.SetExtraFields(map[string]any{"temperature": *req.Temperature})
 	}
 
@@ -83,6 +76,45 @@ func convertRequest(req llm.Request, model string, maxOutput int64, thinking llm
 	}
 	p.Messages = msgs
 	return p, nil
+}
+
+// setThinking sets p's thinking (and, for an adaptive effort, its
+// output_config) to the wire value v of a map of the given style, and
+// reports whether that turns thinking on. A budget counts towards
+// max_tokens, which must exceed it: max_tokens is raised to the budget plus
+// maxOutput when it would not.
+func setThinking(p *sdk.MessageNewParams, v string, style llm.ThinkingStyle, maxOutput int64) (bool, error) {
+	switch v {
+	case llm.ThinkingSendNothing:
+		return false, nil
+	case llm.ThinkingDisabled:
+		p.Thinking = sdk.ThinkingConfigParamUnion{OfDisabled: &sdk.ThinkingConfigDisabledParam{}}
+		return false, nil
+	}
+	switch style {
+	case llm.ThinkingBudget:
+		budget, ok := llm.ThinkingBudgetOf(v)
+		if !ok {
+			return false, fmt.Errorf("%q is not a thinking budget", v)
+		}
+		p.Thinking = sdk.ThinkingConfigParamUnion{OfEnabled: &sdk.ThinkingConfigEnabledParam{BudgetTokens: budget}}
+		if p.MaxTokens <= budget {
+			p.MaxTokens = budget + maxOutput
+		}
+	case llm.ThinkingAdaptive:
+		switch v {
+		case llm.ThinkingBetweenTools:
+			p.Thinking = sdk.ThinkingConfigParamUnion{OfBetweenTools: &sdk.ThinkingConfigBetweenToolsParam{}}
+		case llm.ThinkingAdaptiveOnly:
+			p.Thinking = sdk.ThinkingConfigParamUnion{OfAdaptive: &sdk.ThinkingConfigAdaptiveParam{}}
+		default:
+			p.Thinking = sdk.ThinkingConfigParamUnion{OfAdaptive: &sdk.ThinkingConfigAdaptiveParam{}}
+			p.OutputConfig = sdk.OutputConfigParam{Effort: sdk.OutputConfigEffort(v)}
+		}
+	default:
+		return false, fmt.Errorf("the Messages API takes no thinking style %q", style)
+	}
+	return true, nil
 }
 
 // ephemeral is a prompt-cache breakpoint with the API's default lifetime.

@@ -15,7 +15,7 @@ import (
 // the request body as generic JSON.
 func wire(t *testing.T, req llm.Request, maxOutput int64, thinking llm.ThinkingLevel) map[string]any {
 	t.Helper()
-	p, err := convertRequest(req, "claude-test", maxOutput, thinking)
+	p, err := convertRequest(req, "claude-test", maxOutput, thinking, llm.ThinkingMap{})
 	if err != nil {
 		t.Fatalf("convert: %v", err)
 	}
@@ -240,6 +240,66 @@ func TestThinkingBudgets(t *testing.T) {
 	}
 }
 
+// TestAdaptiveThinking checks each kind of adaptive-style value: an effort
+// goes with thinking {type: adaptive}, the other thinking types alone, and
+// temperature only where no thinking is on.
+func TestAdaptiveThinking(t *testing.T) {
+	temp := 0.5
+	tm := llm.ThinkingMap{Style: llm.ThinkingAdaptive, Levels: llm.ThinkingValues{
+		Off: "between_tools", Minimal: "disabled", Low: "adaptive", Medium: "default", High: "max",
+	}}
+	tests := []struct {
+		level llm.ThinkingLevel
+		// thinking and output_config as JSON, "" when absent; temperature
+		// tells whether it is sent.
+		thinking, output string
+		temperature      bool
+	}{
+		{"", "", "", true},
+		{llm.ThinkingOff, `{"type":"between_tools"}`, "", false},
+		{llm.ThinkingMinimal, `{"type":"disabled"}`, "", true},
+		{llm.ThinkingLow, `{"type":"adaptive"}`, "", false},
+		{llm.ThinkingMedium, "", "", true},
+		{llm.ThinkingHigh, `{"type":"adaptive"}`, `{"effort":"max"}`, false},
+		// Left out of the map: the style's default.
+		{llm.ThinkingXHigh, `{"type":"adaptive"}`, `{"effort":"xhigh"}`, false},
+	}
+	for _, tt := range tests {
+		t.Run(string(tt.level), func(t *testing.T) {
+			p, err := convertRequest(llm.Request{Messages: []llm.Message{llm.UserText("hi")}, Thinking: tt.level, Temperature: &temp}, "claude-test", 8192, "", tm)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := json.Marshal(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got map[string]any
+			if err := json.Unmarshal(b, &got); err != nil {
+				t.Fatal(err)
+			}
+			for key, want := range map[string]string{"thinking": tt.thinking, "output_config": tt.output} {
+				v, ok := got[key]
+				if want == "" {
+					if ok {
+						t.Errorf("%s = %v, want it absent", key, v)
+					}
+					continue
+				}
+				if diff := cmp.Diff(decode(t, want), v); diff != "" {
+					t.Errorf("%s (-want +got):\n%s", key, diff)
+				}
+			}
+			if _, ok := got["temperature"]; ok != tt.temperature {
+				t.Errorf("temperature sent: %t, want %t", ok, tt.temperature)
+			}
+			if got["max_tokens"] != float64(8192) {
+				t.Errorf("max_tokens = %v, want 8192 (adaptive thinking does not raise it)", got["max_tokens"])
+			}
+		})
+	}
+}
+
 // TestCacheBreakpoints checks that a full request never uses more than the
 // four breakpoints Anthropic allows.
 func TestCacheBreakpoints(t *testing.T) {
@@ -281,7 +341,7 @@ func TestConvertRequestErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := convertRequest(tt.req, "claude-test", 8192, "")
+			_, err := convertRequest(tt.req, "claude-test", 8192, "", llm.ThinkingMap{})
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -318,6 +378,8 @@ func TestNew(t *testing.T) {
 		{"BadBaseURL", Config{Model: "m", BaseURL: "localhost:8080"}, "is not an http(s) URL"},
 		{"NegativeMaxOutput", Config{Model: "m", MaxOutput: -5}, "negative MaxOutput"},
 		{"BadThinking", Config{Model: "m", Thinking: "lots"}, "unknown thinking level"},
+		{"EffortStyle", Config{Model: "m", ThinkingMap: llm.ThinkingMap{Style: llm.ThinkingEffort}}, `thinking style "effort"`},
+		{"BadBudget", Config{Model: "m", ThinkingMap: llm.ThinkingMap{Style: llm.ThinkingBudget, Levels: llm.ThinkingValues{Low: "500"}}}, `level low: "500" is not a budget`},
 		{"OK", Config{Model: "m", BaseURL: "https://proxy.example/anthropic", Thinking: llm.ThinkingHigh}, ""},
 	}
 	for _, tt := range tests {

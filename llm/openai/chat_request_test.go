@@ -158,6 +158,51 @@ func TestChatParamsEffort(t *testing.T) {
 	}
 }
 
+// TestEffortFromThinkingMap checks that the model's thinking map decides
+// the effort: values it names, the level's own name where it names none,
+// and nothing for "default".
+func TestEffortFromThinkingMap(t *testing.T) {
+	tm := llm.ThinkingMap{Style: llm.ThinkingEffort, Levels: llm.ThinkingValues{
+		Off: "none", Minimal: "low", High: "default", XHigh: "max",
+	}}
+	want := map[llm.ThinkingLevel]any{
+		"":                  nil,
+		llm.ThinkingOff:     "none",
+		llm.ThinkingMinimal: "low",
+		llm.ThinkingLow:     "low",
+		llm.ThinkingMedium:  "medium",
+		llm.ThinkingHigh:    nil,
+		llm.ThinkingXHigh:   "max",
+	}
+	m := newModel(t, Config{Reasoning: true, ThinkingMap: tm})
+	for level, w := range want {
+		req := userText("x")
+		req.Thinking = level
+		p, err := m.chatParams(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := field(t, p, "reasoning_effort"); got != w {
+			t.Errorf("%q: reasoning_effort = %v, want %v", level, got, w)
+		}
+	}
+}
+
+func TestNewRejectsThinkingMap(t *testing.T) {
+	for _, tt := range []struct {
+		tm   llm.ThinkingMap
+		want string
+	}{
+		{llm.ThinkingMap{Style: llm.ThinkingAdaptive}, `thinking style "adaptive"`},
+		{llm.ThinkingMap{Style: llm.ThinkingEffort, Levels: llm.ThinkingValues{Low: "Low!"}}, `level low: "Low!" is not an effort`},
+	} {
+		_, err := New(Config{Model: "m", ThinkingMap: tt.tm})
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("New with %+v: error %v, want one containing %q", tt.tm, err, tt.want)
+		}
+	}
+}
+
 func TestChatParamsErrors(t *testing.T) {
 	tests := []struct {
 		name string

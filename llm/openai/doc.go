@@ -52,8 +52,12 @@
 // # Reasoning effort
 //
 // When Config.Reasoning is set, the thinking level (Request.Thinking, else
-// Config.Thinking) is sent as the reasoning effort: minimal, low, medium,
-// high or xhigh. Off, or a model that does not reason, sends none.
+// Config.Thinking) is sent as the reasoning effort [Config.ThinkingMap]
+// gives it: by default the level's own name (minimal, low, medium, high,
+// xhigh) and no effort for off; otherwise what the map says, such as none
+// for off, max for xhigh, or low for minimal on the models that reject
+// minimal. A model that does not reason sends no effort, and so does a
+// level the map sends "default" for.
 //
 // # Usage
 //

@@ -39,6 +39,9 @@ type Config struct {
 	// Reasoning says the model accepts a reasoning effort. When false no
 	// effort is sent, whatever the thinking level.
 	Reasoning bool
+	// ThinkingMap says which effort each level sends; its style must be
+	// effort (or empty, which sends the level's own name).
+	ThinkingMap llm.ThinkingMap
 	// HTTPClient makes the requests; nil means a client of this package's
 	// own, with no overall timeout (replies stream for minutes).
 	HTTPClient *http.Client
@@ -82,6 +85,18 @@ func New(cfg Config) (*Model, error) {
 	}
 	if cfg.MaxOutput < 0 {
 		return nil, fmt.Errorf("openai: negative MaxOutput %d", cfg.MaxOutput)
+	}
+	if cfg.Thinking != "" {
+		if _, err := llm.ParseThinkingLevel(string(cfg.Thinking)); err != nil {
+			return nil, fmt.Errorf("openai: %w", err)
+		}
+	}
+	cfg.ThinkingMap = cfg.ThinkingMap.WithDefaultStyle(llm.ThinkingEffort)
+	if cfg.ThinkingMap.Style != llm.ThinkingEffort {
+		return nil, fmt.Errorf("openai: thinking style %q: OpenAI APIs take a reasoning effort (style effort)", cfg.ThinkingMap.Style)
+	}
+	if err := cfg.ThinkingMap.Validate(); err != nil {
+		return nil, fmt.Errorf("openai: %w", err)
 	}
 	opts := []option.RequestOption{
 		option.WithBaseURL(strings.TrimRight(cfg.BaseURL, "/") + "/"),

@@ -9,24 +9,16 @@ import (
 )
 
 // effort is the reasoning effort to send for level, or "" to send none: for
-// a model that does not reason (Config.Reasoning false), and for off, which
-// leaves the model its own default rather than guessing what "none" means to
-// each server.
+// a model that does not reason (Config.Reasoning false), and for a level
+// the thinking map sends nothing for (by default off, which leaves the
+// model its own default rather than guessing what "none" means to each
+// server). Anything else is the map's effort for the level.
 func (m *Model) effort(level llm.ThinkingLevel) shared.ReasoningEffort {
 	if !m.cfg.Reasoning {
 		return ""
 	}
-	switch level {
-	case llm.ThinkingMinimal:
-		return shared.ReasoningEffortMinimal
-	case llm.ThinkingLow:
-		return shared.ReasoningEffortLow
-	case llm.ThinkingMedium:
-		return shared.ReasoningEffortMedium
-	case llm.ThinkingHigh:
-		return shared.ReasoningEffortHigh
-	case llm.ThinkingXHigh:
-		return shared.ReasoningEffortXhigh
+	if v := m.cfg.ThinkingMap.Value(level); v != llm.ThinkingSendNothing {
+		return shared.ReasoningEffort(v)
 	}
 	return ""
 }
