@@ -7,12 +7,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/rogpeppe/go-internal/txtar"
 	"github.com/vigil-dev/vigil/history"
 	"github.com/vigil-dev/vigil/session"
 )
@@ -40,13 +42,12 @@ func TestGolden(t *testing.T) {
 	}
 	for _, file := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
-			data, err := os.ReadFile(file)
+			ar, err := txtar.ParseFile(file)
 			if err != nil {
 				t.Fatal(err)
 			}
-			ar := parseTxtar(data)
-			opts, mode := goldenOptions(t, ar.get("options"))
-			steps := ar.steps()
+			opts, mode := goldenOptions(t, fileText(ar, "options"))
+			steps := stepsOf(ar)
 			if len(steps) == 0 {
 				t.Fatal("no N.jsonl files")
 			}
@@ -55,7 +56,7 @@ func TestGolden(t *testing.T) {
 			changed := false
 			for _, n := range steps {
 				o := opts
-				o.Context = ar.contexts(n)
+				o.Context = contextsOf(ar, n)
 				var got string
 				switch mode {
 				case "render":
@@ -68,10 +69,10 @@ func TestGolden(t *testing.T) {
 				checkStructure(t, got, mode == "update")
 				name := n + ".md"
 				if *update {
-					changed = ar.set(name, got) || changed
+					changed = setFile(ar, name, got) || changed
 					continue
 				}
-				want, ok := ar.lookup(name)
+				want, ok := lookupFile(ar, name)
 				if !ok {
 					t.Errorf("%s: missing; run go test -update", name)
 					continue
@@ -81,7 +82,7 @@ func TestGolden(t *testing.T) {
 				}
 			}
 			if changed {
-				if err := os.WriteFile(file, ar.format(), 0o644); err != nil {
+				if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -156,7 +157,7 @@ func goldenOptions(t *testing.T, text string) (history.Options, string) {
 
 // readEntries parses the steps' entry files as one session, so ids chain
 // from one step to the next.
-func readEntries(t *testing.T, ar *txtar, steps []string) map[string][]session.Entry {
+func readEntries(t *testing.T, ar *txtar.Archive, steps []string) map[string][]session.Entry {
 	t.Helper()
 	var file bytes.Buffer
 	file.WriteString(`{"type":"session","version":1,"id":"golden","cwd":"/src/app","created":"2026-11-05T14:00:00.000Z"}` + "\n")
@@ -164,7 +165,7 @@ func readEntries(t *testing.T, ar *txtar, steps []string) map[string][]session.E
 	id := 0
 	for _, n := range steps {
 		count := 0
-		for _, line := range strings.Split(ar.get(n+".jsonl"), "\n") {
+		for _, line := range strings.Split(fileText(ar, n+".jsonl"), "\n") {
 			if strings.TrimSpace(line) == "" {
 				continue
 			}
@@ -196,96 +197,47 @@ func readEntries(t *testing.T, ar *txtar, steps []string) map[string][]session.E
 	return out
 }
 
-// txtar is a minimal reader and writer of the txtar format (a comment,
-// then files each opened by a "-- name --" line), so the tests need no
-// module beyond the project's.
-type txtar struct {
-	comment string
-	files   []txtarFile
-}
-
-type txtarFile struct {
-	name, data string
-}
-
-func parseTxtar(data []byte) *txtar {
-	ar := &txtar{}
-	var cur *txtarFile
-	var sb strings.Builder
-	flush := func() {
-		if cur == nil {
-			ar.comment = sb.String()
-		} else {
-			cur.data = sb.String()
-			ar.files = append(ar.files, *cur)
-		}
-		sb.Reset()
-	}
-	for _, line := range strings.SplitAfter(string(data), "\n") {
-		trimmed := strings.TrimRight(line, "\n")
-		if strings.HasPrefix(trimmed, "-- ") && strings.HasSuffix(trimmed, " --") && len(trimmed) >= 6 {
-			flush()
-			cur = &txtarFile{name: strings.TrimSpace(trimmed[3 : len(trimmed)-3])}
-			continue
-		}
-		sb.WriteString(line)
-	}
-	flush()
-	return ar
-}
-
-func (ar *txtar) format() []byte {
-	var b bytes.Buffer
-	b.WriteString(ar.comment)
-	for _, f := range ar.files {
-		fmt.Fprintf(&b, "-- %s --\n", f.name)
-		b.WriteString(f.data)
-		if f.data != "" && !strings.HasSuffix(f.data, "\n") {
-			b.WriteByte('\n')
-		}
-	}
-	return b.Bytes()
-}
-
-func (ar *txtar) lookup(name string) (string, bool) {
-	for _, f := range ar.files {
-		if f.name == name {
-			return f.data, true
+// lookupFile returns the data of the archive's file name.
+func lookupFile(ar *txtar.Archive, name string) (string, bool) {
+	for _, f := range ar.Files {
+		if f.Name == name {
+			return string(f.Data), true
 		}
 	}
 	return "", false
 }
 
-func (ar *txtar) get(name string) string {
-	s, _ := ar.lookup(name)
+// fileText returns the data of the archive's file name, "" when there is none.
+func fileText(ar *txtar.Archive, name string) string {
+	s, _ := lookupFile(ar, name)
 	return s
 }
 
-// set stores a file, after the step's other files when it is new, and
+// setFile stores a file, after the step's other files when it is new, and
 // reports whether anything changed.
-func (ar *txtar) set(name, data string) bool {
-	for i, f := range ar.files {
-		if f.name == name {
-			ar.files[i].data = data
-			return f.data != data
+func setFile(ar *txtar.Archive, name, data string) bool {
+	for i, f := range ar.Files {
+		if f.Name == name {
+			ar.Files[i].Data = []byte(data)
+			return string(f.Data) != data
 		}
 	}
 	step := strings.TrimSuffix(name, ".md")
-	at := len(ar.files)
-	for i, f := range ar.files {
-		if strings.HasPrefix(f.name, step+".") {
+	at := len(ar.Files)
+	for i, f := range ar.Files {
+		if strings.HasPrefix(f.Name, step+".") {
 			at = i + 1
 		}
 	}
-	ar.files = append(ar.files[:at], append([]txtarFile{{name, data}}, ar.files[at:]...)...)
+	ar.Files = slices.Insert(ar.Files, at, txtar.File{Name: name, Data: []byte(data)})
 	return true
 }
 
-// steps returns the N of every N.jsonl, in numeric order.
-func (ar *txtar) steps() []string {
+// stepsOf returns the N of every N.jsonl, in numeric order.
+func stepsOf(ar *txtar.Archive) []string {
 	var steps []string
-	for _, f := range ar.files {
-		if n, ok := strings.CutSuffix(f.name, ".jsonl"); ok {
+	for _, f := range ar.Files {
+		if n, ok := strings.CutSuffix(f.Name, ".jsonl"); ok {
 			steps = append(steps, n)
 		}
 	}
@@ -297,12 +249,12 @@ func (ar *txtar) steps() []string {
 	return steps
 }
 
-// contexts returns step n's N.context.KIND files, in archive order.
-func (ar *txtar) contexts(n string) []history.PrimaryContext {
+// contextsOf returns step n's N.context.KIND files, in archive order.
+func contextsOf(ar *txtar.Archive, n string) []history.PrimaryContext {
 	var cs []history.PrimaryContext
-	for _, f := range ar.files {
-		if kind, ok := strings.CutPrefix(f.name, n+".context."); ok {
-			cs = append(cs, history.PrimaryContext{Kind: kind, Text: f.data})
+	for _, f := range ar.Files {
+		if kind, ok := strings.CutPrefix(f.Name, n+".context."); ok {
+			cs = append(cs, history.PrimaryContext{Kind: kind, Text: string(f.Data)})
 		}
 	}
 	return cs
