@@ -11,7 +11,8 @@ import (
 	"github.com/vigil-dev/vigil/session"
 )
 
-const aiderSample = "aider/chat-history.md"
+// aiderSample is the aider history testdata/docs.py writes.
+const aiderSample = "aider/calc.aider.chat.history.md"
 
 func TestAiderSample(t *testing.T) {
 	r := readTestdata(t, aiderSample)
@@ -24,11 +25,12 @@ func TestAiderSample(t *testing.T) {
 		entries int
 		steps   int
 	}{
-		// The fixture starts inside a session whose header is not in it.
+		// The fixture starts inside a session whose header is not in it:
+		// a reply's tail, aider's output, a lint failure sent back, ^C.
 		{time.Time{}, "", 4, 1},
-		{time.Date(2024, 8, 5, 19, 33, 2, 0, time.UTC), "claude-3-5-sonnet-20240620", 1, 0},
-		{time.Date(2024, 8, 5, 19, 33, 32, 0, time.UTC), "claude-3-5-sonnet-20240620", 6, 1},
-		{time.Date(2024, 8, 5, 20, 39, 59, 0, time.UTC), "gpt-4o-mini", 6, 1},
+		{time.Date(2026, 11, 30, 10, 2, 11, 0, time.UTC), "claude-sonnet-4-20250514", 1, 0},
+		{time.Date(2026, 11, 30, 10, 2, 40, 0, time.UTC), "claude-sonnet-4-20250514", 6, 1},
+		{time.Date(2026, 11, 30, 10, 15, 3, 0, time.UTC), "gpt-4o-mini", 6, 1},
 	}
 	if len(r.runs) != len(want) {
 		t.Fatalf("%d runs, want %d", len(r.runs), len(want))
@@ -59,25 +61,28 @@ func TestAiderSample(t *testing.T) {
 	if kinds != "ouauuu" {
 		t.Errorf("run 2 entry kinds %q, want output, user, assistant, its results, user, user", kinds)
 	}
-	if got := firstText(runResult{entries: run.entries[1:]}); got != "Use the Spinner instead of the inlined custom spinner" {
+	if got := firstText(runResult{entries: run.entries[1:]}); got != "add returns the wrong result: add(2, 3) is -1. Fix it." {
 		t.Errorf("prompt %q", got)
 	}
 	reply := run.steps[0]
-	if !strings.HasPrefix(reply.Text(), "Certainly! I'll modify the `run_install` function") || !strings.Contains(reply.Text(), "<<<<<<< SEARCH\ndef run_install(cmd):") || reply.Message().Model.Model != "claude-3-5-sonnet-20240620" {
+	if !strings.HasPrefix(reply.Text(), "The `add` function subtracts its second argument") || !strings.Contains(reply.Text(), "<<<<<<< SEARCH\ndef add(a, b):\n    return a - b\n=======") || reply.Message().Model.Model != "claude-sonnet-4-20250514" {
 		t.Errorf("reply %.120q", reply.Text())
 	}
 	// The reply's one SEARCH/REPLACE block is its call; aider's output
 	// after it, its result.
 	calls := reply.Calls()
-	if len(calls) != 1 || calls[0].Name != "edit" || !strings.HasPrefix(string(calls[0].Arguments), `{"new_text":"def run_install(cmd):\n`) || !strings.HasSuffix(string(calls[0].Arguments), `"path":"aider/utils.py"}`) {
+	if len(calls) != 1 || calls[0].Name != "edit" || string(calls[0].Arguments) != `{"new_text":"def add(a, b):\n    return a + b\n","old_text":"def add(a, b):\n    return a - b\n","path":"calc.py"}` {
 		t.Fatalf("calls %+v", calls)
 	}
 	res, ok := reply.Result(calls[0].ID)
-	if out := resultText(res); !ok || res.IsError || out != "Tokens: 5,244 sent, 604 received. Cost: $0.02 request, $0.02 session.\nApplied edit to aider/utils.py\nCommit fd43cd4 feat: Use the Spinner instead of the inlined custom spinner\nYou can use /undo to revert and discard commit fd43cd4." {
+	if out := resultText(res); !ok || res.IsError || out != "Tokens: 2.7k sent, 88 received. Cost: $0.0094 message, $0.0094 session.\nApplied edit to calc.py\nCommit 9e8d7c6 fix: Make add return the sum of its arguments\nYou can use /undo to undo and discard each aider commit." {
 		t.Errorf("result %v %v %q", ok, res.IsError, out)
 	}
-	if u := r.runs[0].entries[2].Body.(*session.Message).Message.Text(); !strings.HasPrefix(u, "# Fix any errors below, if possible.\n\n## Running:") {
-		t.Errorf("multi-line prompt %.60q", u)
+	if u := r.runs[0].entries[2].Body.(*session.Message).Message.Text(); !strings.HasPrefix(u, "# Fix any errors below, if possible.\n\n## Running: flake8") || !strings.HasSuffix(u, "  6█    return a * c") {
+		t.Errorf("multi-line prompt %q", u)
+	}
+	if got := r.runs[0].steps[0].Text(); got != "The tests call `mul` with two arguments, so it keeps its signature." {
+		t.Errorf("the reply cut at the front: %q", got)
 	}
 	if !r.noted("text before the first session header") || len(r.notes) != 1 {
 		t.Errorf("notes %v", r.notes)
@@ -175,7 +180,7 @@ func TestAiderTruncated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkCuts(t, "chat-history.md", data, 40)
+	checkCuts(t, filepath.Base(aiderSample), data, 40)
 	// A cut inside a line keeps what was read and says so.
 	r, err := readTranscript(bytes.NewReader(data[:len(data)-20]), "x.md")
 	if err != nil || r.err != nil {
@@ -191,8 +196,8 @@ func TestAiderReadError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkStopEarly(t, "chat-history.md", data)
-	checkIOError(t, ".aider.chat.history.md", bytes.Repeat(data, 10))
+	checkStopEarly(t, filepath.Base(aiderSample), data)
+	checkIOError(t, ".aider.chat.history.md", bytes.Repeat(data, sniffSize/len(data)+2))
 }
 
 func TestSniffAider(t *testing.T) {

@@ -382,7 +382,7 @@ func corpusFile(tb testing.TB, rel string) []byte {
 func BenchmarkReadOpenHands(b *testing.B) {
 	// Evaluation output: one run per line, each with its history.
 	benchRead(b, "output.jsonl", FormatOpenHands, func(size int) []byte {
-		return benchJSONL(b, "openhands/resolver-output.jsonl", 0, size)
+		return benchJSONL(b, "openhands/calc-resolver.jsonl", 0, size)
 	})
 }
 

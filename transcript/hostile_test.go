@@ -66,9 +66,9 @@ func hostileSamples(t *testing.T) []hostileSample {
 		{FormatOmp, "omp/recording.jsonl", "session.jsonl", ""},
 		{FormatSWEAgent, "swe-agent/calc-text.traj", "calc-text.traj", `"trajectory": [`},
 		{FormatMiniSWEAgent, "mini-swe-agent/calc.traj.json", "calc.traj.json", `"messages": [`},
-		{FormatOpenHands, "openhands/basic_interactions.json", "basic_interactions.json", `[`},
-		{FormatOpenHands, "openhands/v1-events.jsonl", "events.jsonl", ""},
-		{FormatAider, "aider/chat-history.md", ".aider.chat.history.md", ""},
+		{FormatOpenHands, "openhands/calc-chat.json", "calc-chat.json", `[`},
+		{FormatOpenHands, "openhands/calc-v1.jsonl", "events.jsonl", ""},
+		{FormatAider, "aider/calc.aider.chat.history.md", ".aider.chat.history.md", ""},
 	}
 	strValue := regexp.MustCompile(`":\s*"[A-Za-z]`)
 	var out []hostileSample

@@ -346,10 +346,10 @@ var docRecordings = []struct {
 	{"mini-swe-agent/calc.list.traj.json", FormatMiniSWEAgent},
 	{"swe-agent/calc-text.traj", FormatSWEAgent},
 	{"swe-agent/calc-fc.traj", FormatSWEAgent},
-	{"openhands/basic_interactions.json", FormatOpenHands},
-	{"openhands/wrong_initial_state.json", FormatOpenHands},
-	{"openhands/resolver-output.jsonl", FormatOpenHands},
-	{"openhands/v1-events.jsonl", FormatOpenHands},
+	{"openhands/calc-chat.json", FormatOpenHands},
+	{"openhands/calc-state.json", FormatOpenHands},
+	{"openhands/calc-resolver.jsonl", FormatOpenHands},
+	{"openhands/calc-v1.jsonl", FormatOpenHands},
 }
 
 // TestFastPathDocuments compares the document readers with and without the

@@ -14,11 +14,14 @@ import (
 	"github.com/vigil-dev/vigil/session"
 )
 
+// ohSamples are the OpenHands fixtures testdata/docs.py writes: a V0
+// event list with tools (the workspace not as the task says), a V0 chat,
+// V1 events one per line, and early resolver output.
 var ohSamples = []string{
-	"openhands/wrong_initial_state.json",
-	"openhands/basic_interactions.json",
-	"openhands/v1-events.jsonl",
-	"openhands/resolver-output.jsonl",
+	"openhands/calc-state.json",
+	"openhands/calc-chat.json",
+	"openhands/calc-v1.jsonl",
+	"openhands/calc-resolver.jsonl",
 }
 
 func TestOpenHandsSamples(t *testing.T) {
@@ -31,23 +34,25 @@ func TestOpenHandsSamples(t *testing.T) {
 		exit  string
 	}{
 		{
-			// V0 event list: read, run (exit code 0), read, finish.
+			// V0 event list: a run that fails (exit code 4: the tests are
+			// not where the task says), a listing, an edit, a run that
+			// passes, finish. The workspace recall is skipped.
 			file:  ohSamples[0],
-			task:  "Please rename game_2048.py to 2048.py",
-			stats: stepStats{steps: 4, calls: 4, answered: 3},
-			names: []string{"str_replace_editor", "execute_bash", "str_replace_editor", "finish"},
+			task:  "Please fix add() in calc.py so that the tests in test_calc.py pass.",
+			stats: stepStats{steps: 5, calls: 5, answered: 4, failed: 1},
+			names: []string{"execute_bash", "str_replace_editor", "str_replace_editor", "execute_bash", "finish"},
 		},
 		{
 			// V0 chat: two replies without calls, then finish.
 			file:  ohSamples[1],
-			task:  "what's 1+1?",
+			task:  "what does add(2, 3) return in calc.py?",
 			stats: stepStats{steps: 3, calls: 1},
 			names: []string{"finish"},
 		},
 		{
 			// V1 events, one per line: terminal, finish, a closing reply.
 			file:  ohSamples[2],
-			task:  "Use the terminal tool to run `pwd`",
+			task:  "add() in /workspace/calc.py subtracts. Use the terminal tool",
 			stats: stepStats{steps: 3, calls: 2, answered: 2},
 			names: []string{"terminal", "finish"},
 		},
@@ -57,7 +62,7 @@ func TestOpenHandsSamples(t *testing.T) {
 			task:  "Please fix the following issue for the repository in /workspace.",
 			stats: stepStats{steps: 4, calls: 4, answered: 3},
 			names: []string{"run", "run_ipython", "run", "finish"},
-			id:    "neubig/pr-viewer#5",
+			id:    "example/calc#7",
 			exit:  `{"success":true}`,
 		},
 	}
@@ -94,21 +99,35 @@ func TestOpenHandsSamples(t *testing.T) {
 func TestOpenHandsV0Details(t *testing.T) {
 	r := readTestdata(t, ohSamples[0])
 	run := r.runs[0]
-	if want := "2025-01-27T23:16:50.239Z"; run.info.Started.Format("2006-01-02T15:04:05.999Z07:00") != want {
+	if want := "2026-12-01T10:00:01.3Z"; run.info.Started.Format("2006-01-02T15:04:05.999Z07:00") != want {
 		t.Errorf("started %v", run.info.Started)
 	}
 	s := run.steps[0]
 	// The arguments are the model's, not OpenHands' translation of them.
-	if c := s.Calls()[0]; string(c.Arguments) != `{"command": "view", "path": "/workspace"}` {
+	if c := s.Calls()[0]; string(c.Arguments) != `{"command": "cd /workspace && python -m pytest -q test_calc.py", "is_input": "false"}` {
 		t.Errorf("arguments %s", c.Arguments)
 	}
+	if res, _ := s.Result(s.Calls()[0].ID); !res.IsError {
+		t.Errorf("the run that exited with code 4 is not an error: %+v", res)
+	}
+	edit := run.steps[2].Calls()[0]
+	if edit.ID != "toolu_01Calc03StateTOpenHands" || string(edit.Arguments) != `{"command": "str_replace", "path": "/workspace/src/calc.py", "old_str": "    return a - b", "new_str": "    return a + b"}` {
+		t.Errorf("edit call %s %s", edit.ID, edit.Arguments)
+	}
+	// LiteLLM's usage for Anthropic: cache reads under the prompt tokens'
+	// details, cache writes beside them; the rest is input.
 	m := run.steps[1].Message()
-	want := llm.Usage{Input: 6, CacheRead: 3471, CacheWrite: 139, Output: 111}
-	if m.Model.Model != "claude-3-5-sonnet-20241022" || m.Usage != want || m.StopReason != llm.StopToolUse {
+	want := llm.Usage{Input: 6, CacheRead: 3474, CacheWrite: 210, Output: 96}
+	if m.Model.Model != "claude-sonnet-4-20250514" || m.Usage != want || m.StopReason != llm.StopToolUse {
 		t.Errorf("reply model %v usage %+v stop %q", m.Model, m.Usage, m.StopReason)
 	}
-	if s.Text() != "I'll help you rename the file. First, let me check if the file exists and its location." {
+	if s.Text() != "I'll start by running the tests to see the failure." {
 		t.Errorf("text %q", s.Text())
+	}
+	for _, n := range []string{`OpenHands "recall" action skipped`, `OpenHands "recall" observation skipped`} {
+		if !r.noted(n) {
+			t.Errorf("no note %q in %v", n, r.notes)
+		}
 	}
 }
 
@@ -116,18 +135,22 @@ func TestOpenHandsV0Details(t *testing.T) {
 // OpenHands shows it to the model: the output within its shell metadata's
 // prefix and suffix, and the exit code after it, in V0 and V1.
 func TestOpenHandsCommandText(t *testing.T) {
-	v0 := readTestdata(t, ohSamples[0]).runs[0].steps[1]
-	res, _ := v0.Result(v0.Calls()[0].ID)
-	if got, want := resultText(res), "\n[The command completed with exit code 0.]\n[Command finished with exit code 0]"; got != want {
-		t.Errorf("V0 mv: %q, want %q", got, want)
+	v0 := readTestdata(t, ohSamples[0]).runs[0]
+	res, _ := v0.steps[0].Result(v0.steps[0].Calls()[0].ID)
+	if got, want := resultText(res), "ERROR: file or directory not found: test_calc.py\n\n\nno tests ran in 0.01s\n[The command completed with exit code 4.]\n[Command finished with exit code 4]"; got != want {
+		t.Errorf("V0 pytest: %q, want %q", got, want)
 	}
-	v1 := readTestdata(t, "openhands/v1-events.jsonl").runs[0].steps[0]
+	res, _ = v0.steps[3].Result(v0.steps[3].Calls()[0].ID)
+	if got, want := resultText(res), "..                                                                       [100%]\n2 passed in 0.01s\n[The command completed with exit code 0.]\n[Command finished with exit code 0]"; got != want {
+		t.Errorf("V0 pytest again: %q, want %q", got, want)
+	}
+	v1 := readTestdata(t, ohSamples[2]).runs[0].steps[0]
 	res, _ = v1.Result(v1.Calls()[0].ID)
 	if got, want := resultText(res), "\n[The command completed with exit code 0.]\n[Command finished with exit code 0]"; got != want {
-		t.Errorf("V1 pwd: %q, want %q", got, want)
+		t.Errorf("V1 sed: %q, want %q", got, want)
 	}
 	// An editor's result has no shell metadata and stays as it is.
-	res, _ = readTestdata(t, ohSamples[0]).runs[0].steps[0].Result("toolu_01USom24cuiyvAembLhEryrn")
+	res, _ = v0.steps[1].Result("toolu_01Calc02StateSOpenHands")
 	if got := resultText(res); !strings.HasPrefix(got, "Here's the files and directories") || strings.Contains(got, "exit code") {
 		t.Errorf("V0 view: %q", got)
 	}
@@ -325,7 +348,7 @@ func TestOpenHandsReadError(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkStopEarly(t, "output.jsonl", append(append([]byte{}, line...), line...))
-	checkIOError(t, "output.jsonl", bytes.Repeat(line, 10))
+	checkIOError(t, "output.jsonl", bytes.Repeat(line, sniffSize/len(line)+2))
 	events, err := os.ReadFile(filepath.Join("testdata", ohSamples[0]))
 	if err != nil {
 		t.Fatal(err)
@@ -413,20 +436,20 @@ func FuzzOpenHands(f *testing.F) {
 // same line twice: the second run must read exactly as the first, whatever
 // state the first left behind.
 func TestOpenHandsOutputRunsRepeat(t *testing.T) {
-	for _, file := range []string{"openhands/resolver-output.jsonl", "openhands/v1-events.jsonl"} {
+	for _, file := range []string{ohSamples[3], ohSamples[2]} {
 		t.Run(filepath.Base(file), func(t *testing.T) {
 			data, err := os.ReadFile(filepath.Join("testdata", file))
 			if err != nil {
 				t.Fatal(err)
 			}
 			line := bytes.TrimSpace(data)
-			if file == "openhands/v1-events.jsonl" {
+			if file == ohSamples[2] {
 				// Loose events, one per line: made into one output line.
 				var events []json.RawMessage
 				for _, l := range bytes.Split(line, []byte("\n")) {
 					events = append(events, json.RawMessage(l))
 				}
-				raw, err := json.Marshal(map[string]any{"instance_id": "a__b-1", "instruction": "Run pwd.", "history": events})
+				raw, err := json.Marshal(map[string]any{"instance_id": "a__b-1", "instruction": "Fix add.", "history": events})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -94,7 +94,7 @@ func TestReviewFolder(t *testing.T) {
 
 func TestReviewJSON(t *testing.T) {
 	multi := filepath.Join(t.TempDir(), "output.jsonl")
-	line, err := os.ReadFile(filepath.Join("..", "..", "transcript", "testdata", "openhands", "resolver-output.jsonl"))
+	line, err := os.ReadFile(filepath.Join("..", "..", "transcript", "testdata", "openhands", "calc-resolver.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}

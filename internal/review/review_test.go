@@ -80,7 +80,7 @@ func TestReviewTruncatedFile(t *testing.T) {
 }
 
 func TestReviewSeveralRuns(t *testing.T) {
-	line, err := os.ReadFile("../../transcript/testdata/openhands/resolver-output.jsonl")
+	line, err := os.ReadFile("../../transcript/testdata/openhands/calc-resolver.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
-"""docs.py: writes the mini-swe-agent and SWE-agent fixtures in
-mini-swe-agent/ and swe-agent/.
+"""docs.py: writes the mini-swe-agent, SWE-agent, OpenHands and aider
+fixtures in mini-swe-agent/, swe-agent/, openhands/ and aider/.
 
 The runs are written, not recorded: one small task (calc.py's add()
 subtracts; fix it so the tests pass) worked through in the shapes those
 harnesses write, with the fields, messages and harness texts of their
 versions (mini-swe-agent 2.2.7 with tool calls, mini-swe-agent 1's list of
 messages with ```bash actions, SWE-agent 0.x text actions with a
-trajectory, SWE-agent 1.x function calling with only a history). Each run
-exercises what its reader must handle; the tests say what they expect of
-each. Run from this folder: python3 docs.py. The output is deterministic.
+trajectory, SWE-agent 1.x function calling with only a history; OpenHands
+V0 event lists, early resolver output and V1 SDK events; aider's
+.aider.chat.history.md). Each run exercises what its reader must handle;
+the tests say what they expect of each. Run from this folder: python3
+docs.py. The output is deterministic.
 """
 
 import json
@@ -314,8 +316,355 @@ def swe_fc():
     dump_doc("swe-agent/calc-fc.traj", {"history": history})
 
 
+# ---------------------------------------------------------------- OpenHands V0: an exported event list
+
+
+def oh_stamp(t):
+    """An OpenHands timestamp: local time without a zone, microseconds."""
+    import datetime
+
+    return datetime.datetime.fromtimestamp(t, datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")
+
+
+class OHEvents:
+    """V0 events with ids and times, as the app's trajectory export lists them."""
+
+    def __init__(self, start):
+        self.events = []
+        self.t = start
+        self.next_id = 0
+
+    def add(self, e, by=1.3, skip=0):
+        self.next_id += skip
+        self.t += by
+        e = dict({"id": self.next_id, "timestamp": oh_stamp(self.t)}, **e)
+        self.next_id += 1
+        self.events.append(e)
+        return e
+
+    def user(self, text, skip=0):
+        return self.add({"source": "user", "message": text, "action": "message",
+                         "args": {"content": text, "image_urls": None, "wait_for_response": False},
+                         "timeout": 120}, skip=skip)
+
+
+def oh_meta(name, cid, resp, model, say, arguments, usage):
+    """tool_call_metadata of a V0 action: the function the model called and
+    the model's response, its arguments as the model wrote them."""
+    return {"function_name": name, "tool_call_id": cid,
+            "model_response": {"id": resp, "created": 1796119200, "model": model, "object": "chat.completion",
+                               "system_fingerprint": None,
+                               "choices": [{"finish_reason": "tool_calls", "index": 0, "message": {
+                                   "content": say, "role": "assistant",
+                                   "tool_calls": [{"index": 1, "function": {"arguments": arguments, "name": name},
+                                                   "id": cid, "type": "function"}],
+                                   "function_call": None}}],
+                               "usage": usage, "service_tier": None},
+            "total_calls_in_response": 1}
+
+
+def oh_usage(prompt, completion, read, written):
+    """LiteLLM's usage for an Anthropic model: the cache reads under
+    prompt_tokens_details, the cache writes beside them."""
+    return {"completion_tokens": completion, "prompt_tokens": prompt, "total_tokens": prompt + completion,
+            "completion_tokens_details": None, "prompt_tokens_details": {"audio_tokens": None, "cached_tokens": read},
+            "cache_creation_input_tokens": written, "cache_read_input_tokens": read}
+
+
+def oh_shell_meta(code, cwd="/workspace"):
+    return {"exit_code": code, "pid": -1, "username": "openhands", "hostname": "runtime-calc-7f3b2c",
+            "working_dir": cwd, "py_interpreter_path": "/openhands/poetry/openhands-ai-py3.12/bin/python",
+            "prefix": "", "suffix": "\n[The command completed with exit code %d.]" % code}
+
+
+def openhands_state():
+    """V0 with tools, where the workspace is not as the task says: the task
+    names calc.py and test_calc.py at the top, the repository keeps them in
+    src/ and tests/. The first test run fails (exit code 4), a listing shows
+    where the files are, an edit fixes add(), the tests pass, finish."""
+    ev = OHEvents(1796119200.0)
+    model = "claude-sonnet-4-20250514"
+    task = "Please fix add() in calc.py so that the tests in test_calc.py pass."
+    ev.user(task)
+    # The workspace context the app recalls for the first message.
+    ev.add({"source": "user", "message": "Retrieving content for: " + task, "action": "recall",
+            "args": {"recall_type": "workspace_context", "query": task, "thought": ""}}, by=0.01)
+    ev.add({"source": "environment", "message": "Added workspace context", "cause": 1, "observation": "recall",
+            "content": "Added workspace context",
+            "extras": {"recall_type": "workspace_context", "repo_name": "", "repo_directory": "", "repo_instructions": "",
+                       "runtime_hosts": {}, "additional_agent_instructions": "", "date": "2026-11-30",
+                       "custom_secrets_descriptions": {}, "conversation_instructions": "", "microagent_knowledge": []}},
+           by=0.02)
+    n = [0]
+
+    def call(name, action, args, arguments, say, usage, message):
+        n[0] += 1
+        cid = "toolu_01Calc%02dState%sOpenHands" % (n[0], "QRSTUVWXYZ"[n[0]])
+        meta = oh_meta(name, cid, "chatcmpl-5e1c%04d-7a2b-4c3d-8e9f-0a1b2c3d4e5f" % n[0], model, say, arguments, usage)
+        return ev.add({"source": "agent", "message": message, "action": action, "tool_call_metadata": meta,
+                       "args": dict(args, thought=say), "timeout": 120}, by=2.6), meta
+
+    def observe(a, meta, observation, message, content, extras, **more):
+        return ev.add(dict({"source": "agent", "message": message, "cause": a["id"], "observation": observation,
+                            "tool_call_metadata": meta, "content": content, "extras": extras}, **more), by=0.6)
+
+    def run(cmd, say, usage, code, out):
+        a, meta = call("execute_bash", "run", {"command": cmd, "is_input": False, "blocking": False, "is_static": False,
+                                               "cwd": None, "hidden": False, "confirmation_state": "confirmed"},
+                       json.dumps({"command": cmd, "is_input": "false"}), say, usage, "Running command: " + cmd)
+        observe(a, meta, "run", "Command `%s` executed with exit code %d." % (cmd, code), out,
+                {"command": cmd, "metadata": oh_shell_meta(code), "hidden": False}, success=code == 0)
+
+    run("cd /workspace && python -m pytest -q test_calc.py",
+        "I'll start by running the tests to see the failure.", oh_usage(3480, 102, 0, 3474), 4,
+        "ERROR: file or directory not found: test_calc.py\n\n\nno tests ran in 0.01s")
+    say = "There is no test_calc.py at the top of the workspace. Let me look at how the repository is laid out."
+    a, meta = call("str_replace_editor", "read", {"path": "/workspace", "start": 0, "end": -1, "impl_source": "oh_aci",
+                                                  "view_range": None,
+                                                  "translated_ipython_code": "print(file_editor(**{'command': 'view', "
+                                                                             "'path': '/workspace'}))"},
+                   json.dumps({"command": "view", "path": "/workspace"}), say, oh_usage(3690, 96, 3474, 210),
+                   "Reading file: /workspace")
+    observe(a, meta, "read", "I read the file /workspace.",
+            "Here's the files and directories up to 2 levels deep in /workspace, excluding hidden items:\n/workspace/\n"
+            "/workspace/README.md\n/workspace/src/\n/workspace/src/calc.py\n/workspace/tests/\n"
+            "/workspace/tests/test_calc.py", {"path": "/workspace", "impl_source": "oh_aci"})
+    say = "The module is src/calc.py. add() subtracts; I'll make it add."
+    path = "/workspace/src/calc.py"
+    a, meta = call("str_replace_editor", "edit", {"path": path, "command": "str_replace", "file_text": None,
+                                                  "old_str": "    return a - b", "new_str": "    return a + b",
+                                                  "insert_line": None, "content": "", "start": 1, "end": -1,
+                                                  "impl_source": "oh_aci"},
+                   json.dumps({"command": "str_replace", "path": path, "old_str": "    return a - b",
+                               "new_str": "    return a + b"}), say, oh_usage(3910, 188, 3684, 220),
+                   "Editing file: " + path)
+    observe(a, meta, "edit", "I edited the file %s." % path,
+            "The file %s has been edited. Here's the result of running `cat -n` on a snippet of %s:\n"
+            "     1\tdef add(a, b):\n     2\t    return a + b\n     3\t\n     4\t\n     5\tdef mul(a, b):\n"
+            "Review the changes and make sure they are as expected. Edit the file again if necessary." % (path, path),
+            {"path": path, "prev_exist": True, "old_content": None, "new_content": None, "impl_source": "oh_aci",
+             "diff": "--- %s\n+++ %s\n@@ -2 +2 @@\n-    return a - b\n+    return a + b\n" % (path, path),
+             "_diff_cache": None})
+    run("cd /workspace && python -m pytest -q tests", "Now the tests, from where they are.",
+        oh_usage(4260, 74, 3904, 350), 0, PYTEST_PASS.rstrip("\n"))
+    done = "add() in src/calc.py subtracted; it now adds, and the tests in tests/ pass."
+    n[0] += 1
+    cid = "toolu_01Calc%02dStateFinishOpenHands" % n[0]
+    meta = oh_meta("finish", cid, "chatcmpl-5e1c%04d-7a2b-4c3d-8e9f-0a1b2c3d4e5f" % n[0], model, done,
+                   json.dumps({"message": done, "task_completed": "true"}), oh_usage(4420, 61, 4254, 160))
+    ev.add({"source": "agent", "message": done, "action": "finish", "tool_call_metadata": meta,
+            "args": {"final_thought": done, "task_completed": "true", "outputs": {}, "thought": ""}, "timeout": 120},
+           by=2.1)
+    dump_doc("openhands/calc-state.json", ev.events)
+
+
+def openhands_chat():
+    """V0 chat: the user asks, the agent answers without calls, twice, then
+    finishes when told to (gpt-4o: a finish call with no content)."""
+    ev = OHEvents(1796122800.0)
+
+    def reply(text, skip=2):
+        ev.add({"source": "agent", "message": text, "action": "message",
+                "args": {"content": text, "image_urls": None, "wait_for_response": True}, "timeout": 120},
+               by=1.9, skip=skip)
+
+    ev.user("what does add(2, 3) return in calc.py?")
+    reply("add(2, 3) returns -1: add() in calc.py computes a - b instead of a + b.")
+    ev.user("And mul(2, 3)?", skip=2)
+    reply("mul(2, 3) returns 6, as it should: mul() computes a * b.")
+    ev.user("Finish please", skip=2)
+    cid = "call_Calc7xQe2Lr9FinishNoContent"
+    meta = oh_meta("finish", cid, "chatcmpl-CalcChat5d2WkqV8r0N3a", "gpt-4o-2024-08-06", None, "{}",
+                   {"completion_tokens": 10, "prompt_tokens": 2471, "total_tokens": 2481,
+                    "completion_tokens_details": {"accepted_prediction_tokens": 0, "audio_tokens": 0,
+                                                  "reasoning_tokens": 0, "rejected_prediction_tokens": 0},
+                    "prompt_tokens_details": {"audio_tokens": 0, "cached_tokens": 2304}})
+    meta["model_response"]["system_fingerprint"] = "fp_7c2f1a9b3e"
+    meta["model_response"]["service_tier"] = "default"
+    ev.add({"source": "agent", "message": "All done! Anything else about calc.py?", "action": "finish",
+            "tool_call_metadata": meta, "args": {"outputs": {}, "thought": ""}, "timeout": 120}, by=1.3, skip=2)
+    dump_doc("openhands/calc-chat.json", ev.events)
+
+
+# ---------------------------------------------------------------- OpenHands: early resolver output
+
+
+def openhands_resolver():
+    """One resolver run per line: the issue, the instruction, and a history
+    of events without ids, times or sources, their arguments at the top;
+    success and error close the run."""
+    instruction = ("Please fix the following issue for the repository in /workspace.\nEnvironment has been set up "
+                   "for you to start working. You may assume all necessary tools are installed.\n\n# Problem "
+                   "Statement\nadd(2, 3) returns -1 instead of 5.\n\nIMPORTANT: You should ONLY interact with the "
+                   "environment provided to you AND NEVER ASK FOR HUMAN HELP.\nYou should NOT modify any existing "
+                   "test case files. If needed, you can add new test cases in a NEW file to reproduce the issue.\n"
+                   "When you think you have fixed the issue through code changes, please run the following command: "
+                   "<execute_bash> exit </execute_bash>.")
+    prompt = "\r\nroot@4f3a9c2b1d0e:/workspace # "
+    code = ("import re\n\nsrc = open('calc.py').read()\nsrc = src.replace('return a - b', 'return a + b')\n"
+            "with open('calc.py', 'w') as f:\n    f.write(src)\nprint('Replaced the operator in add.')")
+    history = [
+        {"content": instruction, "images_urls": None, "wait_for_response": False, "action": "message",
+         "security_risk": None},
+        {"command": "cat calc.py", "thought": "Let me look at calc.py first.", "keep_prompt": True, "action": "run",
+         "is_confirmed": "confirmed", "security_risk": None},
+        {"content": CALC.replace("\n", "\r\n") + prompt.lstrip("\r\n"), "command_id": -1, "command": "cat calc.py",
+         "exit_code": 0, "observation": "run"},
+        {"code": code, "thought": "add() subtracts. I'll replace the operator with a short Python script.",
+         "include_extra": True, "action": "run_ipython", "is_confirmed": "confirmed", "kernel_init_code": "",
+         "security_risk": None},
+        {"content": "Replaced the operator in add.\n[Jupyter current working directory: /workspace]", "code": code,
+         "observation": "run_ipython"},
+        {"command": "python -m pytest -q", "thought": "Now let's run the tests to check the fix.", "keep_prompt": True,
+         "action": "run", "is_confirmed": "confirmed", "security_risk": None},
+        {"content": PYTEST_PASS.replace("\n", "\r\n") + prompt.lstrip("\r\n"), "command_id": -1,
+         "command": "python -m pytest -q", "exit_code": 0, "observation": "run"},
+        {"outputs": {}, "thought": "add() now returns the sum of its arguments and the tests pass. The issue is "
+                                   "fixed.", "action": "finish"},
+    ]
+    run = {"issue": {"owner": "example", "repo": "calc", "number": 7, "title": "add subtracts",
+                     "body": "add(2, 3) returns -1 instead of 5."},
+           "issue_type": "issue", "instruction": instruction, "base_commit": "", "git_patch": DIFF,
+           "history": history, "metrics": {"accumulated_cost": 0.0412, "costs": [0.0121, 0.0133, 0.0158]},
+           "success": True, "comment_success": None,
+           "result_explanation": "The agent changed add() in calc.py to return a + b and the tests pass.",
+           "error": None}
+    with open("openhands/calc-resolver.jsonl", "w") as f:
+        f.write(json.dumps(run, ensure_ascii=False) + "\n")
+
+
+# ---------------------------------------------------------------- OpenHands V1: software agent SDK events
+
+
+def openhands_v1():
+    """The events of one V1 conversation, one event file per line (the
+    system prompt's event left out): the user's message, a terminal call
+    and its observation, a finish call and its observation, another
+    message, and the agent's answer without tools."""
+    t = [1796126400.0]
+    k = [0]
+
+    def event(e, by=1.4):
+        k[0] += 1
+        t[0] += by
+        return dict({"id": "7c0f%04d-3e5a-4b6c-9d8e-1f2a3b4c5d6e" % k[0], "timestamp": oh_stamp(t[0])}, **e)
+
+    def text(s):
+        return [{"cache_prompt": False, "type": "text", "text": s}]
+
+    def message(source, role, s, resp=None):
+        e = {"source": source, "llm_message": {"role": role, "content": text(s), "thinking_blocks": []}}
+        if resp:
+            e["llm_response_id"] = resp
+        e.update({"activated_skills": [], "extended_content": [], "kind": "MessageEvent"})
+        return event(e)
+
+    def action(tool, act, args, resp, summary, risk):
+        cid = "call_Calc%dV1" % k[0] + "aQ3mZ8kLw2"
+        arguments = json.dumps(dict(args, security_risk=risk, summary=summary), separators=(",", ":"))
+        return event({"source": "agent", "thought": [], "thinking_blocks": [], "action": act, "tool_name": tool,
+                      "tool_call_id": cid, "tool_call": {"id": cid, "name": tool, "arguments": arguments,
+                                                         "origin": "completion"},
+                      "llm_response_id": resp, "security_risk": risk, "summary": summary, "kind": "ActionEvent"},
+                     by=1.8)
+
+    def observation(a, obs):
+        return event({"source": "environment", "tool_name": a["tool_name"], "tool_call_id": a["tool_call_id"],
+                      "observation": obs, "action_id": a["id"], "kind": "ObservationEvent"}, by=0.2)
+
+    cmd = "sed -i 's/return a - b/return a + b/' /workspace/calc.py"
+    events = [message("user", "user", "add() in /workspace/calc.py subtracts. Use the terminal tool to make it add, "
+                                      "then reply with a short confirmation once done.")]
+    a = action("terminal", {"command": cmd, "is_input": False, "reset": False, "kind": "TerminalAction"},
+               {"command": cmd}, "chatcmpl-CalcV1a7Kq2mN4pR6sT8u", "Replace the operator in add()", "LOW")
+    events += [a, observation(a, {"content": text(""), "is_error": False, "command": cmd, "exit_code": 0,
+                                  "timeout": False, "metadata": oh_shell_meta(0, "/workspace"),
+                                  "kind": "TerminalObservation"})]
+    done = "add() in calc.py now returns a + b."
+    a = action("finish", {"message": done, "kind": "FinishAction"}, {"message": done}, "chatcmpl-CalcV1b9Lr3nP5qS7tV0w",
+               "add() fixed", "UNKNOWN")
+    events += [a, observation(a, {"content": text(done), "is_error": False, "kind": "FinishObservation"})]
+    events.append(message("user", "user", "Without using any tools, say in one sentence what you changed."))
+    events.append(message("agent", "assistant", "I changed the operator in add() from - to +, so add(2, 3) now "
+                                                "returns 5.", "chatcmpl-CalcV1c2Ms4oQ6rU8wX1y"))
+    with open("openhands/calc-v1.jsonl", "w") as f:
+        for e in events:
+            f.write(json.dumps(e, separators=(",", ":"), ensure_ascii=False) + "\n")
+
+
+# ---------------------------------------------------------------- aider: .aider.chat.history.md
+
+
+def aider_out(*lines):
+    """aider's own output as its history writes it: "> " before each line
+    and a Markdown line break after it; an empty line is ">" and the break."""
+    return "".join(("> " + l if l else ">") + "  \n" for l in lines)
+
+
+def aider_in(*lines):
+    """What the user typed, one "#### " line each."""
+    return "".join("#### " + l + "  \n" for l in lines)
+
+
+def aider_history():
+    """Four sessions as aider appends them: the file cut inside a session
+    (a reply's tail, a lint failure sent back, ^C); a launch that only
+    committed; a fix with a SEARCH/REPLACE block in the diff edit format,
+    then /diff and /ex; a session in the whole edit format whose reply is
+    the whole new file, interrupted with ^C."""
+    sonnet = "claude-sonnet-4-20250514"
+    launch = ["Aider v0.86.1", "Main model: %s with diff edit format, infinite output" % sonnet,
+              "Weak model: claude-3-5-haiku-20241022", "Git repo: .git with 3 files",
+              "Repo-map: using 4096 tokens, auto refresh"]
+    lint = ["# Fix any errors below, if possible.", "", "## Running: flake8 --select=E9,E999,F821,F823,F831,F406,F407,"
+            "F701,F702,F704,F706 --show-source --isolated calc.py", "", "calc.py:6:16: F821 undefined name 'c'",
+            "    return a * c", "               ^", "", "## See relevant line below marked with █.", "", "calc.py:",
+            "...⋮...", "  5│def mul(a, b):", "  6█    return a * c"]
+    text = ("The tests call `mul` with two arguments, so it keeps its signature.\n\n"
+            + aider_out("Tokens: 3.1k sent, 97 received. Cost: $0.01 message, $0.03 session.",
+                        "Applied edit to calc.py",
+                        "Commit 8c1d2e3 refactor: Rename the operands of mul",
+                        "You can use /undo to undo and discard each aider commit.")
+            + "\n" + aider_in(*lint)
+            + aider_out("", "", "^C KeyboardInterrupt")
+            + "\n# aider chat started at 2026-11-30 10:02:11\n\n"
+            + aider_out("/usr/local/bin/aider --lint --commit", *launch,
+                        "Commit 5d6e7f8 fix: Use the operand mul is given")
+            + "\n# aider chat started at 2026-11-30 10:02:40\n\n"
+            + aider_out("/usr/local/bin/aider calc.py", *launch, "Added calc.py to the chat.",
+                        "Use /help <question> for help, run \"aider --help\" to see cmd line args")
+            + "\n" + aider_in("add returns the wrong result: add(2, 3) is -1. Fix it.")
+            + "\nThe `add` function subtracts its second argument instead of adding it. Here is the fix:\n\n"
+              "calc.py\n```python\n<<<<<<< SEARCH\ndef add(a, b):\n    return a - b\n=======\ndef add(a, b):\n"
+              "    return a + b\n>>>>>>> REPLACE\n```\n\nNow `add(2, 3)` returns 5.\n\n"
+            + aider_out("Tokens: 2.7k sent, 88 received. Cost: $0.0094 message, $0.0094 session.",
+                        "Applied edit to calc.py", "Commit 9e8d7c6 fix: Make add return the sum of its arguments",
+                        "You can use /undo to undo and discard each aider commit.")
+            + "\n" + aider_in("/diff") + "\n" + aider_in("/ex")
+            + "\n# aider chat started at 2026-11-30 10:15:03\n\n"
+            + aider_out("/usr/local/bin/aider --model gpt-4o-mini --edit-format whole calc.py", "Aider v0.86.1",
+                        "Model: gpt-4o-mini with whole edit format", "Git repo: .git with 3 files",
+                        "Repo-map: using 1024 tokens, auto refresh", "Added calc.py to the chat.",
+                        "Use /help <question> for help, run \"aider --help\" to see cmd line args")
+            + "\n" + aider_in("add a docstring to mul")
+            + "\nHere is the updated file:\n\ncalc.py\n```\ndef add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n"
+              "    \"\"\"Return the product of a and b.\"\"\"\n    return a * b\n```\n\n"
+            + aider_out("Tokens: 1.1k sent, 61 received. Cost: $0.00020 message, $0.00020 session.",
+                        "Applied edit to calc.py", "Commit 3f4e5d6 docs: Add a docstring to mul",
+                        "You can use /undo to undo and discard each aider commit.")
+            + "\n" + aider_in("thanks, that's all")
+            + aider_out("", "", "^C KeyboardInterrupt"))
+    with open("aider/calc.aider.chat.history.md", "w") as f:
+        f.write(text)
+
+
 if __name__ == "__main__":
     mini_dict()
     mini_list()
     swe_text()
     swe_fc()
+    openhands_state()
+    openhands_chat()
+    openhands_resolver()
+    openhands_v1()
+    aider_history()
