@@ -35,8 +35,9 @@ import (
 // "> " are aider's own output (command output, edits applied, costs,
 // confirmations), kept as custom "aider_output" entries that are shown but
 // not sent to a model, because aider sends the model only some of it; all
-// other text is the assistant's reply. A reply's SEARCH/REPLACE blocks are
-// its calls, and the output after it their results (aider_edits.go).
+// other text is the assistant's reply. A reply's SEARCH/REPLACE blocks
+// (in the whole edit format, the files it gives whole) are its calls, and
+// the output after it their results (aider_edits.go).
 // Output that aider wrote over several lines carries the "> " only on its
 // first, so the rest reads as reply text: the format cannot tell them
 // apart, except in aider's message about edits that failed to match, which
@@ -71,6 +72,11 @@ var (
 	// aiderModel finds the model in aider's launch output: "Model: X with
 	// …", "Models: X with …, weak model Y", "Main model: X with …".
 	aiderModel = lazyre.Regexp{Expr: `^(?:Main model|Models?): (\S+)`}
+	// aiderFormat finds the edit format there: "… X with whole edit
+	// format", which aider also says when the format changes.
+	aiderFormat = lazyre.Regexp{Expr: `^(?:Main model|Models?): \S+ with (\S+) edit format`}
+	// aiderChatFile finds a file added to or dropped from the chat.
+	aiderChatFile = lazyre.Regexp{Expr: `^(Added|Removed) (\S+) (?:to|from) the chat\.?$`}
 )
 
 // aiderState reads one history file.
@@ -91,6 +97,11 @@ type aiderState struct {
 	// a failure message is, when the block is one.
 	edits   []aiderEdit
 	errBody int
+	// format is the open run's edit format, as its output names it ("diff",
+	// "whole"; "" until named); chat the files its output added to the
+	// chat.
+	format string
+	chat   []string
 }
 
 func readAider(d *decodeState) error {
@@ -199,6 +210,9 @@ func (st *aiderState) flush() {
 			}
 		}
 	}
+	if kind == 'o' {
+		st.output(lines)
+	}
 	if !st.begin() {
 		return
 	}
@@ -223,7 +237,11 @@ func (st *aiderState) flush() {
 		})
 	case 'a':
 		r := st.b.nextReply()
-		st.edits = aiderEdits(text)
+		if st.format == "whole" {
+			st.edits = aiderWholeEdits(text, st.chat)
+		} else {
+			st.edits = aiderEdits(text)
+		}
 		content := append([]llm.Block{llm.Text(text)}, aiderEditCalls(r, st.edits)...)
 		st.b.reply(id, time.Time{}, &session.Message{
 			Message: llm.Message{Role: llm.RoleAssistant, Content: content},
@@ -232,8 +250,28 @@ func (st *aiderState) flush() {
 	}
 }
 
+// output takes what aider's output says of the run: its edit format and
+// the files in its chat.
+func (st *aiderState) output(lines []string) {
+	for _, l := range lines {
+		if m := aiderFormat.Get().FindStringSubmatch(l); m != nil {
+			st.format = m[1]
+		}
+		if m := aiderChatFile.Get().FindStringSubmatch(l); m != nil {
+			st.chat = slices.DeleteFunc(st.chat, func(f string) bool { return f == m[2] })
+			if m[1] == "Added" && len(st.chat) < maxAiderChat {
+				st.chat = append(st.chat, m[2])
+			}
+		}
+	}
+}
+
+// maxAiderChat bounds the chat files a run remembers.
+const maxAiderChat = 256
+
 // openRun opens a run whose header gave started ("" before any header).
 func (st *aiderState) openRun(started string) {
+	st.format, st.chat = "", nil
 	st.inRun, st.started = true, false
 	st.info = RunInfo{Format: FormatAider, Index: st.runs}
 	st.runs++

@@ -2,6 +2,8 @@ package transcript
 
 import (
 	"encoding/json"
+	"path"
+	"slices"
 	"strings"
 
 	"github.com/vigil-dev/vigil/llm"
@@ -33,14 +35,38 @@ import (
 // output names as failed (every block, when the output says blocks failed
 // but names none the reader can match).
 //
+// In the whole edit format a reply gives each file it changes whole: the
+// file's name on the line before a fence, then the file's new content up
+// to the next fence line:
+//
+//	calc.py
+//	```
+//	def add(a, b):
+//	    return a + b
+//	```
+//
+// The reader makes each such block a "write" call ({"path", "content"}),
+// as aider's whole-file coder reads them: any line starting with ``` opens
+// or closes a block; a name given with a folder aider's chat does not hold
+// is taken as the chat file of that base name; a block after a blank line
+// or at the reply's start is the chat's one file, when it holds one; a
+// block the reply does not close ends with the reply. A name that does not
+// look like a file (no dot or slash, not a chat file: "Run:") makes no
+// edit. The run's edit format is the one its launch output names ("Model:
+// gpt-4o-mini with whole edit format"); without one the reply is read for
+// SEARCH/REPLACE blocks. An edit aider did not apply because the user
+// declined it ("Skipping edits to calc.py") is an error in either format.
+//
 // Aider writes a message of several lines to the history with "> " on its
 // first line only. The rest of a failure message would read as the model's
 // words, so the reader takes the lines after "# N SEARCH/REPLACE block(s)
 // failed to match!" as output up to that message's last line.
 
-// aiderEdit is one SEARCH/REPLACE block of a reply.
+// aiderEdit is one SEARCH/REPLACE block of a reply or, with whole set,
+// one file the reply gives whole (its content in replace).
 type aiderEdit struct {
 	path, search, replace string
+	whole                 bool
 }
 
 const (
@@ -118,10 +144,75 @@ func aiderStripFilename(line string) string {
 	return strings.ReplaceAll(line, `\_`, "_")
 }
 
-// aiderEditCalls returns the calls of reply number r for its edits.
+// aiderWholeEdits returns the files a reply in the whole edit format gives
+// whole (see the top of this file); chat are the files aider's chat holds.
+func aiderWholeEdits(text string, chat []string) []aiderEdit {
+	if !strings.Contains(text, "```") {
+		return nil
+	}
+	lines := strings.Split(text, "\n")
+	var edits []aiderEdit
+	var content strings.Builder
+	inBlock, name := false, ""
+	for i, line := range lines {
+		if !strings.HasPrefix(line, "```") {
+			if inBlock {
+				content.WriteString(line + "\n")
+			}
+			continue
+		}
+		if inBlock {
+			if name != "" {
+				edits = append(edits, aiderEdit{path: name, replace: content.String(), whole: true})
+			}
+			inBlock, name = false, ""
+			content.Reset()
+			continue
+		}
+		inBlock = true
+		if i > 0 {
+			name = aiderWholeName(strings.TrimSpace(lines[i-1]), chat)
+		}
+		if name == "" && (i == 0 || strings.TrimSpace(lines[i-1]) == "") && len(chat) == 1 {
+			name = chat[0]
+		}
+	}
+	if inBlock && name != "" {
+		// The reply ends inside the block: aider writes what it has.
+		edits = append(edits, aiderEdit{path: name, replace: content.String(), whole: true})
+	}
+	return edits
+}
+
+// aiderWholeName returns the file a line before a fence names in the
+// whole edit format, or "" when the line does not name one.
+func aiderWholeName(line string, chat []string) string {
+	name := aiderStripFilename(line)
+	if name == "" || strings.ContainsAny(name, " \t") {
+		return ""
+	}
+	if slices.Contains(chat, name) {
+		return name
+	}
+	if base := path.Base(name); base != name && slices.Contains(chat, base) {
+		return base // a folder the model made up, such as path/to/
+	}
+	if !strings.ContainsAny(name, "./") {
+		return ""
+	}
+	return name
+}
+
+// aiderEditCalls returns the calls of reply number r for its edits: an
+// "edit" for a SEARCH/REPLACE block, a "write" for a whole file.
 func aiderEditCalls(r int, edits []aiderEdit) []llm.Block {
 	calls := make([]llm.Block, len(edits))
 	for k, e := range edits {
+		if e.whole {
+			args, _ := json.Marshal(map[string]string{"path": e.path, "content": e.replace})
+			calls[k] = llm.ToolCall(callID(r, k, len(edits)), "write", args)
+			continue
+		}
 		args, _ := json.Marshal(map[string]string{"path": e.path, "old_text": e.search, "new_text": e.replace})
 		calls[k] = llm.ToolCall(callID(r, k, len(edits)), "edit", args)
 	}
@@ -147,7 +238,8 @@ func aiderResults(ids []string, edits []aiderEdit, output string) *session.Messa
 	}
 	blocks := make([]llm.Block, len(ids))
 	for k, id := range ids {
-		isErr := failed && (!named || aiderNamesFailed(output, edits[k]))
+		isErr := failed && !edits[k].whole && (!named || aiderNamesFailed(output, edits[k]))
+		isErr = isErr || strings.Contains(output, "Skipping edits to "+edits[k].path+"\n") || strings.HasSuffix(output, "Skipping edits to "+edits[k].path)
 		blocks[k] = llm.ToolResult(id, isErr, llm.Text(output))
 	}
 	return &session.Message{Message: llm.Message{Role: llm.RoleUser, Content: blocks}}

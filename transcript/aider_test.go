@@ -84,6 +84,17 @@ func TestAiderSample(t *testing.T) {
 	if got := r.runs[0].steps[0].Text(); got != "The tests call `mul` with two arguments, so it keeps its signature." {
 		t.Errorf("the reply cut at the front: %q", got)
 	}
+	// The whole-format session's reply gives calc.py whole: a write of
+	// its new content, answered by aider's output after it.
+	whole := r.runs[3].steps[0]
+	calls = whole.Calls()
+	if len(calls) != 1 || calls[0].Name != "write" || string(calls[0].Arguments) != `{"content":"def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    \"\"\"Return the product of a and b.\"\"\"\n    return a * b\n","path":"calc.py"}` {
+		t.Fatalf("whole-format calls %+v", calls)
+	}
+	res, ok = whole.Result(calls[0].ID)
+	if out := resultText(res); !ok || res.IsError || !strings.Contains(out, "\nApplied edit to calc.py\n") {
+		t.Errorf("whole-format result %v %v %q", ok, res.IsError, out)
+	}
 	if !r.noted("text before the first session header") || len(r.notes) != 1 {
 		t.Errorf("notes %v", r.notes)
 	}
@@ -175,6 +186,59 @@ func TestAiderEdits(t *testing.T) {
 	}
 }
 
+// TestAiderWholeEdits checks replies in the whole edit format: each file
+// given whole is a write call, named as aider's whole-file coder names it,
+// and answered by the output after the reply.
+func TestAiderWholeEdits(t *testing.T) {
+	launch := "# aider chat started at 2026-11-30 10:15:03\n\n" +
+		"> Model: gpt-4o-mini with whole edit format  \n> Added calc.py to the chat.  \n> Added docs/notes.md to the chat.  \n\n"
+	data := launch +
+		"#### fix add and note it  \n\n" +
+		"Here are both files.\n\nsrc/calc.py\n```python\ndef add(a, b):\n    return a + b\n```\n\n" +
+		"**docs/notes.md**\n```\n# Notes\n\n```\n\nTo run:\n```bash\npytest\n```\n\n" +
+		"> Applied edit to calc.py  \n> Skipping edits to docs/notes.md  \n\n" +
+		"#### /drop docs/notes.md  \n\n> Removed docs/notes.md from the chat  \n\n" +
+		"#### again, without the note  \n\n" +
+		"```\ndef add(a, b):\n    return b + a\n"
+	r, err := readTranscript(strings.NewReader(data), "x.md")
+	if err != nil || r.err != nil {
+		t.Fatal(err, r.err)
+	}
+	run := r.runs[0]
+	checkRun(t, run)
+	if got := statsOf(run); got != (stepStats{steps: 2, calls: 3, answered: 2, failed: 1}) {
+		t.Errorf("stats %+v", got)
+	}
+	// A folder the model made up is dropped for the chat's file; the
+	// bash block after a line that names no file is no edit.
+	first := run.steps[0].Calls()
+	if len(first) != 2 || first[0].Name != "write" || string(first[0].Arguments) != `{"content":"def add(a, b):\n    return a + b\n","path":"calc.py"}` ||
+		string(first[1].Arguments) != `{"content":"# Notes\n\n","path":"docs/notes.md"}` {
+		t.Fatalf("first reply's calls %+v", first)
+	}
+	applied, _ := run.steps[0].Result(first[0].ID)
+	skipped, _ := run.steps[0].Result(first[1].ID)
+	if applied.IsError || !skipped.IsError {
+		t.Errorf("results: applied %v, skipped %v", applied.IsError, skipped.IsError)
+	}
+	// After /drop the chat holds one file: a block at the reply's start is
+	// that file's, and a block the reply does not close ends with it.
+	last := run.steps[1].Calls()
+	if len(last) != 1 || string(last[0].Arguments) != `{"content":"def add(a, b):\n    return b + a\n","path":"calc.py"}` {
+		t.Fatalf("last reply's calls %+v", last)
+	}
+
+	// In the diff edit format the same reply's blocks are not edits.
+	diff := strings.Replace(data, "with whole edit format", "with diff edit format", 1)
+	r, err = readTranscript(strings.NewReader(diff), "x.md")
+	if err != nil || r.err != nil {
+		t.Fatal(err, r.err)
+	}
+	if got := statsOf(r.runs[0]); got != (stepStats{steps: 2}) {
+		t.Errorf("diff format: stats %+v", got)
+	}
+}
+
 func TestAiderTruncated(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join("testdata", aiderSample))
 	if err != nil {
@@ -243,6 +307,25 @@ func FuzzAider(f *testing.F) {
 	f.Add([]byte("# aider chat started at 2024-01-01 00:00:00\n####\n>\n#### \n> \nx\n\n# aider chat started at \n"))
 	f.Add([]byte("#### x  \n\na.py\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n\n> # 1 SEARCH/REPLACE block failed to match!\n\n## SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines in a.py\n<<<<<<< SEARCH\nx\n=======\n\nThe SEARCH section must exactly match\n\n# The other 2\n"))
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzRead(data) })
+}
+
+// FuzzAiderWholeEdits checks the files read from any reply in the whole
+// edit format: each names a file, and its content is whole lines of the
+// reply.
+func FuzzAiderWholeEdits(f *testing.F) {
+	f.Add("calc.py\n```\na\n```\n\n```\nb", "calc.py")
+	f.Add("x/calc.py\n```py\n```\nRun:\n```\nz\n```", "")
+	f.Fuzz(func(t *testing.T, text, chat string) {
+		var files []string
+		if chat != "" {
+			files = []string{chat}
+		}
+		for _, e := range aiderWholeEdits(text, files) {
+			if e.path == "" || !e.whole || !strings.Contains(text+"\n", e.replace) {
+				t.Errorf("edit %+v of %q", e, text)
+			}
+		}
+	})
 }
 
 // FuzzAiderEdits checks the SEARCH/REPLACE blocks read from any reply:
