@@ -22,6 +22,13 @@ func (anthropicAPI) parse(body []byte) (*wireRequest, error) {
 	if err := json.Unmarshal(body, &req); err != nil {
 		return nil, fmt.Errorf("decode messages request: %w", err)
 	}
+	var th anthropicThinkingRequest
+	if err := json.Unmarshal(body, &th); err != nil {
+		return nil, fmt.Errorf("decode messages request: %w", err)
+	}
+	if err := th.check(); err != nil {
+		return nil, err
+	}
 	var p promptText
 	p.add("system", req.System)
 	p.addEach("tool", req.Tools)

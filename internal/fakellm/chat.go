@@ -19,14 +19,18 @@ type chatRequest struct {
 	StreamOptions *struct {
 		IncludeUsage bool `json:"include_usage"`
 	} `json:"stream_options"`
-	Tools    json.RawMessage `json:"tools"`
-	Messages json.RawMessage `json:"messages"`
+	Tools           json.RawMessage `json:"tools"`
+	Messages        json.RawMessage `json:"messages"`
+	ReasoningEffort *string         `json:"reasoning_effort"`
 }
 
 func (chatAPI) parse(body []byte) (*wireRequest, error) {
 	var req chatRequest
 	if err := json.Unmarshal(body, &req); err != nil {
 		return nil, fmt.Errorf("decode chat completion request: %w", err)
+	}
+	if err := checkOpenAIEffort("reasoning_effort", req.ReasoningEffort); err != nil {
+		return nil, err
 	}
 	var p promptText
 	p.addEach("tool", req.Tools)

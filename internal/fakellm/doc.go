@@ -18,6 +18,14 @@
 // own shape, saying why each rule declined, so a failing test says what it
 // asked for.
 //
+// A request whose thinking setting no model of the real API accepts is
+// answered 400, naming the field, before any rule is picked: for Anthropic
+// an unknown thinking.type or output_config.effort, a budget_tokens under
+// 1024 or not under max_tokens, a budget with a type other than enabled, a
+// temperature other than 1 with thinking enabled or adaptive; for OpenAI
+// an unknown reasoning effort. Which settings one model accepts is not
+// checked.
+//
 // # Endpoints
 //
 //	POST /v1/messages               Anthropic Messages, JSON or SSE

@@ -19,12 +19,20 @@ type responsesRequest struct {
 	Tools        json.RawMessage `json:"tools"`
 	Input        json.RawMessage `json:"input"`
 	Include      []string        `json:"include"`
+	Reasoning    *struct {
+		Effort *string `json:"effort"`
+	} `json:"reasoning"`
 }
 
 func (responsesAPI) parse(body []byte) (*wireRequest, error) {
 	var req responsesRequest
 	if err := json.Unmarshal(body, &req); err != nil {
 		return nil, fmt.Errorf("decode responses request: %w", err)
+	}
+	if req.Reasoning != nil {
+		if err := checkOpenAIEffort("reasoning.effort", req.Reasoning.Effort); err != nil {
+			return nil, err
+		}
 	}
 	var p promptText
 	p.add("system", req.Instructions)
