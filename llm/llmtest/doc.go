@@ -5,8 +5,10 @@
 // case needs, builds the adapter under test against it with the [Harness],
 // and checks both what the adapter returned and what it sent over the wire:
 // plain text, streamed deltas, one and several tool calls, tool results and
-// thinking round-tripped, cache-read usage, every error kind, cancellation
-// mid-stream and a truncated stream.
+// thinking round-tripped, the exact thinking fields each thinking level
+// sends under the thinking maps the harness gives ([ThinkingCase]),
+// cache-read usage, every error kind, cancellation mid-stream and a
+// truncated stream.
 //
 //	func TestConformance(t *testing.T) {
 //		llmtest.Run(t, llmtest.Harness{

@@ -21,6 +21,13 @@ type Harness struct {
 	// address, without /v1) for the given model id, with a dummy key. It
 	// must not retry on its own: the suite checks the first failure.
 	New func(t *testing.T, baseURL, model string) llm.Model
+	// NewThinking builds the adapter as New does, with the thinking map
+	// tm; the ThinkingLevels case runs each of Thinking with it, and is
+	// skipped when either is missing.
+	NewThinking func(t *testing.T, baseURL, model string, tm llm.ThinkingMap) llm.Model
+	// Thinking are the maps ThinkingLevels checks, each with the exact
+	// request fields of every level.
+	Thinking []ThinkingCase
 }
 
 // testModel is the model id every case scripts.
@@ -50,6 +57,7 @@ var cases = []testCase{
 	{"SeveralToolCalls", testSeveralToolCalls},
 	{"ToolResultRoundTrip", testToolResultRoundTrip},
 	{"ThinkingAcrossTurns", testThinkingAcrossTurns},
+	{"ThinkingLevels", testThinkingLevels},
 	{"CacheReadUsage", testCacheReadUsage},
 	{"Errors", testErrors},
 	{"ContextWindow", testContextWindow},
