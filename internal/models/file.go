@@ -1,6 +1,7 @@
 package models
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -49,6 +50,9 @@ type ModelConfig struct {
 	Headers                map[string]string `yaml:"headers"`
 	Compat                 map[string]any    `yaml:"compat"`
 	ContextPromotionTarget string            `yaml:"contextPromotionTarget"`
+	// Thinking says what each thinking level becomes in the model's
+	// requests (see docs/config.md); it is vigil's own key.
+	Thinking llm.ThinkingMap `yaml:"thinking"`
 }
 
 // ModelOverride changes the fields it sets on an existing model.
@@ -124,6 +128,9 @@ func (f *File) validate(name string, data []byte) error {
 			}
 			if m.MaxTokens < 0 {
 				return yamlfile.At(name, data, mat+".maxTokens", "must be positive, got %d", m.MaxTokens)
+			}
+			if err := validateThinking(name, data, mat+".thinking", cmp.Or(m.API, p.API), m.Thinking); err != nil {
+				return err
 			}
 			if m.Cost != nil && (m.Cost.Input < 0 || m.Cost.Output < 0 || m.Cost.CacheRead < 0 || m.Cost.CacheWrite < 0) {
 				return yamlfile.At(name, data, mat+".cost", "prices must not be negative")

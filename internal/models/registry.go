@@ -143,6 +143,7 @@ func (r *Registry) merge(f *File, source string) {
 				Reasoning:     mc.Reasoning,
 				ContextWindow: mc.ContextWindow,
 				MaxOutput:     mc.MaxTokens,
+				ThinkingMap:   mc.Thinking,
 			}, api: mc.API, headers: mc.Headers}
 			if mc.Cost != nil {
 				m.info.Price = *mc.Cost
