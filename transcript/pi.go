@@ -16,7 +16,9 @@ import (
 // entry per line forming a tree through id and parentId. omp writes the
 // same format with a fixed-width title slot before the header, a few more
 // entry types and roles, and model_change as "provider/id". See the
-// integrations spec, §3.1–3.2.
+// integrations spec, §3.1–3.2. An edit call in omp's hashline form (lines
+// named by number, not quoted) gets the canonical arguments other edits
+// have besides its own (hashline.go).
 
 // piVersion is the newest pi session version the reader has seen.
 const piVersion = 3
@@ -151,6 +153,9 @@ type piReader struct {
 	run     RunInfo
 	links   lineage
 	started bool
+	// hl is what the run has shown of files, for omp's hashline edits
+	// (hashline.go).
+	hl hlState
 }
 
 func readPi(d *decodeState) error {
@@ -279,6 +284,11 @@ func (r *piReader) message(n int, m *piMessage) (session.Body, error) {
 	case "user":
 		return &session.Message{Message: llm.Message{Role: llm.RoleUser, Content: blocks}}, nil
 	case "assistant":
+		for i := range blocks {
+			if blocks[i].Type == llm.BlockToolCall {
+				r.hl.call(&blocks[i])
+			}
+		}
 		msg := &session.Message{Message: llm.Message{Role: llm.RoleAssistant, Content: blocks}}
 		if m.Model != "" {
 			msg.Model = llm.Ref{Provider: m.Provider, Model: m.Model}
@@ -292,6 +302,7 @@ func (r *piReader) message(n int, m *piMessage) (session.Body, error) {
 		}
 		return msg, nil
 	case "toolResult":
+		r.hl.result(m.ToolCallID, m.IsError, blocks)
 		result := llm.ToolResult(m.ToolCallID, m.IsError, blocks...)
 		return &session.Message{Message: llm.Message{Role: llm.RoleUser, Content: []llm.Block{result}}}, nil
 	case "bashExecution", "pythonExecution":
