@@ -83,9 +83,10 @@ type conformanceFormat struct {
 	// differ are fields of a scenario that the harness records otherwise,
 	// each with why; the field is then not checked.
 	differ map[string]string
-	// trailing counts the steps with calls after the last scenario (a
+	// leading counts the steps with calls before the first scenario (a
+	// read a later scenario needs), trailing those after the last (a
 	// submission).
-	trailing int
+	leading, trailing int
 }
 
 var conformanceFormats = []conformanceFormat{
@@ -110,6 +111,20 @@ var conformanceFormats = []conformanceFormat{
 	}},
 	{file: "omp.jsonl", format: transcript.FormatOmp, exits: exitOnFailure, absent: map[string]string{
 		"edit-rejected": "omp's edit runs no linter",
+	}},
+	// omp's edit in its hashline mode: the patch names lines by number
+	// and the reader gives the edit the canonical old and new text.
+	{file: "omp-hashline.jsonl", format: transcript.FormatOmp, exits: exitOnFailure, leading: 1, absent: map[string]string{
+		"tests-fail":            ompCovered,
+		"command-fails":         ompCovered,
+		"edit-not-unique":       "a line number names one place",
+		"edit-rejected":         "omp's edit runs no linter",
+		"refused-unknown-tool":  ompCovered,
+		"refused-bad-arguments": ompCovered,
+		"tests-pass":            ompCovered,
+		"revert":                ompCovered,
+		"background":            ompCovered,
+		"empty-output":          ompCovered,
 	}},
 	{file: "mini-swe-agent.traj.json", format: transcript.FormatMiniSWEAgent, exits: exitAlways, trailing: 1, absent: map[string]string{
 		"edit-not-found":        "only a shell: sed and friends do not fail when the text is missing",
@@ -157,7 +172,32 @@ var conformanceFormats = []conformanceFormat{
 		"refused-unknown-tool":  "no tools: a reply's edits are SEARCH/REPLACE blocks in its text",
 		"refused-bad-arguments": "no tools: a reply's edits are SEARCH/REPLACE blocks in its text",
 	}},
+	// aider in its whole edit format: a reply gives each file it changes
+	// whole.
+	{file: "aider-whole.chat.history.md", format: transcript.FormatAider, exits: exitNever, absent: map[string]string{
+		"tests-fail":            aiderNoCommands,
+		"command-fails":         aiderNoCommands,
+		"tests-pass":            aiderNoCommands,
+		"revert":                aiderNoCommands,
+		"background":            aiderNoCommands,
+		"empty-output":          aiderNoCommands,
+		"edit-not-found":        aiderWhole,
+		"edit-not-unique":       aiderWhole,
+		"edit-rejected":         "aider lints after it applies an edit: the edit stands",
+		"refused-unknown-tool":  "no tools: a reply's edits are the files it gives whole",
+		"refused-bad-arguments": "no tools: a reply's edits are the files it gives whole",
+	}, differ: map[string]string{
+		"edit-applies/edits": "the whole edit format writes the whole file",
+	}},
 }
+
+// ompCovered is why omp's hashline session holds only the edits: the
+// other scenarios do not depend on the edit mode, and omp.jsonl has them.
+const ompCovered = "covered by omp.jsonl"
+
+// aiderWhole is why aider's whole-format session holds no failed edit: a
+// file given whole names no text to find.
+const aiderWhole = "the whole edit format gives the whole file: there is no text to find"
 
 // aiderNoCommands is why aider's sessions hold no command scenario: the
 // history records the user's /run and /test with their output, but not
@@ -169,12 +209,12 @@ func TestReaderConformance(t *testing.T) {
 		t.Run(f.file, func(t *testing.T) {
 			acts := conformanceActions(t, f)
 			want := f.scenarios(t)
-			if len(acts) != len(want)+f.trailing {
-				t.Fatalf("%s: %d steps with calls, want %d scenarios and %d more", f.format, len(acts), len(want), f.trailing)
+			if len(acts) != f.leading+len(want)+f.trailing {
+				t.Fatalf("%s: %d steps with calls, want %d before the scenarios, %d scenarios and %d after", f.format, len(acts), f.leading, len(want), f.trailing)
 			}
 			for i, sc := range want {
-				for _, problem := range f.check(sc, acts[i]) {
-					t.Errorf("%s/%s (step with calls %d): %s", f.format, sc.name, i+1, problem)
+				for _, problem := range f.check(sc, acts[f.leading+i]) {
+					t.Errorf("%s/%s (step with calls %d): %s", f.format, sc.name, f.leading+i+1, problem)
 				}
 			}
 		})

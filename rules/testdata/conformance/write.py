@@ -463,6 +463,71 @@ def pi_family(name):
     dump(name + ".jsonl", lines)
 
 
+# ---------------------------------------------------------------- omp, hashline edits
+
+
+def omp_hashline():
+    """omp's edit tool in its hashline mode (edit.mode: hashline): a read
+    that shows line 1 of calc.py with its tag, an edit anchored on line 2,
+    which that read never showed (omp rejects it and shows the line), the
+    same edit again, which applies. The other scenarios are omp.jsonl's."""
+    cwd = "/tmp/conformance/omp-hashline/work"
+    c = Clock()
+    lines = [{"type": "title", "v": 1, "title": "", "updatedAt": c.iso(0), "pad": " " * 120},
+             {"type": "session", "version": 3, "id": "01a22f10-2b3c-7d4e-8f5a-6b7c8d9e0f12", "timestamp": c.iso(0),
+              "cwd": cwd}]
+    last = [None]
+    n = [0]
+
+    def entry(e):
+        n[0] += 1
+        e = dict(e, id=hexid(n[0] + 200), parentId=last[0], timestamp=c.iso())
+        last[0] = e["id"]
+        lines.append(e)
+
+    entry({"type": "model_change", "model": "fake/claude-fake-1"})
+    entry({"type": "thinking_level_change", "thinkingLevel": "off"})
+    entry({"type": "message", "message": {"role": "user", "content": [{"type": "text", "text": TASK}],
+                                          "timestamp": c.t * 1000}})
+    calls = [0]
+
+    def step(say, tool, args, text, is_error=False, details=None):
+        calls[0] += 1
+        cid = "toolu_hl_%d" % calls[0]
+        entry({"type": "message", "message": {
+            "role": "assistant", "content": [{"type": "text", "text": say},
+                                             {"type": "toolCall", "id": cid, "name": tool, "arguments": args}],
+            "api": "anthropic-messages", "provider": "fake", "model": "claude-fake-1",
+            "usage": {"input": 80, "output": 40, "cacheRead": 1600 + 50 * calls[0], "cacheWrite": 0,
+                      "totalTokens": 1720 + 50 * calls[0]},
+            "stopReason": "toolUse", "timestamp": c.t * 1000, "responseId": "resp_hl_%d" % calls[0]}})
+        entry({"type": "custom", "customType": "tool_execution_start",
+               "data": {"toolCallId": cid, "toolName": tool, "startedAt": c.iso(0), "args": args}})
+        res = {"role": "toolResult", "toolCallId": cid, "toolName": tool, "content": [{"type": "text", "text": text}],
+               "isError": is_error, "timestamp": c.t * 1000}
+        if details is not None:
+            res["details"] = details
+        entry({"type": "message", "message": res})
+
+    step("Reading the start of calc.py.", "read", {"path": "calc.py", "limit": 1}, "[calc.py#3F2A]\n1:def add(a, b):")
+    patch = "[calc.py#3F2A]\nPUT 2.=2:\n+    return a + b\n"
+    step(SAY["edit-not-found"], "edit", {"input": patch},
+         "This edit anchors to lines 2 of calc.py that [calc.py#3F2A] never displayed (it showed a partial range, a "
+         "search hit, or a folded summary). Preview of the actual file content at the unseen line(s):\n"
+         "  2:    return a - b\nThose lines are now part of the snapshot: retry the same edit to apply it.", True, {})
+    step(SAY["edit-applies"], "edit", {"input": patch},
+         "Updated calc.py\n[calc.py#9C1D]\n2:    return a + b", False,
+         {"diff": " 1 def add(a, b):\n-2     return a - b\n+2     return a + b\n 3 ", "firstChangedLine": 2})
+    entry({"type": "message", "message": {
+        "role": "assistant", "content": [{"type": "text", "text": FINAL}],
+        "api": "anthropic-messages", "provider": "fake", "model": "claude-fake-1",
+        "usage": {"input": 60, "output": 16, "cacheRead": 2300, "cacheWrite": 0, "totalTokens": 2376},
+        "stopReason": "stop", "timestamp": c.t * 1000, "responseId": "resp_hl_final"}})
+    entry({"type": "custom", "customType": "session_exit",
+           "data": {"reason": "dispose", "kind": "normal", "recordedAt": c.iso(0)}})
+    dump("omp-hashline.jsonl", lines)
+
+
 # ---------------------------------------------------------------- mini-swe-agent
 
 
@@ -937,15 +1002,47 @@ calc.py
         f.write(text)
 
 
+def aider_whole():
+    """aider in the whole edit format: the reply gives calc.py whole, and
+    aider writes it."""
+    fixed = CALC.replace("return a - b", "return a + b")
+    text = """# aider chat started at 2026-12-01 10:30:00
+
+> /usr/local/bin/aider --model gpt-4o-mini --edit-format whole calc.py  
+> Aider v0.86.1  
+> Model: gpt-4o-mini with whole edit format  
+> Git repo: .git with 2 files  
+> Repo-map: using 1024 tokens, auto refresh  
+> Added calc.py to the chat.  
+
+#### %(task)s  
+
+%(applies)s
+
+calc.py
+```
+%(fixed)s```
+
+> Tokens: 1.2k sent, 64 received. Cost: $0.00022 message, $0.00022 session.  
+> Applied edit to calc.py  
+> Commit 7a1b2c3 fix: Add instead of subtract in add()  
+> You can use /undo to undo and discard each aider commit.  
+""" % {"task": TASK, "applies": "add() subtracts. Here is calc.py with the fix:", "fixed": fixed}
+    with open("aider-whole.chat.history.md", "w") as f:
+        f.write(text)
+
+
 if __name__ == "__main__":
     vigil()
     claude_code()
     codex()
     pi_family("pi")
     pi_family("omp")
+    omp_hashline()
     mini_swe_agent()
     swe_agent_fc()
     swe_agent_windowed()
     openhands_v1()
     openhands_v0()
     aider()
+    aider_whole()
