@@ -56,3 +56,13 @@ func unwrapElements(text, name string) ([]string, bool) {
 	}
 	return inner, len(inner) > 0
 }
+
+// withheldAdvice reports whether e is advice the advisor kept from the
+// agent: vigil's session writes a withheld note (advisor.allowPromptInjection
+// false) as a custom entry of type "advisor" that the user is shown and the
+// model is not sent, its details {"delivery":"withheld"}. Nothing the agent
+// was told: no step's context and no follower's mark.
+func withheldAdvice(e session.Entry) bool {
+	c, ok := e.Body.(*session.Custom)
+	return ok && !c.InContext && history.IsAdvice(e)
+}

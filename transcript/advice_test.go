@@ -124,3 +124,52 @@ func TestAdviceRecordingsFastPath(t *testing.T) {
 		}
 	}
 }
+
+// TestWithheldAdvice checks that a note the advisor withheld from the
+// agent, as vigil's session records it, is read as what it is (shown to
+// the user, not in the model's context) and never as advice the agent
+// was given: no step's context holds it and it gets no mark, while a
+// delivered note is both.
+func TestWithheldAdvice(t *testing.T) {
+	note := func(id, parent string, inContext bool, delivery string) string {
+		return `{"type":"custom_message","id":"` + id + `","parentId":"` + parent + `","timestamp":"2026-11-30T01:00:04.000Z","customType":"advisor","content":[{"type":"text","text":` +
+			jsonString(testAdvisory) + `}],"display":true,"inContext":` + map[bool]string{true: "true", false: "false"}[inContext] + `,"details":{"delivery":"` + delivery + `"}}`
+	}
+	lines := strings.Join([]string{
+		`{"type":"session","version":1,"id":"w1","cwd":"/w","created":"2026-11-30T01:00:00.000Z"}`,
+		`{"type":"message","id":"m1","parentId":null,"timestamp":"2026-11-30T01:00:01.000Z","message":{"role":"user","content":[{"type":"text","text":"Fix calc.py."}]}}`,
+		`{"type":"message","id":"m2","parentId":"m1","timestamp":"2026-11-30T01:00:02.000Z","message":{"role":"assistant","content":[{"type":"tool_call","id":"c1","name":"bash","arguments":{"command":"pytest"}}]},"model":"fake/m","stopReason":"tool_use"}`,
+		`{"type":"message","id":"m3","parentId":"m2","timestamp":"2026-11-30T01:00:03.000Z","message":{"role":"user","content":[{"type":"tool_result","id":"c1","content":[{"type":"text","text":"1 failed"}],"is_error":true}]}}`,
+		note("a1", "m3", false, "withheld"),
+		`{"type":"message","id":"m4","parentId":"a1","timestamp":"2026-11-30T01:00:05.000Z","message":{"role":"assistant","content":[{"type":"tool_call","id":"c2","name":"bash","arguments":{"command":"pytest"}}]},"model":"fake/m","stopReason":"tool_use"}`,
+		`{"type":"message","id":"m5","parentId":"m4","timestamp":"2026-11-30T01:00:06.000Z","message":{"role":"user","content":[{"type":"tool_result","id":"c2","content":[{"type":"text","text":"1 failed"}],"is_error":true}]}}`,
+		note("a2", "m5", true, "aside"),
+		`{"type":"message","id":"m6","parentId":"a2","timestamp":"2026-11-30T01:00:07.000Z","message":{"role":"assistant","content":[{"type":"text","text":"Reading the error."}]},"model":"fake/m","stopReason":"end_turn"}`,
+	}, "\n") + "\n"
+	r, err := readTranscript(strings.NewReader(lines), "session.jsonl")
+	if err != nil || r.err != nil {
+		t.Fatal(err, r.err)
+	}
+	run := r.runs[0]
+	checkRun(t, run)
+	byID := map[string]session.Entry{}
+	for _, e := range run.entries {
+		byID[e.ID] = e
+	}
+	withheld, delivered := byID["a1"], byID["a2"]
+	if c, ok := withheld.Body.(*session.Custom); !ok || c.InContext || !c.Display || string(c.Details) != `{"delivery":"withheld"}` {
+		t.Fatalf("withheld note read as %+v", withheld.Body)
+	}
+	if !withheldAdvice(withheld) || withheldAdvice(delivered) {
+		t.Errorf("withheldAdvice: withheld %v, delivered %v", withheldAdvice(withheld), withheldAdvice(delivered))
+	}
+	if len(run.steps) != 3 || len(run.steps[1].Context) != 0 || len(run.steps[2].Context) != 1 || run.steps[2].Context[0].ID != "a2" {
+		t.Fatalf("steps %d; contexts %v and %v, want none and the delivered note", len(run.steps), run.steps[1].Context, run.steps[2].Context)
+	}
+	if k, ok := markOf(withheld); ok {
+		t.Errorf("withheld note marked %v", k)
+	}
+	if k, ok := markOf(delivered); !ok || k != MarkAdvice {
+		t.Errorf("delivered note marked %v %v", k, ok)
+	}
+}

@@ -65,6 +65,8 @@ func markOf(e session.Entry) (MarkKind, bool) {
 		return MarkCompaction, true
 	case *session.Custom:
 		switch {
+		case withheldAdvice(e):
+			return 0, false // the agent never saw it
 		case history.IsAdvice(e):
 			return MarkAdvice, true
 		case b.CustomType == "turn_aborted":

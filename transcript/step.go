@@ -16,7 +16,8 @@ type Step struct {
 	// calls, in the order they arrived.
 	Results []session.Entry
 	// Context are the entries between the previous step and this one: user
-	// prompts, compactions, custom messages.
+	// prompts, compactions, custom messages. Advice the advisor withheld
+	// from the agent is left out: the agent was never told it.
 	Context []session.Entry
 }
 
@@ -117,6 +118,8 @@ func (s *Stepper) Add(e session.Entry) []Step {
 			s.pending = nil
 			return []Step{st}
 		}
+		return nil
+	case withheldAdvice(e):
 		return nil
 	default:
 		s.context = append(s.context, e)
