@@ -95,20 +95,21 @@ func estimateMessage(m llm.Message) int64 {
 	return int64(n/4 + 4)
 }
 
-// SetModel makes m the advisor model from the next model call on; the
-// advisor's context is kept. It is how a changed advisor model takes
-// effect without a restart. m must not be nil.
-func (r *Runtime) SetModel(m llm.Model) {
+// SetModel makes m, named name (provider/model), the advisor model from
+// the next model call on; the advisor's context is kept. It is how a
+// changed advisor model takes effect without a restart. m must not be nil.
+func (r *Runtime) SetModel(m llm.Model, name string) {
 	if m == nil {
 		return
 	}
 	r.mu.Lock()
-	r.model = m
+	r.model, r.modelName = m, name
 	r.mu.Unlock()
 }
 
-func (r *Runtime) currentModel() llm.Model {
+// currentModel returns the advisor model and its name.
+func (r *Runtime) currentModel() (llm.Model, string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.model
+	return r.model, r.modelName
 }

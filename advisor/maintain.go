@@ -1,6 +1,7 @@
 package advisor
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -17,6 +18,29 @@ type Promotion struct {
 	Window int
 	// Name names the model in notices, as provider/model.
 	Name string
+}
+
+// PromotionRecord is one promotion: the advisor moved from the model
+// From to the model To because its context needed Need tokens.
+type PromotionRecord struct {
+	From, To string
+	// FromWindow and Window are the two models' context windows.
+	FromWindow, Window int
+	Need               int64
+}
+
+// PromotionRecorder is a [Recorder] that also writes down promotions, so
+// the advisor's transcript says which model served which reviews.
+type PromotionRecorder interface {
+	Recorder
+	RecordPromotion(PromotionRecord)
+}
+
+// PromotionShower is a [Host] that shows the user each promotion as it
+// happens (vigil's agent writes a displayed entry to its session, so the
+// event stream carries it); the runtime tells it after the move.
+type PromotionShower interface {
+	ShowPromotion(ctx context.Context, p PromotionRecord) error
 }
 
 // MemoryHeading opens the summary of the advisor's earlier reviews that
@@ -54,12 +78,23 @@ func (r *Runtime) maintain(ctx context.Context, incoming int64) (changed bool) {
 	}
 	if r.opts.Promote != nil {
 		if p, ok := r.opts.Promote(need); ok && p.Model != nil && p.Window > r.window {
-			r.notice("advisor context at about %d tokens of %d: moving the advisor to %s (%d tokens)", need, r.window, p.Name, p.Window)
-			r.SetModel(p.Model)
-			r.window = p.Window
+			_, from := r.currentModel()
+			rec := PromotionRecord{From: from, To: p.Name, FromWindow: r.window, Window: p.Window, Need: need}
+			r.notice("advisor context at about %d tokens of %d: moving the advisor from %s to %s (%d tokens)", need, r.window, cmp.Or(from, "its model"), p.Name, p.Window)
+			r.SetModel(p.Model, p.Name)
 			r.mu.Lock()
+			r.window = p.Window // written under mu: Status reads it
 			r.status.Promotions++
+			r.status.Promoted = append(r.status.Promoted, rec)
 			r.mu.Unlock()
+			if pr, ok := r.opts.Recorder.(PromotionRecorder); ok {
+				pr.RecordPromotion(rec)
+			}
+			if ps, ok := r.opts.Host.(PromotionShower); ok {
+				if err := ps.ShowPromotion(ctx, rec); err != nil {
+					r.logf("showing the promotion: %v", err)
+				}
+			}
 			if need <= threshold(r.window) {
 				return false
 			}
@@ -113,16 +148,15 @@ func (r *Runtime) compactOwn(ctx context.Context, before int64) bool {
 		MaxTokens: r.opts.MaxTokens,
 	}
 	cctx, cancel := context.WithTimeout(ctx, r.opts.CallTimeout)
-	resp, err := llm.Accumulate(r.currentModel().Stream(cctx, req))
+	model, name := r.currentModel()
+	resp, err := llm.Accumulate(model.Stream(cctx, req))
 	cancel()
 	summary := strings.TrimSpace(resp.Message.Text())
 	if err != nil || summary == "" {
 		r.notice("advisor context at about %d tokens: compacting its history failed (%v); re-priming instead", before, err)
 		return false
 	}
-	r.mu.Lock()
-	r.status.Usage = r.status.Usage.Add(resp.Usage)
-	r.mu.Unlock()
+	r.addUsage(name, resp.Usage)
 	// The summary becomes user text in the context, so it passes the
 	// Redactor as everything else there did.
 	memory := MemoryHeading + "\n\nA summary of your earlier reviews of this session, which it replaces:\n\n" + r.opts.Redactor.Redact(summary) + "\n\n"

@@ -221,7 +221,7 @@ func TestRuntimeSetModelRebinds(t *testing.T) {
 		synctest.Wait()
 
 		second := newBlockingModel()
-		r.SetModel(second)
+		r.SetModel(second, "fake/second")
 		r.Notify(host.step("STEP-2"))
 		req := <-second.calls
 		second.replies <- fakeReply{text: "ok"}

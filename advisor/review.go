@@ -63,12 +63,8 @@ func (r *Runtime) converse(ctx context.Context) error {
 	}
 	keep := -1
 	var usage llm.Usage
-	defer func() {
-		r.mu.Lock()
-		r.status.Usage = r.status.Usage.Add(usage)
-		r.mu.Unlock()
-	}()
-	model := r.currentModel()
+	model, name := r.currentModel()
+	defer func() { r.addUsage(name, usage) }()
 	for round := 0; ; round++ {
 		req := llm.Request{
 			System:    r.system,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -32,6 +33,9 @@ type Options struct {
 	// runtime has its own retry rule. Nil makes the Detector the only
 	// reviewer; one of the two is required.
 	Model llm.Model
+	// ModelName names Model as provider/model in [Status.Models], notices
+	// and promotion records.
+	ModelName string
 	// Detector, if set, observes every update with zero-token detectors:
 	// with no Model its notes are the advice; with Gate they decide when
 	// the model reviews; otherwise they are hints added to each update.
@@ -107,8 +111,15 @@ type Status struct {
 	Failures int
 	// Dropped is how many backlogs were dropped after repeated failures.
 	Dropped int
+	// Model names the model serving the advisor now, and Window is its
+	// context window (0 when unknown).
+	Model  string
+	Window int
 	// Usage sums the token usage of every successful model call.
 	Usage llm.Usage
+	// Models splits Usage by the model that served each call, in the
+	// order they first served, so each call is priced at its own model.
+	Models []ModelUsage
 	// ContextMessages is the length of the advisor's own context.
 	ContextMessages int
 	// ContextTokens is the size of the advisor's own context in tokens:
@@ -125,6 +136,8 @@ type Status struct {
 	// Promotions, Compactions and Reprimes count the steps of context
 	// maintenance taken.
 	Promotions, Compactions, Reprimes int
+	// Promoted lists the promotions, oldest first.
+	Promoted []PromotionRecord
 	// Pending says a step is waiting to be reviewed.
 	Pending bool
 	// Backlog is how many steps are unreviewed; see
@@ -158,6 +171,7 @@ type Runtime struct {
 	streaming bool
 	status    Status
 	model     llm.Model
+	modelName string
 	// shared is the advisor's context as last published by the drain
 	// goroutine, for Transcript. Its backing array is never written
 	// below its length again (a rollback copies), so readers may keep it.
@@ -216,7 +230,7 @@ func New(opts Options) (*Runtime, error) {
 	if opts.Host == nil {
 		return nil, errors.New("advisor: Options.Host is required")
 	}
-	r := &Runtime{opts: opts, system: opts.System, model: opts.Model, wake: make(chan struct{}, 1), changed: make(chan struct{})}
+	r := &Runtime{opts: opts, system: opts.System, model: opts.Model, modelName: opts.ModelName, wake: make(chan struct{}, 1), changed: make(chan struct{})}
 	r.window = opts.ContextWindow
 	r.needPrime = opts.Start != StartAtBeginning
 	r.seedOnly = opts.Start == StartAtEnd
@@ -399,7 +413,36 @@ func (r *Runtime) settleLocked() {
 func (r *Runtime) Status() Status {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.status
+	st := r.status
+	st.Model, st.Window = r.modelName, r.window
+	st.Models = slices.Clone(st.Models)
+	st.Promoted = slices.Clone(st.Promoted)
+	return st
+}
+
+// ModelUsage is the usage of the calls one model served.
+type ModelUsage struct {
+	// Model names it as provider/model ([Options.ModelName], a
+	// [Promotion]'s Name, or [Runtime.SetModel]'s name).
+	Model string
+	Usage llm.Usage
+}
+
+// addUsage counts u, spent by the model named name; r.mu must not be held.
+func (r *Runtime) addUsage(name string, u llm.Usage) {
+	if u == (llm.Usage{}) {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.status.Usage = r.status.Usage.Add(u)
+	for i := range r.status.Models {
+		if r.status.Models[i].Model == name {
+			r.status.Models[i].Usage = r.status.Models[i].Usage.Add(u)
+			return
+		}
+	}
+	r.status.Models = append(r.status.Models, ModelUsage{Model: name, Usage: u})
 }
 
 func (r *Runtime) logf(format string, args ...any) {

@@ -74,7 +74,7 @@ func TestKeys(t *testing.T) {
 		"advisor.enabled", "advisor.subagents", "advisor.reviewer", "advisor.gate", "advisor.mode", "advisor.syncBacklog",
 		"advisor.syncTimeoutSeconds", "advisor.immuneTurns",
 		"advisor.periodic.everyToolCalls", "advisor.periodic.everyMinutes",
-		"advisor.periodic.reviewInstructions", "advisor.periodic.reviewTimeoutSeconds", "advisor.allowPromptInjection",
+		"advisor.periodic.reviewInstructions", "advisor.periodic.reviewTimeoutSeconds", "advisor.allowPromptInjection", "advisor.promotion",
 		"compaction.enabled", "compaction.thresholdTokens", "compaction.thresholdPercent",
 		"compaction.reserveTokens", "compaction.keepRecentTokens",
 		"tools.bash.timeoutSeconds", "tools.output.maxLines", "tools.output.maxBytes", "tools.allowOutsideRoots",

@@ -82,6 +82,11 @@ type Advisor struct {
 	// context, in both modes; with false it still reviews, and each note is
 	// logged, shown as withheld and counted, but never sent to the agent.
 	AllowPromptInjection bool `yaml:"allowPromptInjection"`
+	// Promotion lists, in order, the models (provider/model[:thinking])
+	// the advisor may move to when its context fills; an empty list never
+	// promotes. Unset, it may move to a larger model of its own family,
+	// never the agent's (see internal/models.PromotionPolicy).
+	Promotion []string `yaml:"promotion"`
 }
 
 // SyncTimeout returns SyncTimeoutSeconds as a duration.

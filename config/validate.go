@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -62,6 +63,11 @@ func (s *Settings) validate(name string, data []byte) error {
 	}
 	if n := a.Periodic.ReviewTimeoutSeconds; n < 1 || n > 3600 {
 		return at("$.advisor.periodic.reviewTimeoutSeconds", "must be 1 to 3600, got %d", n)
+	}
+	for i, ref := range a.Promotion {
+		if _, err := llm.ParseRef(ref); err != nil {
+			return at(fmt.Sprintf("$.advisor.promotion[%d]", i), "%v; want provider/model[:thinking]", err)
+		}
 	}
 	if a.Mode == ModePeriodic && a.Periodic.EveryToolCalls == 0 && a.Periodic.EveryMinutes == 0 {
 		key := "$.advisor.periodic"

@@ -170,6 +170,17 @@ func (h *Host) flushWithheld() {
 	_, _ = h.ag.AppendCustom(withheldCustom(notes))
 }
 
+// ShowPromotion implements [advisor.PromotionShower]: the promotion
+// becomes a displayed entry of [PromotionType], outside the model's
+// context; while a run holds the agent it is written as the agent lets go.
+func (h *Host) ShowPromotion(_ context.Context, p advisor.PromotionRecord) error {
+	_, err := h.ag.AppendCustom(*PromotionEntry(p))
+	if errors.Is(err, agent.ErrDeferred) {
+		return nil
+	}
+	return err
+}
+
 // Resume implements [advisor.Host]: it starts a run on a goroutine of the
 // host's and returns at once. A run already going is left alone.
 func (h *Host) Resume(ctx context.Context) error {

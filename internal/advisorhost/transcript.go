@@ -1,6 +1,7 @@
 package advisorhost
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -25,6 +26,12 @@ const MemoryType = "advisor_memory"
 // reviews, each followed by the reply of the fork it was sent to.
 const ReviewType = "advisor_review"
 
+// PromotionType is the custom type of the entries that record the
+// advisor's moves to a larger model, in its transcript and, displayed and
+// outside the model's context, in the agent's session. Their details are
+// {"from", "to", "fromWindow", "window", "need"}.
+const PromotionType = "advisor_promotion"
+
 // Transcript is an [advisor.Recorder] that appends the advisor's turns to
 // its session's advisor transcript, <artifacts>/__advisor.jsonl, in the
 // session format. Update prompts are custom entries of [UpdateType] (the
@@ -41,7 +48,7 @@ type Transcript struct {
 	closed bool
 }
 
-var _ advisor.Recorder = (*Transcript)(nil)
+var _ advisor.PromotionRecorder = (*Transcript)(nil)
 
 // TranscriptPath is where the advisor transcript of sess lives.
 func TranscriptPath(sess *session.Session) string {
@@ -100,6 +107,27 @@ func (t *Transcript) Record(m llm.Message, u llm.Usage) {
 	if _, err := t.s.Append(body); err != nil {
 		t.logf("advisor transcript %s: %v", t.s.File(), err)
 	}
+}
+
+// RecordPromotion implements [advisor.PromotionRecorder]: the replies
+// after it are the new model's.
+func (t *Transcript) RecordPromotion(p advisor.PromotionRecord) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.closed {
+		return
+	}
+	if _, err := t.s.Append(PromotionEntry(p)); err != nil {
+		t.logf("advisor transcript %s: %v", t.s.File(), err)
+	}
+}
+
+// PromotionEntry is the displayed entry, outside any model's context, that
+// records promotion p.
+func PromotionEntry(p advisor.PromotionRecord) *session.Custom {
+	details, _ := json.Marshal(map[string]any{"from": p.From, "to": p.To, "fromWindow": p.FromWindow, "window": p.Window, "need": p.Need})
+	text := fmt.Sprintf("Advisor moved from %s to %s: its context needed about %d tokens of %d.", p.From, p.To, p.Need, p.FromWindow)
+	return &session.Custom{CustomType: PromotionType, Content: []llm.Block{llm.Text(text)}, Display: true, Details: details}
 }
 
 // Close stops recording and closes the file. Record calls after Close do

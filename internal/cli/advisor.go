@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 
@@ -35,9 +37,9 @@ type advisorRun struct {
 // stop stops the runtime, then the host (which waits for a run it
 // resumed), and returns what the advisor spent. The caller must not hold
 // app.mu: that run's events go through app.publish.
-func (r *advisorRun) stop() llm.Usage {
+func (r *advisorRun) stop() (llm.Usage, []advisor.ModelUsage) {
 	if r == nil {
-		return llm.Usage{}
+		return llm.Usage{}, nil
 	}
 	r.unsub()
 	if r.per != nil {
@@ -51,9 +53,10 @@ func (r *advisorRun) stop() llm.Usage {
 		r.rec.Close()
 	}
 	if r.per != nil {
-		return r.per.Status().Usage
+		return r.per.Status().Usage, nil
 	}
-	return r.rt.Status().Usage
+	st := r.rt.Status()
+	return st.Usage, st.Models
 }
 
 // forwardHook is a hook whose target is set once the agent exists (the
@@ -192,14 +195,16 @@ func (a *app) newAdvisorRuntime(host advisor.Host, sess *session.Session, start 
 	}
 	var rec *advisorhost.Transcript
 	var recorder advisor.Recorder
+	var rt *advisor.Runtime
 	if model != nil {
 		rec, err = advisorhost.OpenTranscript(sess, func() llm.Ref {
-			a.mu.Lock()
-			defer a.mu.Unlock()
-			if a.advisorRes == nil {
+			// Each reply is recorded with the model that served it, which
+			// a promotion or a changed modelRoles.advisor moves on.
+			if rt == nil {
 				return llm.Ref{}
 			}
-			return a.advisorRes.Ref()
+			ref, _ := llm.ParseRef(rt.Status().Model)
+			return ref
 		}, func(format string, args ...any) { fmt.Fprintf(a.e.stderr, "vigil: "+format+"\n", args...) })
 		if err != nil {
 			return nil, nil, err
@@ -210,7 +215,12 @@ func (a *app) newAdvisorRuntime(host advisor.Host, sess *session.Session, start 
 	if withhold {
 		host = withholdLog{Host: host, logf: func(format string, args ...any) { fmt.Fprintf(a.e.stderr, "vigil: "+format+"\n", args...) }}
 	}
-	rt, err := advisor.New(advisor.Options{
+	var modelName string
+	if model != nil {
+		modelName = res.Ref().String()
+	}
+	rt, err = advisor.New(advisor.Options{
+		ModelName:   modelName,
 		System:      system,
 		Recorder:    recorder,
 		Model:       model,
@@ -221,12 +231,16 @@ func (a *app) newAdvisorRuntime(host advisor.Host, sess *session.Session, start 
 		Roots:       []string{a.project, a.cwd},
 		ImmuneTurns: immuneTurns(a.settings.Advisor.ImmuneTurns),
 		Start:       start,
-		// Context maintenance: the advisor model's window, and a larger
-		// model of the same provider to move to when it fills.
+		// Context maintenance: the advisor model's window, and the larger
+		// model advisor.promotion allows to move to when it fills.
 		ContextWindow: contextWindow(res, model),
-		Promote:       a.promoteAdvisor,
-		OnNotice:      func(s string) { fmt.Fprintln(a.e.stderr, "vigil: "+s) },
-		Redactor:      a.redactor(),
+		Promote: func(need int64) (advisor.Promotion, bool) {
+			// From the model serving now: promotions and a changed
+			// modelRoles.advisor move it on.
+			return a.promoteAdvisor(rt.Status().Model, need)
+		},
+		OnNotice: func(s string) { fmt.Fprintln(a.e.stderr, "vigil: "+s) },
+		Redactor: a.redactor(),
 		// The runtime's warnings name the advisor themselves.
 		OnWarning: func(s string) { fmt.Fprintln(a.e.stderr, "vigil: warning: "+s) },
 	})
@@ -255,6 +269,14 @@ func (w withholdLog) Withhold(ctx context.Context, note advisor.Advice) error {
 	w.logf("advisor %s, withheld from the agent (advisor.allowPromptInjection is false): %q", sev, note.Note)
 	if h, ok := w.Host.(advisor.Withholder); ok {
 		return h.Withhold(ctx, note)
+	}
+	return nil
+}
+
+// ShowPromotion passes promotions on to the host it wraps.
+func (w withholdLog) ShowPromotion(ctx context.Context, p advisor.PromotionRecord) error {
+	if h, ok := w.Host.(advisor.PromotionShower); ok {
+		return h.ShowPromotion(ctx, p)
 	}
 	return nil
 }
@@ -334,48 +356,54 @@ func contextWindow(res *models.Resolved, model llm.Model) int {
 	return res.Info.ContextWindow
 }
 
-// promoteAdvisor offers, when the advisor's context nears its window, the
-// usable model of the same provider and API with the next larger window
-// (the smallest that fits need with room to spare, else the largest).
-func (a *app) promoteAdvisor(need int64) (advisor.Promotion, bool) {
-	a.mu.Lock()
-	cur := a.advisorRes
-	a.mu.Unlock()
-	if cur == nil {
-		return advisor.Promotion{}, false
-	}
-	var best *llm.ModelInfo
-	for _, e := range a.registry.Entries() {
-		info := e.Info
-		if e.Problem != "" || info.Provider != cur.Info.Provider || info.API != cur.Info.API || info.ContextWindow <= cur.Info.ContextWindow {
-			continue
-		}
-		fits := int64(info.ContextWindow)*3/4 > need
-		switch {
-		case best == nil:
-			best = &info
-		case fits && (int64(best.ContextWindow)*3/4 <= need || info.ContextWindow < best.ContextWindow):
-			best = &info
-		case !fits && int64(best.ContextWindow)*3/4 <= need && info.ContextWindow > best.ContextWindow:
-			best = &info
-		}
-	}
-	if best == nil {
-		return advisor.Promotion{}, false
-	}
-	ref := llm.Ref{Provider: best.Provider, Model: best.ID, Thinking: cur.Thinking}
-	res, err := a.registry.Resolve(ref.String())
+// promoteAdvisor offers an advisor on the model serving, when its context nears its
+// window, the model advisor.promotion allows (by default a larger model of
+// the same family, never the agent's own; see models.PromotionPolicy).
+// a.advisorRes stays the configured model: that is what a changed
+// modelRoles.advisor is compared with.
+func (a *app) promoteAdvisor(serving string, need int64) (advisor.Promotion, bool) {
+	cur, err := a.registry.Resolve(serving)
 	if err != nil {
+		return advisor.Promotion{}, false
+	}
+	a.mu.Lock()
+	agentRes := a.model
+	a.mu.Unlock()
+	p := a.promotionPolicy()
+	if agentRes != nil {
+		p.Avoid = agentRes.Info.Ref()
+	}
+	res, ok := a.registry.PromotionTarget(cur, need, p)
+	if !ok {
 		return advisor.Promotion{}, false
 	}
 	m, err := res.Open()
 	if err != nil {
+		fmt.Fprintf(a.e.stderr, "vigil: warning: advisor promotion to %s: %v\n", res.Ref(), err)
 		return advisor.Promotion{}, false
 	}
-	a.mu.Lock()
-	a.advisorRes = res
-	a.mu.Unlock()
-	return advisor.Promotion{Model: m, Window: best.ContextWindow, Name: res.Ref().String()}, true
+	return advisor.Promotion{Model: m, Window: res.Info.ContextWindow, Name: res.Ref().String()}, true
+}
+
+// promotionPolicy is advisor.promotion as a models.PromotionPolicy.
+func (a *app) promotionPolicy() models.PromotionPolicy {
+	list := a.settings.Advisor.Promotion
+	return models.PromotionPolicy{Candidates: list, Listed: list != nil}
+}
+
+// priceUsage prices each model's share of the advisor's usage at that
+// model's own rates; a model the registry no longer knows is priced at
+// fallback's.
+func (a *app) priceUsage(byModel []advisor.ModelUsage, fallback llm.Price) float64 {
+	var total float64
+	for _, mu := range byModel {
+		price := fallback
+		if res, err := a.registry.Resolve(mu.Model); err == nil {
+			price = res.Info.Price
+		}
+		total += price.Cost(mu.Usage)
+	}
+	return total
 }
 
 // startPoint is where a new advisor of sess starts reading: a session
@@ -415,7 +443,7 @@ func (a *app) rebindAdvisor(run *advisorRun) {
 	if err != nil {
 		return
 	}
-	run.rt.SetModel(model)
+	run.rt.SetModel(model, res.Ref().String())
 	a.mu.Lock()
 	a.advisorRes = res
 	a.mu.Unlock()
@@ -520,10 +548,12 @@ func (a *app) setAdvisor(on bool) (string, error) {
 	return "Advisor enabled.", nil
 }
 
-// addSpent adds what a stopped advisor spent to the app's running total.
-func (a *app) addSpent(u llm.Usage) {
+// addSpent adds what a stopped advisor spent to the app's running total:
+// u in all, by the model that served it.
+func (a *app) addSpent(u llm.Usage, byModel []advisor.ModelUsage) {
 	a.mu.Lock()
 	a.advSpent = a.advSpent.Add(u)
+	a.advSpentBy = append(a.advSpentBy, byModel...)
 	a.mu.Unlock()
 }
 
@@ -531,7 +561,7 @@ func (a *app) addSpent(u llm.Usage) {
 // summed over every advisor this app ran.
 func (a *app) advisorStatus() string {
 	a.mu.Lock()
-	run, res, on, spent := a.adv, a.advisorRes, a.advOn, a.advSpent
+	run, res, on, spent, spentBy := a.adv, a.advisorRes, a.advOn, a.advSpent, slices.Clone(a.advSpentBy)
 	a.mu.Unlock()
 	switch {
 	case on && run != nil && run.per != nil:
@@ -547,8 +577,8 @@ func (a *app) advisorStatus() string {
 	st := run.rt.Status()
 	u := spent.Add(st.Usage)
 	var b strings.Builder
-	fmt.Fprintf(&b, "Advisor is enabled (%s). Context: %s", res.Ref(), group(st.ContextTokens))
-	if w := res.Info.ContextWindow; w > 0 {
+	fmt.Fprintf(&b, "Advisor is enabled (%s). Context: %s", cmp.Or(st.Model, res.Ref().String()), group(st.ContextTokens))
+	if w := cmp.Or(st.Window, res.Info.ContextWindow); w > 0 {
 		fmt.Fprintf(&b, " / %s tokens (%d%%)", group(int64(w)), (st.ContextTokens*100+int64(w)/2)/int64(w))
 	} else {
 		b.WriteString(" tokens")
@@ -560,10 +590,21 @@ func (a *app) advisorStatus() string {
 	if u.CacheWrite > 0 {
 		fmt.Fprintf(&b, ", %s cache write", group(u.CacheWrite))
 	}
+	// Each call is priced at the model that served it.
 	fmt.Fprintf(&b, ", $%.4f. Reviews: %d (%d failed attempts, %d backlogs dropped, %d resets). %s",
-		res.Info.Price.Cost(u), st.Reviews, st.Failures, st.Dropped, st.Resets, a.notesStatus(st))
+		a.priceUsage(append(spentBy, st.Models...), res.Info.Price), st.Reviews, st.Failures, st.Dropped, st.Resets, a.notesStatus(st))
 	if st.Promotions+st.Compactions+st.Reprimes > 0 {
 		fmt.Fprintf(&b, " Context maintenance: %d promotions, %d compactions, %d re-primes.", st.Promotions, st.Compactions, st.Reprimes)
+	}
+	for _, p := range st.Promoted {
+		fmt.Fprintf(&b, " Promoted from %s to %s at about %s tokens.", p.From, p.To, group(p.Need))
+	}
+	if len(st.Models) > 1 {
+		parts := make([]string, 0, len(st.Models))
+		for _, mu := range st.Models {
+			parts = append(parts, fmt.Sprintf("%s $%.4f", mu.Model, a.priceUsage([]advisor.ModelUsage{mu}, res.Info.Price)))
+		}
+		fmt.Fprintf(&b, " By model: %s.", strings.Join(parts, ", "))
 	}
 	return b.String()
 }

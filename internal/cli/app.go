@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/vigil-dev/vigil/advisor"
 	"github.com/vigil-dev/vigil/agent"
 	"github.com/vigil-dev/vigil/config"
 	"github.com/vigil-dev/vigil/contextfiles"
@@ -54,6 +55,9 @@ type app struct {
 	fwd *forwardHook
 	// advSpent is what advisors stopped so far spent.
 	advSpent llm.Usage
+	// advSpentBy is advSpent by the model that served it, for pricing
+	// (continuous advisors only; the periodic mode forks on one model).
+	advSpentBy []advisor.ModelUsage
 }
 
 // appOptions say which session and model to start with.
@@ -61,6 +65,7 @@ type appOptions struct {
 	model    string // a reference; "" = modelRoles.default
 	cont     bool   // continue the latest session of cwd
 	resume   string // resume a session by id, id prefix or path
+	fork     bool   // with resume or cont: go on in a copy (--fork)
 	modelsYM string
 	advisor  bool   // run the advisor even if advisor.enabled is off
 	advModel string // the advisor's model reference; "" = modelRoles.advisor
@@ -97,18 +102,20 @@ func newApp(e *env, o appOptions) (*app, error) {
 			err = refuseAdvisorTranscript(path)
 		}
 		if err == nil {
-			sess, err = a.manager.Open(path)
+			sess, err = a.openSession(path, o.fork)
 		}
 	case o.cont:
-		sess, err = a.manager.Continue(a.cwd)
+		sess, err = a.continueSession(o.fork)
 		if errors.Is(err, session.ErrNotFound) {
 			sess, err = a.manager.New(a.cwd)
 		}
+	case o.fork:
+		err = errors.New("--fork needs the session to copy: --resume ID or --continue")
 	default:
 		sess, err = a.manager.New(a.cwd)
 	}
 	if err != nil {
-		return nil, err
+		return nil, lockedHint(err, o)
 	}
 	if err := a.build(sess, a.modelRef); err != nil {
 		sess.Close()
@@ -134,7 +141,8 @@ func newBaseApp(e *env, cwd, modelsFile string) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
-	a.manager = session.NewManager(filepath.Join(agentDir, "sessions"), session.Options{})
+	// One writer per session file: a second vigil on it is told to --fork.
+	a.manager = session.NewManager(filepath.Join(agentDir, "sessions"), session.Options{Lock: true})
 	return a, nil
 }
 

@@ -13,7 +13,7 @@ import (
 
 // File is the shape of models.yml, the same as omp's, so an omp user can
 // point vigil at their existing file. Keys vigil accepts but does not use
-// yet (discovery, compat, contextPromotionTarget, input) are kept so such a
+// yet (discovery, compat, input) are kept so such a
 // file loads.
 type File struct {
 	Providers map[string]*ProviderConfig `yaml:"providers"`

@@ -65,6 +65,9 @@ type model struct {
 	// provider's, filled in once every file is merged.
 	api     llm.API
 	headers map[string]string
+	// promoteTo is the model's contextPromotionTarget: where an advisor
+	// on it moves first when its context fills (see PromotionTarget).
+	promoteTo string
 }
 
 // New builds a registry from the built-in catalog and opts.User. A user
@@ -144,7 +147,7 @@ func (r *Registry) merge(f *File, source string) {
 				ContextWindow: mc.ContextWindow,
 				MaxOutput:     mc.MaxTokens,
 				ThinkingMap:   mc.Thinking,
-			}, api: mc.API, headers: mc.Headers}
+			}, api: mc.API, headers: mc.Headers, promoteTo: mc.ContextPromotionTarget}
 			if mc.Cost != nil {
 				m.info.Price = *mc.Cost
 			}
@@ -181,6 +184,9 @@ func (r *Registry) merge(f *File, source string) {
 			}
 			if len(o.Headers) > 0 {
 				m.headers = mergeHeaders(m.headers, o.Headers)
+			}
+			if o.ContextPromotionTarget != nil {
+				m.promoteTo = *o.ContextPromotionTarget
 			}
 		}
 	}
