@@ -49,9 +49,12 @@
 // not be modified.
 //
 // A session file has at most one writer: one [*Session] in one process.
-// Nothing enforces this; two writers to one file would interleave their
-// branches. Any number of processes may read the file with [ReadFile] while
-// it is written; they may see a partial last line, reported as a
+// Two writers to one file would interleave their branches. With
+// [Options.Lock], [Open] enforces this with a lock held until Close: a
+// second writer, in any process, gets a [*LockedError] naming the holder,
+// and can go on in a copy made by [Manager.ForkFile]. Any number of
+// processes may read the file with [ReadFile] while it is written,
+// without the lock; they may see a partial last line, reported as a
 // [*TruncatedError].
 //
 // To follow a session, take [Session.Changed], read with [Session.Since],

@@ -9,3 +9,6 @@ func SwapFile(s *Session, f *os.File) (old *os.File) {
 	old, s.f = s.f, f
 	return old
 }
+
+// LocksSupported says whether Options.Lock locks on this system.
+const LocksSupported = locksSupported

@@ -24,6 +24,10 @@ func TestMain(m *testing.M) {
 		appendUntilKilled(path)
 		return
 	}
+	if path := os.Getenv(lockChildEnv); path != "" {
+		holdLock(path)
+		return
+	}
 	os.Exit(m.Run())
 }
 

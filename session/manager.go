@@ -49,8 +49,13 @@ func (m *Manager) New(cwd string) (*Session, error) {
 }
 
 func (m *Manager) create(h Header, lines ...[]byte) (*Session, error) {
+	return m.createWith(m.opts, h, lines...)
+}
+
+// createWith is create with options of its own.
+func (m *Manager) createWith(opts Options, h Header, lines ...[]byte) (*Session, error) {
 	h.Version = Version
-	h.Created = m.opts.now()
+	h.Created = opts.now()
 	name := h.Created.Format("2006-01-02T15-04-05.000Z") + "_" + h.ID + ".jsonl"
 	path := filepath.Join(m.root, Slug(h.Cwd), name)
 	head, err := encodeHeader(h)
@@ -60,7 +65,7 @@ func (m *Manager) create(h Header, lines ...[]byte) (*Session, error) {
 	if err := createFile(path, append([][]byte{head}, lines...)); err != nil {
 		return nil, fmt.Errorf("create session %s: %w", path, err)
 	}
-	return Open(path, m.opts)
+	return Open(path, opts)
 }
 
 // Open opens the session file at path, as [Open] does, with the manager's
@@ -163,24 +168,34 @@ func (m *Manager) List(cwd string) ([]Info, error) {
 // the file when the most recent one cannot be read: it never falls back to
 // an older session silently.
 func (m *Manager) Continue(cwd string) (*Session, error) {
+	path, err := m.Latest(cwd)
+	if err != nil {
+		return nil, err
+	}
+	return Open(path, m.opts)
+}
+
+// Latest returns the file of the session [Manager.Continue] opens,
+// without opening it.
+func (m *Manager) Latest(cwd string) (string, error) {
 	cwd = filepath.Clean(cwd)
 	files, err := m.byRecency(cwd)
 	if err != nil {
-		return nil, err
+		return "", err
 	}
 	for _, f := range files {
 		h, err := readHeader(f.Path)
 		if err != nil {
-			return nil, fmt.Errorf("continue session in %s: %w", cwd, err)
+			return "", fmt.Errorf("continue session in %s: %w", cwd, err)
 		}
 		if h.Parent != nil && h.Parent.Kind == ParentAttached {
 			continue // another agent's session: nothing to continue here
 		}
 		if h.Cwd == cwd { // two folders can share a slug; the header decides
-			return Open(f.Path, m.opts)
+			return f.Path, nil
 		}
 	}
-	return nil, fmt.Errorf("continue session in %s: %w", cwd, ErrNotFound)
+	return "", fmt.Errorf("continue session in %s: %w", cwd, ErrNotFound)
 }
 
 // byRecency lists the session files in cwd's slug folder, newest change
@@ -222,22 +237,26 @@ func (m *Manager) byRecency(cwd string) ([]Info, error) {
 // creating it the first time: its id is agent-id, its parent of kind
 // [ParentAttached] names id and the agent's transcript file. The same
 // agent session always maps to the same file, so a sidecar started
-// again finds what the last one recorded.
+// again finds what the last one recorded. It never takes the writer
+// lock ([Options.Lock]): one sidecar per agent session writes it, and a
+// second one starting must get as far as finding the first.
 func (m *Manager) Attached(cwd, agent, id, transcript string) (*Session, error) {
 	if !filepath.IsAbs(cwd) {
 		return nil, fmt.Errorf("attached session: cwd %q is not absolute", cwd)
 	}
+	opts := m.opts
+	opts.Lock = false
 	sid := agent + "-" + fileSafe(id)
 	path, err := m.Find(sid)
 	if err == nil {
 		if _, id2, _ := strings.Cut(strings.TrimSuffix(filepath.Base(path), ".jsonl"), "_"); id2 == sid {
-			return Open(path, m.opts)
+			return Open(path, opts)
 		}
 	}
 	if err != nil && !errors.Is(err, ErrNotFound) {
 		return nil, fmt.Errorf("attached session: %w", err)
 	}
-	return m.create(Header{
+	return m.createWith(opts, Header{
 		ID:     sid,
 		Cwd:    filepath.Clean(cwd),
 		Parent: &Parent{Kind: ParentAttached, ID: id, Path: transcript},
@@ -272,6 +291,47 @@ func (m *Manager) Fork(src *Session, id string) (*Session, error) {
 		ID:     randomHex(8),
 		Cwd:    src.header.Cwd,
 		Parent: &Parent{Kind: ParentFork, ID: src.ID(), Path: src.path, EntryID: id},
+	}, lines...)
+}
+
+// ForkFile copies the path from the root to the entry id of the session
+// file at path into a new session, as [Manager.Fork] does; id "" is the
+// file's last entry, where [Open] would put the leaf. It only reads the
+// file: it takes no lock and repairs nothing, so it is how to go on from
+// a session another process is writing (a partial last line, that
+// writer's append in progress, is left out).
+func (m *Manager) ForkFile(path, id string) (*Session, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("fork session %s: %w", path, err)
+	}
+	p, err := parse(data, path)
+	var torn *TruncatedError
+	if err != nil && !errors.As(err, &torn) {
+		return nil, fmt.Errorf("fork session %s: %w", path, err)
+	}
+	if p.header.Version != Version {
+		return nil, fmt.Errorf("fork session %s: format version %d: this vigil writes only version %d", path, p.header.Version, Version)
+	}
+	if id == "" {
+		id = p.leaf
+	}
+	src := &Session{path: path, header: p.header, entries: p.entries, spans: p.spans, index: p.index}
+	var lines [][]byte
+	if id != "" {
+		idx, err := src.lineage(id)
+		if err != nil {
+			return nil, fmt.Errorf("fork session %s at %q: %w", path, id, err)
+		}
+		for _, i := range idx {
+			sp := p.spans[i]
+			lines = append(lines, append(data[sp.off:sp.off+int64(sp.n):sp.off+int64(sp.n)], '\n'))
+		}
+	}
+	return m.create(Header{
+		ID:     randomHex(8),
+		Cwd:    p.header.Cwd,
+		Parent: &Parent{Kind: ParentFork, ID: p.header.ID, Path: path, EntryID: id},
 	}, lines...)
 }
 

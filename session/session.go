@@ -36,6 +36,17 @@ type Options struct {
 	// for a writer that never reads back, such as an advisor's
 	// transcript. Entries read from such a session have a nil Body.
 	DropBodies bool
+	// Lock makes [Open] take the session's writer lock and hold it until
+	// Close, so that a second writer, in this process or another, gets a
+	// [*LockedError] instead of interleaving its entries with the
+	// first's. The lock is an flock(2) on a lock file beside the session
+	// ([LockFile]); the kernel drops it when its process ends, however it
+	// ends, and the next writer takes over the file a crashed one left.
+	// Readers ([ReadFile], [Manager.ForkFile]) neither take nor heed it.
+	// Where the file system cannot lock, and on systems other than Unix,
+	// sessions open without a lock. [Manager.Attached] never locks: a
+	// sidecar guards its session itself.
+	Lock bool
 }
 
 func (o Options) now() time.Time {
@@ -59,9 +70,10 @@ type Session struct {
 	// leaf. Its holder may read the fields under mu without taking mu,
 	// because only writeMu's holder changes them.
 	writeMu sync.Mutex
-	f       *os.File // nil once closed
-	size    int64    // bytes in the file
-	broken  error    // a failed write that could not be undone
+	f       *os.File  // nil once closed
+	lock    *fileLock // the writer lock with Options.Lock; released at Close
+	size    int64     // bytes in the file
+	broken  error     // a failed write that could not be undone
 
 	// mu guards the in-memory state. It is never held across I/O, so
 	// readers never wait for the disk.
@@ -81,6 +93,10 @@ type Session struct {
 // again; [Session.Recovered] reports it. A last line that is whole but
 // lacks its newline gets one. Any other unreadable line is a
 // [*LineError] and the file is left as it is.
+//
+// With [Options.Lock], Open takes the writer lock before it reads or
+// repairs anything, and returns a [*LockedError] when another writer
+// holds it.
 func Open(path string, opts Options) (*Session, error) {
 	if _, err := artifactsDir(path); err != nil {
 		return nil, fmt.Errorf("open session %s: %w", path, err)
@@ -89,11 +105,24 @@ func Open(path string, opts Options) (*Session, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open session %s: %w", path, err)
 	}
+	var lock *fileLock
+	if opts.Lock {
+		if lock, err = lockSession(path); err != nil {
+			f.Close()
+			var locked *LockedError
+			if errors.As(err, &locked) {
+				return nil, locked
+			}
+			return nil, fmt.Errorf("open session %s: %w", path, err)
+		}
+	}
 	s, err := load(f, path, opts)
 	if err != nil {
+		lock.release()
 		f.Close()
 		return nil, err
 	}
+	s.lock = lock
 	return s, nil
 }
 
@@ -219,9 +248,10 @@ func (s *Session) Sync() error {
 	return nil
 }
 
-// Close syncs and closes the file. Reading methods keep working on what
-// was read and appended; Append returns [ErrClosed]. Channels returned by
-// [Session.Changed] are closed. Closing twice is not an error.
+// Close syncs and closes the file and releases the writer lock, if it
+// holds one. Reading methods keep working on what was read and appended;
+// Append returns [ErrClosed]. Channels returned by [Session.Changed] are
+// closed. Closing twice is not an error.
 func (s *Session) Close() error {
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
@@ -231,10 +261,13 @@ func (s *Session) Close() error {
 	errSync := s.f.Sync()
 	errClose := s.f.Close()
 	s.f = nil
+	// After the file is closed: the next writer reads it whole.
+	errLock := s.lock.release()
+	s.lock = nil
 	s.mu.Lock()
 	close(s.changed)
 	s.mu.Unlock()
-	if err := errors.Join(errSync, errClose); err != nil {
+	if err := errors.Join(errSync, errClose, errLock); err != nil {
 		return fmt.Errorf("close session %s: %w", s.path, err)
 	}
 	return nil
