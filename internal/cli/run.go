@@ -17,6 +17,7 @@ type runCmd struct {
 	Mode     string `enum:"text,json,rpc" default:"text" help:"Output: text (the final answer), json (every event as a JSON line), rpc (JSONL commands on stdin, events and replies on stdout; see docs/rpc.md)."`
 	Continue bool   `short:"c" help:"Continue the latest session of this folder."`
 	Resume   string `help:"Resume a session by id, id prefix or file." placeholder:"ID"`
+	Fork     bool   `help:"With --resume or --continue: go on in a copy of that session, leaving it as it is (safe while another vigil writes it)."`
 	Model    string `short:"m" help:"Model reference provider/model[:thinking]; default: modelRoles.default." placeholder:"REF"`
 	Advisor  bool   `help:"Run the advisor, a second model that reviews the agent's steps (also: advisor.enabled)."`
 	AdvModel string `name:"advisor-model" help:"The advisor's model reference; default: modelRoles.advisor." placeholder:"REF"`
@@ -27,7 +28,7 @@ func (c *runCmd) Run(e *env) error {
 	if c.Mode != "rpc" && c.Print == "" {
 		return errors.New("nothing to do: pass -p PROMPT, or --mode rpc (the terminal UI is not built yet)")
 	}
-	a, err := newApp(e, appOptions{model: c.Model, cont: c.Continue, resume: c.Resume, modelsYM: c.Models, advisor: c.Advisor, advModel: c.AdvModel})
+	a, err := newApp(e, appOptions{model: c.Model, cont: c.Continue, resume: c.Resume, fork: c.Fork, modelsYM: c.Models, advisor: c.Advisor, advModel: c.AdvModel})
 	if err != nil {
 		return err
 	}
