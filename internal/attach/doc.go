@@ -12,13 +12,16 @@
 //
 // # How it edits
 //
-// Files are parsed into a tree that remembers every byte of the source,
-// whitespace included, so printing an untouched tree gives back the file as
-// it was. [Attach] and [Detach] change only the nodes they must: a new group
-// is appended to an event's list, a new event to the end of "hooks", and the
-// whitespace copied from the neighbouring entries. Other keys, other tools'
-// hooks and their order are left alone, and attaching then detaching gives
-// back the original bytes when vigil added everything it removes.
+// Files must be plain JSON, which encoding/json's scanner checks (it also
+// bounds nesting); they are then parsed with github.com/tailscale/hujson
+// into a tree that remembers every byte of the source, whitespace
+// included, so packing an untouched tree gives back the file as it was.
+// [Attach] and [Detach] walk the tree and change only the values they
+// must, without reformatting anything: a new group is appended to an
+// event's list, a new event to the end of "hooks", and the whitespace
+// copied from the neighbouring entries. Other keys, other tools' hooks and
+// their order are left alone, and attaching then detaching gives back the
+// original bytes when vigil added everything it removes.
 //
 // vigil's own handlers are recognised by their command alone: a command
 // whose first word is a file named vigil* and whose next two words are

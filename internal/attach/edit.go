@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/tailscale/hujson"
 	"github.com/vigil-dev/vigil/internal/yamlfile"
 )
 
@@ -83,8 +84,8 @@ func AttachWith(data []byte, name string, a Agent, binary, hookURL string) (*Res
 	}
 	e := &editor{name: name, src: data, doc: doc, st: detectStyle(doc.root)}
 	res := &Result{}
-	if a == ClaudeCode {
-		if it, err := doc.root.member(name, data, "disableAllHooks"); err == nil && it != nil && string(it.val.raw) == "true" {
+	if root, ok := doc.root.Value.(*hujson.Object); ok && a == ClaudeCode {
+		if i, err := e.member(root, "disableAllHooks"); err == nil && i >= 0 && string(literal(root.Members[i].Value)) == "true" {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("%s sets disableAllHooks: Claude Code runs no hook, vigil's included, until it is removed", name))
 		}
 	}
@@ -111,15 +112,15 @@ func AttachWith(data []byte, name string, a Agent, binary, hookURL string) (*Res
 		switch {
 		case wantURL != "" && h.url != wantURL:
 			// A command (or another URL) becomes the HTTP hook.
-			replaceHandler(e.st, h, httpHandler(e.st, h.depth, wantURL, want.Timeout))
+			h.replace(httpHandler(e.st, h.depth, wantURL, want.Timeout))
 			now, changed = wantURL, true
 		case wantURL == "" && h.url != "":
 			// Back from HTTP to the command.
-			replaceHandler(e.st, h, commandHandler(e.st, h.depth, command, want.Timeout))
+			h.replace(commandHandler(e.st, h.depth, command, want.Timeout))
 			now, changed = command, true
 		case h.url == "" && h.binary != binary:
 			now, changed = withBinary(h.command, h.end, binary), true
-			h.cmd.val = scalar(quoteJSONString(now))
+			h.handler.Members[h.cmd].Value.Value = hujson.Literal(quoteJSONString(now))
 		}
 		if ours && setTimeout(e.st, h.handler, h.depth, want.Timeout) {
 			changed = true
@@ -133,19 +134,20 @@ func AttachWith(data []byte, name string, a Agent, binary, hookURL string) (*Res
 			continue
 		}
 		if hooks == nil {
-			hooks = e.st.object(1)
-			e.st.appendItem(doc.root, 0, e.st.member("hooks", hooks))
+			v := e.st.object(1)
+			hooks = v.Value.(*hujson.Object)
+			e.st.appendMember(doc.root.Value.(*hujson.Object), 0, e.st.member("hooks", v))
 		}
 		list, err := e.eventList(hooks, hk.Event)
 		if err != nil {
 			return nil, err
 		}
 		if hk.HTTP && hookURL != "" {
-			e.st.appendItem(list, 2, &item{val: e.st.groupWith(3, hk, httpHandler(e.st, 5, hookURL, hk.Timeout))})
+			e.st.appendElement(list, 2, e.st.groupWith(3, hk, httpHandler(e.st, 5, hookURL, hk.Timeout)))
 			res.Changes = append(res.Changes, Change{Event: hk.Event, Action: Added, Now: hookURL})
 			continue
 		}
-		e.st.appendItem(list, 2, &item{val: e.st.group(3, hk, command)})
+		e.st.appendElement(list, 2, e.st.group(3, hk, command))
 		res.Changes = append(res.Changes, Change{Event: hk.Event, Action: Added, Now: command})
 	}
 	res.Data = data
@@ -182,20 +184,20 @@ func Detach(data []byte, name string, a Agent) (*Result, error) {
 	// trust by position, so it will ask for those hooks to be reviewed again.
 	var moved []string
 	for _, h := range handlers {
-		i := indexOf(h.list.items, h.handler)
-		if i < len(h.list.items)-1 && !slices.Contains(moved, h.event) {
+		i := elementIndex(h.list, h.handler)
+		if i < len(h.list.Elements)-1 && !slices.Contains(moved, h.event) {
 			moved = append(moved, h.event)
 		}
-		removeItem(h.list, i)
+		removeElement(h.list, i)
 		res.Changes = append(res.Changes, Change{Event: h.event, Action: Removed, Was: h.command})
 	}
 	for _, h := range handlers {
-		if len(h.list.items) == 0 {
-			if i := indexOf(h.eventList.items, h.group); i >= 0 {
-				if i < len(h.eventList.items)-1 && !slices.Contains(moved, h.event) {
+		if len(h.list.Elements) == 0 {
+			if i := elementIndex(h.eventList, h.group); i >= 0 {
+				if i < len(h.eventList.Elements)-1 && !slices.Contains(moved, h.event) {
 					moved = append(moved, h.event)
 				}
-				removeItem(h.eventList, i)
+				removeElement(h.eventList, i)
 			}
 		}
 	}
@@ -205,15 +207,16 @@ func Detach(data []byte, name string, a Agent) (*Result, error) {
 		}
 	}
 	for _, h := range handlers {
-		if len(h.eventList.items) == 0 {
-			if i := indexOf(hooks.items, h.eventList); i >= 0 {
-				removeItem(hooks, i)
+		if len(h.eventList.Elements) == 0 {
+			if i := memberIndex(hooks, h.eventList); i >= 0 {
+				removeMember(hooks, i)
 			}
 		}
 	}
-	if len(hooks.items) == 0 {
-		if i := indexOf(doc.root.items, hooks); i >= 0 {
-			removeItem(doc.root, i)
+	if len(hooks.Members) == 0 {
+		root := doc.root.Value.(*hujson.Object)
+		if i := memberIndex(root, hooks); i >= 0 {
+			removeMember(root, i)
 		}
 	}
 	res.Data = doc.bytes()
@@ -241,11 +244,13 @@ func Entries(data []byte, name string, a Agent) ([]Entry, error) {
 	var out []Entry
 	for _, h := range handlers {
 		en := Entry{Event: h.event, Command: h.command, Binary: h.binary, URL: h.url}
-		if m, _ := h.group.member(name, data, "matcher"); m != nil {
-			en.Matcher, _ = m.val.str()
+		if i, _ := e.member(h.group, "matcher"); i >= 0 {
+			en.Matcher, _ = str(h.group.Members[i].Value)
 		}
-		if t, _ := h.handler.member(name, data, "timeout"); t != nil && t.val.kind == scalarKind {
-			en.Timeout, _ = strconv.Atoi(string(t.val.raw))
+		if i, _ := e.member(h.handler, "timeout"); i >= 0 {
+			if lit := literal(h.handler.Members[i].Value); lit != nil {
+				en.Timeout, _ = strconv.Atoi(string(lit))
+			}
 		}
 		out = append(out, en)
 	}
@@ -256,7 +261,7 @@ func Entries(data []byte, name string, a Agent) ([]Entry, error) {
 // object.
 func parseOrEmpty(name string, data []byte) (*document, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
-		return &document{root: &node{kind: objectKind, pos: -1}, tail: []byte("\n")}, nil
+		return &document{root: hujson.Value{Value: &hujson.Object{}, AfterExtra: hujson.Extra("\n")}}, nil
 	}
 	return parseDocument(name, data)
 }
@@ -268,61 +273,68 @@ type editor struct {
 	st   style
 }
 
-func (e *editor) errorAt(pos int, format string, args ...any) error {
-	err := &yamlfile.Error{File: e.name, Msg: fmt.Sprintf(format, args...)}
-	if pos >= 0 {
-		err.Line, err.Column = lineCol(e.src, pos)
-	}
-	return err
+// errorAt is an error at v, which was parsed from the source.
+func (e *editor) errorAt(v hujson.Value, format string, args ...any) error {
+	line, col := lineCol(e.src, v.StartOffset)
+	return &yamlfile.Error{File: e.name, Line: line, Column: col, Msg: fmt.Sprintf(format, args...)}
+}
+
+// member returns the index of obj's member key (see [member]).
+func (e *editor) member(obj *hujson.Object, key string) (int, error) {
+	return member(e.name, e.src, obj, key)
 }
 
 // hooksObject returns the top-level "hooks" object, nil when there is
 // none. The top level must be an object; "hooks" must be an object when
 // strict (attach writes into it), and is ignored otherwise.
-func (e *editor) hooksObject(strict bool) (*node, error) {
-	root := e.doc.root
-	if root.kind != objectKind {
-		return nil, e.errorAt(root.pos, "the file holds %s: want a JSON object", root.kindName())
+func (e *editor) hooksObject(strict bool) (*hujson.Object, error) {
+	root, ok := e.doc.root.Value.(*hujson.Object)
+	if !ok {
+		return nil, e.errorAt(e.doc.root, "the file holds %s: want a JSON object", kindName(e.doc.root))
 	}
-	it, err := root.member(e.name, e.src, "hooks")
-	if err != nil || it == nil {
+	i, err := e.member(root, "hooks")
+	if err != nil || i < 0 {
 		return nil, err
 	}
-	if it.val.kind != objectKind {
+	val := root.Members[i].Value
+	hooks, ok := val.Value.(*hujson.Object)
+	if !ok {
 		if strict {
-			return nil, e.errorAt(it.val.pos, "hooks: want an object of events, found %s", it.val.kindName())
+			return nil, e.errorAt(val, "hooks: want an object of events, found %s", kindName(val))
 		}
 		return nil, nil
 	}
-	return it.val, nil
+	return hooks, nil
 }
 
 // eventList returns the list of groups of event in hooks, adding an empty
 // one at the end when there is none.
-func (e *editor) eventList(hooks *node, event string) (*node, error) {
-	it, err := hooks.member(e.name, e.src, event)
+func (e *editor) eventList(hooks *hujson.Object, event string) (*hujson.Array, error) {
+	i, err := e.member(hooks, event)
 	if err != nil {
 		return nil, err
 	}
-	if it == nil {
+	if i < 0 {
 		list := e.st.array(2)
-		e.st.appendItem(hooks, 1, e.st.member(event, list))
-		return list, nil
+		e.st.appendMember(hooks, 1, e.st.member(event, list))
+		return list.Value.(*hujson.Array), nil
 	}
-	if it.val.kind != arrayKind {
-		return nil, e.errorAt(it.val.pos, "hooks.%s: want a list of groups, found %s", event, it.val.kindName())
+	val := hooks.Members[i].Value
+	list, ok := val.Value.(*hujson.Array)
+	if !ok {
+		return nil, e.errorAt(val, "hooks.%s: want a list of groups, found %s", event, kindName(val))
 	}
-	return it.val, nil
+	return list, nil
 }
 
 // group makes a group at depth with one handler running command.
-func (s style) group(depth int, h Hook, command string) *node {
+func (s style) group(depth int, h Hook, command string) hujson.Value {
 	return s.groupWith(depth, h, commandHandler(s, depth+2, command, h.Timeout))
 }
 
 // groupWith makes a group at depth for h holding handler.
-func (s style) groupWith(depth int, h Hook, handler *node) *node {
-	var members []*item
+func (s style) groupWith(depth int, h Hook, handler hujson.Value) hujson.Value {
+	var members []hujson.ObjectMember
 	if h.Matcher != "" {
 		members = append(members, s.member("matcher", scalar(quoteJSONString(h.Matcher))))
 	}
@@ -331,7 +343,7 @@ func (s style) groupWith(depth int, h Hook, handler *node) *node {
 }
 
 // commandHandler is a command hook's handler object at depth.
-func commandHandler(s style, depth int, command string, timeout int) *node {
+func commandHandler(s style, depth int, command string, timeout int) hujson.Value {
 	return s.object(depth,
 		s.member("type", scalar(quoteJSONString("command"))),
 		s.member("command", scalar(quoteJSONString(command))),
@@ -339,7 +351,7 @@ func commandHandler(s style, depth int, command string, timeout int) *node {
 }
 
 // httpHandler is an HTTP hook's handler object at depth.
-func httpHandler(s style, depth int, url string, timeout int) *node {
+func httpHandler(s style, depth int, url string, timeout int) hujson.Value {
 	return s.object(depth,
 		s.member("type", scalar(quoteJSONString("http"))),
 		s.member("url", scalar(quoteJSONString(url))),
@@ -348,30 +360,30 @@ func httpHandler(s style, depth int, url string, timeout int) *node {
 
 // setTimeout makes handler's "timeout" seconds, reporting whether it
 // changed anything.
-func setTimeout(s style, handler *node, depth, seconds int) bool {
+func setTimeout(s style, handler *hujson.Object, depth, seconds int) bool {
 	want := jsonInt(seconds)
-	for _, it := range handler.items {
-		if it.key == "timeout" {
-			if bytes.Equal(it.val.raw, want) {
+	for i, m := range handler.Members {
+		if keyIs(m.Name, "timeout") {
+			if bytes.Equal(literal(m.Value), want) {
 				return false
 			}
-			it.val = scalar(want)
+			handler.Members[i].Value.Value = hujson.Literal(want)
 			return true
 		}
 	}
-	s.appendItem(handler, depth, s.member("timeout", scalar(want)))
+	s.appendMember(handler, depth, s.member("timeout", scalar(want)))
 	return true
 }
 
 // handlerRef is one of vigil's handlers and the containers around it.
 type handlerRef struct {
 	event     string
-	eventList *node // the event's list of groups
-	group     *node
-	list      *node // the group's "hooks" list
-	handler   *node
-	depth     int   // the handler's depth
-	cmd       *item // its "command" member
+	eventList *hujson.Array // the event's list of groups
+	group     *hujson.Object
+	list      *hujson.Array // the group's "hooks" list
+	handler   *hujson.Object
+	depth     int // the handler's depth
+	cmd       int // the index of its "command" member
 	command   string
 	binary    string
 	end       int    // where the binary's word ends in command
@@ -386,45 +398,52 @@ func (h *handlerRef) describe() string {
 	return h.command
 }
 
-// replaceHandler puts handler in h's place in its group's list.
-func replaceHandler(s style, h *handlerRef, handler *node) {
-	if i := indexOf(h.list.items, h.handler); i >= 0 {
-		h.list.items[i].val = handler
+// replace puts handler in h's place in its group's list.
+func (h *handlerRef) replace(handler hujson.Value) {
+	if i := elementIndex(h.list, h.handler); i >= 0 {
+		h.list.Elements[i].Value = handler.Value
 	}
-	h.handler = handler
+	h.handler = handler.Value.(*hujson.Object)
 }
 
 // handlers finds vigil's handlers for a in hooks, in file order. Values of
 // unexpected types are skipped: they hold no handler of vigil's.
-func (e *editor) handlers(hooks *node, a Agent) ([]*handlerRef, error) {
+func (e *editor) handlers(hooks *hujson.Object, a Agent) ([]*handlerRef, error) {
 	var out []*handlerRef
-	for _, ev := range hooks.items {
-		if ev.val.kind != arrayKind {
+	for _, ev := range hooks.Members {
+		groups, ok := ev.Value.Value.(*hujson.Array)
+		if !ok {
 			continue
 		}
-		for _, g := range ev.val.items {
-			if g.val.kind != objectKind {
+		for _, g := range groups.Elements {
+			group, ok := g.Value.(*hujson.Object)
+			if !ok {
 				continue
 			}
-			hs, err := g.val.member(e.name, e.src, "hooks")
+			i, err := e.member(group, "hooks")
 			if err != nil {
 				return nil, err
 			}
-			if hs == nil || hs.val.kind != arrayKind {
+			if i < 0 {
 				continue
 			}
-			for _, h := range hs.val.items {
-				if h.val.kind != objectKind {
+			list, ok := group.Members[i].Value.Value.(*hujson.Array)
+			if !ok {
+				continue
+			}
+			for _, h := range list.Elements {
+				handler, ok := h.Value.(*hujson.Object)
+				if !ok {
 					continue
 				}
-				ref, err := e.vigilHandler(h.val, a)
+				ref, err := e.vigilHandler(handler, a)
 				if err != nil {
 					return nil, err
 				}
 				if ref == nil {
 					continue
 				}
-				ref.event, ref.eventList, ref.group, ref.list, ref.depth = ev.key, ev.val, g.val, hs.val, 5
+				ref.event, ref.eventList, ref.group, ref.list, ref.depth = keyOf(ev.Name), groups, group, list, 5
 				out = append(out, ref)
 			}
 		}
@@ -433,35 +452,32 @@ func (e *editor) handlers(hooks *node, a Agent) ([]*handlerRef, error) {
 }
 
 // vigilHandler returns a reference to handler when it is vigil's command
-// hook for a, and nil otherwise.
-func (e *editor) vigilHandler(handler *node, a Agent) (*handlerRef, error) {
-	typ, err := handler.member(e.name, e.src, "type")
-	if err != nil {
+// or HTTP hook for a, and nil otherwise.
+func (e *editor) vigilHandler(handler *hujson.Object, a Agent) (*handlerRef, error) {
+	typ, err := e.member(handler, "type")
+	if err != nil || typ < 0 {
 		return nil, err
 	}
-	if typ == nil {
-		return nil, nil
-	}
-	switch t, _ := typ.val.str(); t {
+	switch t, _ := str(handler.Members[typ].Value); t {
 	case "http":
-		u, err := handler.member(e.name, e.src, "url")
-		if err != nil || u == nil {
+		u, err := e.member(handler, "url")
+		if err != nil || u < 0 {
 			return nil, err
 		}
-		url, ok := u.val.str()
+		url, ok := str(handler.Members[u].Value)
 		if !ok || !vigilURL(url, a) {
 			return nil, nil
 		}
-		return &handlerRef{handler: handler, url: url}, nil
+		return &handlerRef{handler: handler, cmd: -1, url: url}, nil
 	case "command":
 	default:
 		return nil, nil
 	}
-	cmd, err := handler.member(e.name, e.src, "command")
-	if err != nil || cmd == nil {
+	cmd, err := e.member(handler, "command")
+	if err != nil || cmd < 0 {
 		return nil, err
 	}
-	command, ok := cmd.val.str()
+	command, ok := str(handler.Members[cmd].Value)
 	if !ok {
 		return nil, nil
 	}
@@ -472,11 +488,23 @@ func (e *editor) vigilHandler(handler *node, a Agent) (*handlerRef, error) {
 	return &handlerRef{handler: handler, cmd: cmd, command: command, binary: binary, end: end}, nil
 }
 
-func indexOf(items []*item, v *node) int {
-	for i, it := range items {
-		if it.val == v {
-			return i
-		}
+// elementIndex returns the index of the element of list that is v, -1
+// when there is none.
+func elementIndex(list *hujson.Array, v hujson.ValueTrimmed) int {
+	return slices.IndexFunc(list.Elements, func(el hujson.Value) bool { return same(el.Value, v) })
+}
+
+// memberIndex returns the index of the member of obj whose value is v, -1
+// when there is none.
+func memberIndex(obj *hujson.Object, v hujson.ValueTrimmed) int {
+	return slices.IndexFunc(obj.Members, func(m hujson.ObjectMember) bool { return same(m.Value.Value, v) })
+}
+
+// same tells whether a and b are the same object or list.
+func same(a, b hujson.ValueTrimmed) bool {
+	switch a.(type) {
+	case *hujson.Object, *hujson.Array:
+		return a == b
 	}
-	return -1
+	return false
 }

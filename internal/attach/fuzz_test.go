@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/tailscale/hujson"
 )
 
 // FuzzAttach checks, for any input: the parser accepts exactly what
@@ -110,18 +111,20 @@ func settingsOf(t *testing.T, data []byte) any {
 // or holds an empty "hooks" object or event list: containers an attach
 // fills and a detach then removes.
 func hasEmptyHookContainer(doc *document) bool {
-	if doc.root.kind != objectKind || len(doc.root.items) == 0 {
+	root, ok := doc.root.Value.(*hujson.Object)
+	if !ok || len(root.Members) == 0 {
 		return true
 	}
-	for _, it := range doc.root.items {
-		if it.key != "hooks" || it.val.kind != objectKind {
+	for _, m := range root.Members {
+		hooks, ok := m.Value.Value.(*hujson.Object)
+		if keyOf(m.Name) != "hooks" || !ok {
 			continue
 		}
-		if len(it.val.items) == 0 {
+		if len(hooks.Members) == 0 {
 			return true
 		}
-		for _, ev := range it.val.items {
-			if ev.val.kind == arrayKind && len(ev.val.items) == 0 {
+		for _, ev := range hooks.Members {
+			if list, ok := ev.Value.Value.(*hujson.Array); ok && len(list.Elements) == 0 {
 				return true
 			}
 		}

@@ -3,324 +3,170 @@ package attach
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"strings"
 	"unicode/utf8"
 
+	"github.com/tailscale/hujson"
 	"github.com/vigil-dev/vigil/internal/yamlfile"
 )
 
-// This file holds a JSON tree that keeps the source's bytes: printing a
-// parsed document with no edits gives back exactly what was parsed. Scalars
-// keep their tokens; containers keep the whitespace around each item.
+// This file reads a settings file into a hujson tree, which keeps every
+// byte of the source: packing a parsed document with no edits gives back
+// exactly what was parsed. The files must be plain JSON, so encoding/json's
+// scanner checks them first (and explains what is wrong); hujson, which
+// also reads comments and trailing commas, only sees files it accepted.
 
-type kind uint8
-
-const (
-	scalarKind kind = iota
-	objectKind
-	arrayKind
-)
-
-// node is one JSON value.
-type node struct {
-	kind kind
-	// raw is a scalar's token.
-	raw []byte
-	// items are an object's members or an array's elements, in order.
-	items []*item
-	// close is the whitespace before the closing bracket (after the last
-	// item, or after the opening bracket when there is none).
-	close []byte
-	// pos is the value's offset in the source, for errors; -1 for values
-	// vigil made.
-	pos int
-}
-
-// item is an object member or an array element with the whitespace around
-// it: lead before it (after '{', '[' or ','), and trail between its value
-// and the comma that follows. The last item's trailing whitespace is its
-// container's close.
-type item struct {
-	lead []byte
-	// rawKey is a member's key as written (quoted); nil for an element.
-	rawKey []byte
-	key    string
-	// colon is what lies between the key and the value: whitespace, ':'
-	// and whitespace.
-	colon []byte
-	val   *node
-	trail []byte
-	// keyPos is the key's offset in the source, for errors.
-	keyPos int
-}
-
-// document is a parsed file: whitespace, one value, whitespace.
-type document struct {
-	head []byte
-	root *node
-	tail []byte
-}
-
-// maxDepth bounds nesting, as encoding/json does.
+// maxDepth bounds nesting: it is encoding/json's limit, which the check
+// before parsing enforces, so hujson's recursive parser never goes deeper.
 const maxDepth = 10000
+
+// document is a parsed file.
+type document struct {
+	// root is the top-level value; its BeforeExtra and AfterExtra are the
+	// whitespace before and after it.
+	root hujson.Value
+}
 
 // parseDocument parses src. Its errors are [*yamlfile.Error]s naming name,
 // the line and the column.
 func parseDocument(name string, src []byte) (*document, error) {
-	p := &parser{name: name, src: src}
-	d := &document{head: p.space()}
-	root, err := p.value(0)
+	if !json.Valid(src) {
+		return nil, syntaxError(name, src)
+	}
+	v, err := hujson.Parse(src)
 	if err != nil {
-		return nil, err
+		// hujson reads a superset of JSON: this cannot happen.
+		return nil, &yamlfile.Error{File: name, Msg: err.Error()}
 	}
-	d.root = root
-	d.tail = p.space()
-	if p.pos < len(src) {
-		return nil, p.errorf(p.pos, "%s after the top-level value", p.describe())
-	}
-	return d, nil
+	return &document{root: v}, nil
 }
 
 // bytes prints the document.
-func (d *document) bytes() []byte {
-	b := append([]byte(nil), d.head...)
-	b = d.root.appendTo(b)
-	return append(b, d.tail...)
+func (d *document) bytes() []byte { return d.root.Pack() }
+
+// syntaxError explains why src, which is not JSON, is not: where
+// encoding/json's scanner stopped, and what it wanted there.
+func syntaxError(name string, src []byte) error {
+	pos, msg := explain(src)
+	line, col := lineCol(src, pos)
+	return &yamlfile.Error{File: name, Line: line, Column: col, Msg: msg}
 }
 
-func (n *node) appendTo(b []byte) []byte {
-	switch n.kind {
-	case scalarKind:
-		return append(b, n.raw...)
-	case objectKind:
-		b = append(b, '{')
-	default:
-		b = append(b, '[')
+// explain returns the offset in src of what makes it invalid JSON and
+// the message for it.
+func explain(src []byte) (int, string) {
+	// The scanner is given one more byte, which no state accepts: it
+	// stops at the first byte of src that is wrong, or at that one when
+	// src ends before its value does (and then names the state it was in).
+	pos, context, ok := scanError(append(bytes.Clone(src), 0x01))
+	if !ok {
+		return len(src), "unexpected end of file"
 	}
-	for i, it := range n.items {
-		if i > 0 {
-			b = append(b, ',')
+	eof := pos == len(src)
+	switch {
+	case context == "exceeded max depth":
+		return pos, "nested too deeply"
+	case context == "looking for beginning of value":
+		if !eof && src[pos] == ']' && lastNonSpace(src, pos) == ',' {
+			return pos, "a comma before ']': JSON allows no trailing comma"
 		}
-		b = append(b, it.lead...)
-		if it.rawKey != nil {
-			b = append(b, it.rawKey...)
-			b = append(b, it.colon...)
+		return pos, describe(src, pos) + ": want a value"
+	case context == "looking for beginning of object key string":
+		if !eof && src[pos] == '}' {
+			// Only a comma comes before a '}' that does not close.
+			return pos, "a comma before '}': JSON allows no trailing comma"
 		}
-		b = it.val.appendTo(b)
-		if i < len(n.items)-1 {
-			b = append(b, it.trail...)
+		return pos, describe(src, pos) + ": want a key in double quotes"
+	case context == "after object key":
+		return pos, describe(src, pos) + ": want ':' after the key"
+	case context == "after object key:value pair":
+		return pos, describe(src, pos) + ": want ',' or '}'"
+	case context == "after array element":
+		return pos, describe(src, pos) + ": want ',' or ']'"
+	case context == "after top-level value":
+		return pos, describe(src, pos) + " after the top-level value"
+	case context == "in string literal" || context == "in string escape code":
+		switch {
+		case eof:
+			return stringStart(src, pos), "unterminated string"
+		case context == "in string literal":
+			return pos, fmt.Sprintf("a control character (%#02x) in a string: write it as an escape", src[pos])
 		}
+		return pos - 1, fmt.Sprintf("bad escape \\%c in a string", src[pos])
+	case context == `in \u hexadecimal character escape`:
+		return bytes.LastIndexByte(src[:pos], '\\'), `bad \u escape in a string`
+	case strings.HasSuffix(context, "numeric literal"):
+		return tokenStart(src, pos, "0123456789+-.eE"), "bad number"
+	case strings.HasPrefix(context, "in literal "):
+		start := tokenStart(src, pos, "abcdefghijklmnopqrstuvwxyz")
+		return start, describe(src, start) + ": want a value"
 	}
-	b = append(b, n.close...)
-	if n.kind == objectKind {
-		return append(b, '}')
-	}
-	return append(b, ']')
+	return pos, context
 }
 
-type parser struct {
-	name string
-	src  []byte
-	pos  int
+// scanError runs encoding/json's scanner over src and returns the offset
+// of the byte it refused and the context it names ("after array
+// element"); ok is false when it refused none.
+func scanError(src []byte) (pos int, context string, ok bool) {
+	var serr *json.SyntaxError
+	if !errors.As(json.Unmarshal(src, new(json.RawMessage)), &serr) {
+		return 0, "", false
+	}
+	msg, ok := strings.CutPrefix(serr.Error(), "invalid character ")
+	if !ok {
+		return 0, "", false
+	}
+	// What follows the quoted character (as in '\'' or '\x01').
+	if i := strings.Index(msg[1:], "' "); i >= 0 {
+		context = msg[i+3:]
+	}
+	return int(serr.Offset) - 1, context, true
 }
 
-func (p *parser) space() []byte {
-	start := p.pos
-	for p.pos < len(p.src) {
-		switch p.src[p.pos] {
-		case ' ', '\t', '\n', '\r':
-			p.pos++
+// lastNonSpace returns the last byte before pos that is not JSON
+// whitespace, 0 when there is none.
+func lastNonSpace(src []byte, pos int) byte {
+	if i := bytes.LastIndexFunc(src[:pos], func(r rune) bool { return !strings.ContainsRune(" \t\r\n", r) }); i >= 0 {
+		return src[i]
+	}
+	return 0
+}
+
+// tokenStart returns where the token that holds the byte before pos
+// starts: the first of the bytes of set that run up to pos.
+func tokenStart(src []byte, pos int, set string) int {
+	for pos > 0 && strings.IndexByte(set, src[pos-1]) >= 0 {
+		pos--
+	}
+	return pos
+}
+
+// stringStart returns where the string that is open at pos starts: at the
+// last quote before pos that no backslash escapes.
+func stringStart(src []byte, pos int) int {
+	for i := pos - 1; i >= 0; i-- {
+		if src[i] != '"' {
 			continue
 		}
-		break
+		backslashes := 0
+		for j := i - 1; j >= 0 && src[j] == '\\'; j-- {
+			backslashes++
+		}
+		if backslashes%2 == 0 {
+			return i
+		}
 	}
-	return p.src[start:p.pos]
+	return 0
 }
 
-func (p *parser) value(depth int) (*node, error) {
-	if depth > maxDepth {
-		return nil, p.errorf(p.pos, "nested too deeply")
-	}
-	if p.pos == len(p.src) {
-		return nil, p.errorf(p.pos, "unexpected end of file: want a value")
-	}
-	start := p.pos
-	switch c := p.src[p.pos]; {
-	case c == '{' || c == '[':
-		return p.container(depth)
-	case c == '"':
-		if err := p.string(); err != nil {
-			return nil, err
-		}
-	case c == '-' || '0' <= c && c <= '9':
-		if err := p.number(); err != nil {
-			return nil, err
-		}
-	case c == 't' || c == 'f' || c == 'n':
-		for _, lit := range []string{"true", "false", "null"} {
-			if bytes.HasPrefix(p.src[p.pos:], []byte(lit)) {
-				p.pos += len(lit)
-				break
-			}
-		}
-		if p.pos == start {
-			return nil, p.errorf(p.pos, "%s: want a value", p.describe())
-		}
-	default:
-		return nil, p.errorf(p.pos, "%s: want a value", p.describe())
-	}
-	return &node{kind: scalarKind, raw: p.src[start:p.pos], pos: start}, nil
-}
-
-// container parses an object or an array.
-func (p *parser) container(depth int) (*node, error) {
-	n := &node{kind: objectKind, pos: p.pos}
-	closer := byte('}')
-	if p.src[p.pos] == '[' {
-		n.kind, closer = arrayKind, ']'
-	}
-	p.pos++
-	lead := p.space()
-	if p.pos < len(p.src) && p.src[p.pos] == closer {
-		n.close = lead
-		p.pos++
-		return n, nil
-	}
-	for {
-		it := &item{lead: lead}
-		if n.kind == objectKind {
-			if p.pos == len(p.src) || p.src[p.pos] != '"' {
-				if len(n.items) > 0 && p.pos < len(p.src) && p.src[p.pos] == '}' {
-					return nil, p.errorf(p.pos, "a comma before '}': JSON allows no trailing comma")
-				}
-				return nil, p.errorf(p.pos, "%s: want a key in double quotes", p.describe())
-			}
-			it.keyPos = p.pos
-			if err := p.string(); err != nil {
-				return nil, err
-			}
-			it.rawKey = p.src[it.keyPos:p.pos]
-			if err := json.Unmarshal(it.rawKey, &it.key); err != nil {
-				return nil, p.errorf(it.keyPos, "bad key: %v", err)
-			}
-			colonStart := p.pos
-			p.space()
-			if p.pos == len(p.src) || p.src[p.pos] != ':' {
-				return nil, p.errorf(p.pos, "%s: want ':' after the key", p.describe())
-			}
-			p.pos++
-			p.space()
-			it.colon = p.src[colonStart:p.pos]
-		} else if len(n.items) > 0 && p.pos < len(p.src) && p.src[p.pos] == ']' {
-			return nil, p.errorf(p.pos, "a comma before ']': JSON allows no trailing comma")
-		}
-		v, err := p.value(depth + 1)
-		if err != nil {
-			return nil, err
-		}
-		it.val = v
-		n.items = append(n.items, it)
-		after := p.space()
-		if p.pos == len(p.src) {
-			return nil, p.errorf(p.pos, "unexpected end of file: want ',' or '%c'", closer)
-		}
-		switch p.src[p.pos] {
-		case ',':
-			it.trail = after
-			p.pos++
-			lead = p.space()
-		case closer:
-			n.close = after
-			p.pos++
-			return n, nil
-		default:
-			return nil, p.errorf(p.pos, "%s: want ',' or '%c'", p.describe(), closer)
-		}
-	}
-}
-
-func (p *parser) string() error {
-	start := p.pos
-	p.pos++
-	for p.pos < len(p.src) {
-		c := p.src[p.pos]
-		switch {
-		case c == '"':
-			p.pos++
-			return nil
-		case c == '\\':
-			if p.pos+1 == len(p.src) {
-				return p.errorf(start, "unterminated string")
-			}
-			switch p.src[p.pos+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				p.pos += 2
-			case 'u':
-				for i := 2; i < 6; i++ {
-					if p.pos+i >= len(p.src) || !isHex(p.src[p.pos+i]) {
-						return p.errorf(p.pos, `bad \u escape in a string`)
-					}
-				}
-				p.pos += 6
-			default:
-				return p.errorf(p.pos, "bad escape \\%c in a string", p.src[p.pos+1])
-			}
-		case c < 0x20:
-			return p.errorf(p.pos, "a control character (%#02x) in a string: write it as an escape", c)
-		default:
-			p.pos++
-		}
-	}
-	return p.errorf(start, "unterminated string")
-}
-
-func isHex(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
-}
-
-func (p *parser) number() error {
-	start := p.pos
-	digits := func() int {
-		n := 0
-		for p.pos < len(p.src) && '0' <= p.src[p.pos] && p.src[p.pos] <= '9' {
-			p.pos++
-			n++
-		}
-		return n
-	}
-	if p.src[p.pos] == '-' {
-		p.pos++
-	}
-	switch {
-	case p.pos < len(p.src) && p.src[p.pos] == '0':
-		p.pos++
-	case digits() == 0:
-		return p.errorf(start, "bad number")
-	}
-	if p.pos < len(p.src) && p.src[p.pos] == '.' {
-		p.pos++
-		if digits() == 0 {
-			return p.errorf(start, "bad number")
-		}
-	}
-	if p.pos < len(p.src) && (p.src[p.pos] == 'e' || p.src[p.pos] == 'E') {
-		p.pos++
-		if p.pos < len(p.src) && (p.src[p.pos] == '+' || p.src[p.pos] == '-') {
-			p.pos++
-		}
-		if digits() == 0 {
-			return p.errorf(start, "bad number")
-		}
-	}
-	return nil
-}
-
-// describe names what is at the parser's position, for errors.
-func (p *parser) describe() string {
-	if p.pos >= len(p.src) {
+// describe names what is at offset pos of src, for errors.
+func describe(src []byte, pos int) string {
+	if pos >= len(src) {
 		return "unexpected end of file"
 	}
-	rest := p.src[p.pos:]
+	rest := src[pos:]
 	if bytes.HasPrefix(rest, []byte("//")) || bytes.HasPrefix(rest, []byte("/*")) {
 		return "a comment (JSON has none; these files must be plain JSON)"
 	}
@@ -329,11 +175,6 @@ func (p *parser) describe() string {
 		return fmt.Sprintf("unexpected byte %#02x", rest[0])
 	}
 	return fmt.Sprintf("unexpected %q", r)
-}
-
-func (p *parser) errorf(pos int, format string, args ...any) error {
-	line, col := lineCol(p.src, pos)
-	return &yamlfile.Error{File: p.name, Line: line, Column: col, Msg: fmt.Sprintf(format, args...)}
 }
 
 // lineCol returns the 1-based line and column (in characters) of offset
@@ -346,33 +187,47 @@ func lineCol(src []byte, pos int) (line, col int) {
 	return line, 1 + utf8.RuneCount(before[lineStart:])
 }
 
-// member returns the member of object n named key. A key that appears
-// more than once is an error: the agents would read one of them, and
-// editing the other would change nothing.
-func (n *node) member(name string, src []byte, key string) (*item, error) {
-	var found *item
-	for _, it := range n.items {
-		if it.key != key {
+// member returns the index of the member of obj named key, -1 when there
+// is none. A key that appears more than once is an error: the agents
+// would read one of them, and editing the other would change nothing.
+func member(name string, src []byte, obj *hujson.Object, key string) (int, error) {
+	found := -1
+	for i, m := range obj.Members {
+		if !keyIs(m.Name, key) {
 			continue
 		}
-		if found != nil {
-			line, col := lineCol(src, it.keyPos)
-			return nil, &yamlfile.Error{File: name, Line: line, Column: col, Msg: fmt.Sprintf("%q appears twice in one object", key)}
+		if found >= 0 {
+			line, col := lineCol(src, m.Name.StartOffset)
+			return -1, &yamlfile.Error{File: name, Line: line, Column: col, Msg: fmt.Sprintf("%q appears twice in one object", key)}
 		}
-		found = it
+		found = i
 	}
 	return found, nil
 }
 
-// kindName names a value's JSON type, for errors.
-func (n *node) kindName() string {
-	switch n.kind {
-	case objectKind:
-		return "an object"
-	case arrayKind:
-		return "a list"
+// keyIs tells whether a member's name is key. Names without escapes are
+// compared as written; the keys vigil looks for are plain ASCII.
+func keyIs(name hujson.Value, key string) bool {
+	lit, _ := name.Value.(hujson.Literal)
+	if len(lit) >= 2 && bytes.IndexByte(lit, '\\') < 0 {
+		return string(lit[1:len(lit)-1]) == key
 	}
-	switch n.raw[0] {
+	return lit.String() == key
+}
+
+// keyOf returns a member's name, unquoted.
+func keyOf(name hujson.Value) string {
+	lit, _ := name.Value.(hujson.Literal)
+	return lit.String()
+}
+
+// kindName names a value's JSON type, for errors.
+func kindName(v hujson.Value) string {
+	switch v.Value.Kind() {
+	case '{':
+		return "an object"
+	case '[':
+		return "a list"
 	case '"':
 		return "a string"
 	case 't', 'f':
@@ -383,14 +238,18 @@ func (n *node) kindName() string {
 	return "a number"
 }
 
-// str returns the string a scalar holds, if it is a string.
-func (n *node) str() (string, bool) {
-	if n.kind != scalarKind || n.raw[0] != '"' {
+// str returns the string a value holds, if it is a string.
+func str(v hujson.Value) (string, bool) {
+	lit, ok := v.Value.(hujson.Literal)
+	if !ok || lit.Kind() != '"' {
 		return "", false
 	}
-	var s string
-	if json.Unmarshal(n.raw, &s) != nil {
-		return "", false
-	}
-	return s, true
+	return lit.String(), true
+}
+
+// literal returns the token of a value that is neither an object nor a
+// list, nil for one that is.
+func literal(v hujson.Value) []byte {
+	lit, _ := v.Value.(hujson.Literal)
+	return lit
 }
