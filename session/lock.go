@@ -39,8 +39,7 @@ func (e *LockedError) Error() string {
 			who += " since " + e.Since.Local().Format(time.DateTime)
 		}
 	}
-	return fmt.Sprintf("session %s is open for writing in %s (lock %s): a second writer would interleave its entries with that one's",
-		e.Path, who, e.Lock)
+	return fmt.Sprintf("session %s is open for writing in %s: a second writer would interleave its entries with that one's", e.Path, who)
 }
 
 // Unwrap returns [ErrLocked].
