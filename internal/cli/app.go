@@ -83,10 +83,16 @@ func newApp(e *env, o appOptions) (*app, error) {
 	a.modelRef = o.model
 	if a.modelRef == "" {
 		ref, ok := a.settings.Role(config.RoleDefault)
-		if !ok {
-			return nil, errors.New("no model: pass --model provider/model, or set modelRoles.default in " + config.UserFile(a.agentDir))
+		if ok {
+			a.modelRef = ref.String()
+		} else {
+			res, why, err := a.registry.DefaultModel()
+			if err != nil {
+				return nil, fmt.Errorf("no model configured, and %w; or pass --model provider/model, or set modelRoles.default in %s", err, config.UserFile(a.agentDir))
+			}
+			a.modelRef = res.Ref().String()
+			fmt.Fprintf(e.stderr, "vigil: no model configured; using %s (%s; vigil models lists the others). Choose with --model provider/model, or set modelRoles.default in %s\n", a.modelRef, why, config.UserFile(a.agentDir))
 		}
-		a.modelRef = ref.String()
 	}
 	a.setupAdvisor(o.advisor, o.advModel)
 	var sess *session.Session

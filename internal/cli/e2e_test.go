@@ -410,11 +410,17 @@ rules:
 	}
 }
 
+// TestPrintModeNeedsAModel: with no model configured and no key set, vigil
+// says which variables to set and how to name a model.
 func TestPrintModeNeedsAModel(t *testing.T) {
-	dir := isolate(t)
-	_ = dir
+	isolate(t)
 	_, _, err := run(t, "-p", "hi")
-	if err == nil || !strings.Contains(err.Error(), "no model") {
-		t.Errorf("err = %v, want it to say how to pick a model", err)
+	if err == nil {
+		t.Fatal("no error")
+	}
+	for _, want := range []string{"no model configured", "no API key is set: set ANTHROPIC_API_KEY or OPENAI_API_KEY", "--model provider/model", "modelRoles.default"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("err = %v, want it to say %q", err, want)
+		}
 	}
 }

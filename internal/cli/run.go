@@ -4,8 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"os"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/vigil-dev/vigil/agent"
 )
@@ -13,20 +16,22 @@ import (
 // runCmd runs the agent: on one prompt (-p), or driven over stdin (--mode
 // rpc).
 type runCmd struct {
-	Print    string `short:"p" help:"Run one prompt and print the final answer." placeholder:"PROMPT"`
-	Mode     string `enum:"text,json,rpc" default:"text" help:"Output: text (the final answer), json (every event as a JSON line), rpc (JSONL commands on stdin, events and replies on stdout; see docs/rpc.md)."`
-	Continue bool   `short:"c" help:"Continue the latest session of this folder."`
-	Resume   string `help:"Resume a session by id, id prefix or file." placeholder:"ID"`
-	Fork     bool   `help:"With --resume or --continue: go on in a copy of that session, leaving it as it is (safe while another vigil writes it)."`
-	Model    string `short:"m" help:"Model reference provider/model[:thinking]; default: modelRoles.default." placeholder:"REF"`
-	Advisor  bool   `help:"Run the advisor, a second model that reviews the agent's steps (also: advisor.enabled)."`
-	AdvModel string `name:"advisor-model" help:"The advisor's model reference; default: modelRoles.advisor." placeholder:"REF"`
-	Models   string `name:"models-file" help:"models.yml to read instead of the agent folder's." type:"path" placeholder:"PATH"`
+	Print    bool     `short:"p" help:"Run one prompt and print the final answer: vigil -p \"PROMPT\", or pipe the prompt (echo PROMPT | vigil -p)."`
+	Prompt   []string `arg:"" optional:"" help:"The prompt, with -p or --mode json; several words are joined by spaces."`
+	Mode     string   `enum:"text,json,rpc" default:"text" help:"Output: text (the final answer), json (every event as a JSON line), rpc (JSONL commands on stdin, events and replies on stdout; see docs/rpc.md)."`
+	Continue bool     `short:"c" help:"Continue the latest session of this folder."`
+	Resume   string   `help:"Resume a session by id, id prefix or file." placeholder:"ID"`
+	Fork     bool     `help:"With --resume or --continue: go on in a copy of that session, leaving it as it is (safe while another vigil writes it)."`
+	Model    string   `short:"m" help:"Model reference provider/model[:thinking]; default: modelRoles.default." placeholder:"REF"`
+	Advisor  bool     `help:"Run the advisor, a second model that reviews the agent's steps (also: advisor.enabled)."`
+	AdvModel string   `name:"advisor-model" help:"The advisor's model reference; default: modelRoles.advisor." placeholder:"REF"`
+	Models   string   `name:"models-file" help:"models.yml to read instead of the agent folder's." type:"path" placeholder:"PATH"`
 }
 
 func (c *runCmd) Run(e *env) error {
-	if c.Mode != "rpc" && c.Print == "" {
-		return errors.New("nothing to do: pass -p PROMPT, or --mode rpc (the terminal UI is not built yet)")
+	prompt, err := c.prompt(e)
+	if err != nil {
+		return err
 	}
 	a, err := newApp(e, appOptions{model: c.Model, cont: c.Continue, resume: c.Resume, fork: c.Fork, modelsYM: c.Models, advisor: c.Advisor, advModel: c.AdvModel})
 	if err != nil {
@@ -39,16 +44,71 @@ func (c *runCmd) Run(e *env) error {
 	case "json":
 		w := &jsonLines{w: e.stdout}
 		a.subscribe(func(ev agent.Event) { w.write(ev) })
-		return a.prompt(e.ctx, c.Print)
+		return a.prompt(e.ctx, prompt)
 	}
 	before := a.session().Len()
-	err = a.prompt(e.ctx, c.Print)
+	err = a.prompt(e.ctx, prompt)
 	// Print only what this prompt produced: after a failure, the partial
 	// reply if there is one, never an older answer.
-	if ans := answerSince(a.session(), before); ans != "" || (err == nil && !strings.HasPrefix(c.Print, "/")) {
+	if ans := answerSince(a.session(), before); ans != "" || (err == nil && !strings.HasPrefix(prompt, "/")) {
 		fmt.Fprintln(e.stdout, ans)
 	}
 	return err
+}
+
+// maxStdinPrompt bounds a prompt read from stdin.
+const maxStdinPrompt = 8 << 20
+
+// prompt is the one prompt of print and JSON mode: the arguments joined by
+// spaces, or, with none, stdin when it is piped or a file (read up to
+// maxStdinPrompt). A terminal or /dev/null on stdin is never read, and
+// with arguments stdin is left alone, so a parent that leaves stdin open
+// cannot make vigil wait. The RPC mode takes its prompts as commands.
+func (c *runCmd) prompt(e *env) (string, error) {
+	text := strings.TrimSpace(strings.Join(c.Prompt, " "))
+	switch {
+	case c.Mode == "rpc":
+		if text != "" || c.Print {
+			return "", errors.New("--mode rpc takes its prompts as commands on stdin (docs/rpc.md), not as arguments or -p")
+		}
+		return "", nil
+	case !c.Print && c.Mode == "text":
+		if text != "" {
+			return "", fmt.Errorf("the terminal UI is not built yet: run the prompt with vigil -p %q, or use --mode json or --mode rpc", text)
+		}
+		return "", errors.New("nothing to do: pass -p PROMPT (or pipe it: echo PROMPT | vigil -p), or --mode json|rpc (the terminal UI is not built yet)")
+	case text != "":
+		return text, nil
+	}
+	if !readable(e.stdin) {
+		return "", errors.New("no prompt: pass it as an argument (vigil -p \"PROMPT\") or pipe it (echo PROMPT | vigil -p)")
+	}
+	data, err := io.ReadAll(io.LimitReader(e.stdin, maxStdinPrompt+1))
+	if err != nil {
+		return "", fmt.Errorf("read the prompt from stdin: %w", err)
+	}
+	if len(data) > maxStdinPrompt {
+		return "", fmt.Errorf("the prompt on stdin is over %d MiB: put the text in a file and ask the agent to read it", maxStdinPrompt>>20)
+	}
+	if !utf8.Valid(data) {
+		return "", errors.New("the prompt on stdin is not UTF-8 text")
+	}
+	text = strings.TrimSpace(string(data))
+	if text == "" {
+		return "", errors.New("no prompt: stdin was empty; pass the prompt as an argument (vigil -p \"PROMPT\")")
+	}
+	return text, nil
+}
+
+// readable reports whether a prompt may be read from r: a pipe or a
+// file, not a terminal or a device such as /dev/null.
+func readable(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return r != nil
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice == 0
 }
 
 // jsonLines writes values as JSON lines, one writer at a time.

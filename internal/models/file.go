@@ -53,6 +53,10 @@ type ModelConfig struct {
 	// Thinking says what each thinking level becomes in the model's
 	// requests (see docs/config.md); it is vigil's own key.
 	Thinking llm.ThinkingMap `yaml:"thinking"`
+	// Default marks the provider's model vigil runs when no model is
+	// configured and this provider is the first whose key is set (vigil's
+	// own key).
+	Default bool `yaml:"default"`
 }
 
 // ModelOverride changes the fields it sets on an existing model.

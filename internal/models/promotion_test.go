@@ -98,3 +98,32 @@ func TestPromotionTarget(t *testing.T) {
 		})
 	}
 }
+
+func TestDefaultModel(t *testing.T) {
+	env := map[string]string{}
+	lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
+	r := models.New(models.Options{LookupEnv: lookup})
+	if _, _, err := r.DefaultModel(); err == nil || err.Error() != "no API key is set: set ANTHROPIC_API_KEY or OPENAI_API_KEY" {
+		t.Errorf("no keys: err = %v", err)
+	}
+	env["OPENAI_API_KEY"] = "sk-test"
+	res, why, err := r.DefaultModel()
+	if err != nil || res.Ref().String() != "openai/gpt-6.1-sol" || why != "OPENAI_API_KEY is set" {
+		t.Errorf("OpenAI key: %v, %q, %v", res, why, err)
+	}
+	env["ANTHROPIC_API_KEY"] = "sk-ant-test"
+	if res, _, err := r.DefaultModel(); err != nil || res.Ref().String() != "anthropic/claude-sonnet-5-5" {
+		t.Errorf("both keys: %v, %v; want anthropic first", res, err)
+	}
+	// A provider of the user's own that needs no key, with no default
+	// marked: its first model.
+	f, err := models.ParseFile("models.yml", []byte("providers:\n  local:\n    baseUrl: http://127.0.0.1:1\n    api: openai-completions\n    auth: none\n    models: [{id: qwen}, {id: llama}]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	clear(env)
+	res, why, err = models.New(models.Options{User: f, LookupEnv: lookup}).DefaultModel()
+	if err != nil || res.Ref().String() != "local/qwen" || why != "it needs no key" {
+		t.Errorf("keyless provider: %v, %q, %v", res, why, err)
+	}
+}

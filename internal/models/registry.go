@@ -68,6 +68,8 @@ type model struct {
 	// promoteTo is the model's contextPromotionTarget: where an advisor
 	// on it moves first when its context fills (see PromotionTarget).
 	promoteTo string
+	// isDefault marks the provider's default model (see DefaultModel).
+	isDefault bool
 }
 
 // New builds a registry from the built-in catalog and opts.User. A user
@@ -147,7 +149,7 @@ func (r *Registry) merge(f *File, source string) {
 				ContextWindow: mc.ContextWindow,
 				MaxOutput:     mc.MaxTokens,
 				ThinkingMap:   mc.Thinking,
-			}, api: mc.API, headers: mc.Headers, promoteTo: mc.ContextPromotionTarget}
+			}, api: mc.API, headers: mc.Headers, promoteTo: mc.ContextPromotionTarget, isDefault: mc.Default}
 			if mc.Cost != nil {
 				m.info.Price = *mc.Cost
 			}
