@@ -100,7 +100,7 @@ func ensureHookd(ctx context.Context, e *env, dir sidecar.Dir) error {
 		return nil
 	}
 	cwd, _ := os.Getwd()
-	return spawnDetached(ctx, filepath.Join(string(dir), "hookd.log"), cwd, "hookd")
+	return sidecar.SpawnDetached(ctx, filepath.Join(string(dir), "hookd.log"), cwd, "hookd")
 }
 
 // hookdCmd is `vigil hookd`: it serves Claude Code's HTTP hooks on the
@@ -112,7 +112,7 @@ type hookdCmd struct {
 }
 
 func (c *hookdCmd) Run(e *env) error {
-	ready := newReadyFD(c.ReadyFD)
+	ready := sidecar.NewReadyPipe(c.ReadyFD)
 	defer ready.Close()
 	logger := log.New(e.stderr, "vigil hookd: ", log.LstdFlags|log.LUTC)
 	agentDir, err := e.agentDir()

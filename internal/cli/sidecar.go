@@ -7,12 +7,10 @@ import (
 	"io"
 	"log"
 	"os"
-	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -67,10 +65,6 @@ func (c *hookCmd) Run(e *env) error {
 	return nil
 }
 
-// spawnReadyWait bounds how long the first hook of a session waits for
-// the sidecar it started to listen.
-const spawnReadyWait = 3 * time.Second
-
 // spawnSidecar starts `vigil sidecar` for a session in its own session
 // (setsid), detached from the hook's streams (the agent waits for those
 // to close), and waits until it listens or gives up.
@@ -84,91 +78,8 @@ func spawnSidecar(dir sidecar.Dir, agent string) hook.Spawner {
 		if cwd == "" {
 			cwd, _ = os.Getwd()
 		}
-		return spawnDetached(ctx, dir.Log(key), cwd, "sidecar", agent, "--session", in.SessionID, "--transcript", in.Transcript(), "--cwd", cwd, "--start", start)
+		return sidecar.SpawnDetached(ctx, dir.Log(key), cwd, "sidecar", agent, "--session", in.SessionID, "--transcript", in.Transcript(), "--cwd", cwd, "--start", start)
 	}
-}
-
-// spawnDetached starts this vigil with args (and --ready-fd 3) in a
-// session of its own, its output appended to logPath, and waits until it
-// writes its ready byte, exits, or spawnReadyWait passes.
-func spawnDetached(ctx context.Context, logPath, cwd string, args ...string) error {
-	self, err := os.Executable()
-	if err != nil {
-		return err
-	}
-	logf, err := os.OpenFile(logPath, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-	if err != nil {
-		return err
-	}
-	defer logf.Close()
-	pr, pw, err := os.Pipe()
-	if err != nil {
-		return err
-	}
-	defer pr.Close()
-	cmd := exec.Command(self, append(args, "--ready-fd", "3")...)
-	cmd.Dir = cwd
-	cmd.Stdout, cmd.Stderr = logf, logf
-	cmd.ExtraFiles = []*os.File{pw}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	err = cmd.Start()
-	pw.Close()
-	if err != nil {
-		return err
-	}
-	go cmd.Wait() // reap it if it exits while we still run
-	ready := make(chan bool, 1)
-	go func() {
-		var b [1]byte
-		n, _ := pr.Read(b[:]) // one byte when ready; EOF if it exits first
-		ready <- n == 1
-	}()
-	t := time.NewTimer(spawnReadyWait)
-	defer t.Stop()
-	select {
-	case ok := <-ready:
-		if !ok {
-			return fmt.Errorf("vigil %s exited before it served (see %s)", args[0], logPath)
-		}
-		return nil
-	case <-t.C:
-		return fmt.Errorf("vigil %s did not get ready within %v (see %s)", args[0], spawnReadyWait, logPath)
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
-// readyFD is the pipe a background vigil (the sidecar, hookd) writes
-// one byte to once it serves, so the hook that started it can go on; it
-// is closed once, and does nothing when no descriptor was passed.
-type readyFD struct {
-	f    *os.File
-	once sync.Once
-}
-
-// newReadyFD wraps descriptor fd (no pipe when fd is not above 2).
-func newReadyFD(fd int) *readyFD {
-	r := &readyFD{}
-	if fd > 2 {
-		r.f = os.NewFile(uintptr(fd), "ready")
-	}
-	return r
-}
-
-func (r *readyFD) Write(b []byte) (int, error) {
-	if r.f == nil {
-		return len(b), nil
-	}
-	return r.f.Write(b)
-}
-
-func (r *readyFD) Close() error {
-	r.once.Do(func() {
-		if r.f != nil {
-			r.f.Close()
-		}
-	})
-	return nil
 }
 
 // sidecarMemoryLimit is the sidecar's soft memory limit (GOMEMLIMIT
@@ -190,7 +101,7 @@ type sidecarCmd struct {
 }
 
 func (c *sidecarCmd) Run(e *env) error {
-	ready := newReadyFD(c.ReadyFD)
+	ready := sidecar.NewReadyPipe(c.ReadyFD)
 	defer ready.Close()
 	logger := log.New(e.stderr, fmt.Sprintf("vigil sidecar %s %s: ", c.Agent, sidecar.LogText(c.Session)), log.LstdFlags|log.LUTC)
 	// The event's paths and ids reach the log: one line each, escaped.

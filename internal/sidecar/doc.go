@@ -29,7 +29,9 @@
 // trouble.go; [PeriodicHost] adds the periodic mode (periodic.go); the
 // paths and the registry of live sidecars are in paths.go, and
 // [LogText], which keeps what an event holds from forging log lines, in
-// logline.go.
+// logline.go. [SpawnDetached] starts a background vigil (a sidecar, the
+// HTTP hooks' server) in a session of its own and waits for the byte it
+// writes on its [ReadyPipe] once it serves (spawn.go).
 //
 // Hook events are input from outside: [ParseInput] refuses what no agent
 // sends (invalid UTF-8, control characters in ids and paths), the
