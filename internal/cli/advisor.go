@@ -459,50 +459,41 @@ func immuneTurns(n int) int {
 	return n
 }
 
-const advisorUsage = "usage: /advisor [on|off|status|dump [raw]]"
-
-func cmdAdvisor(_ context.Context, a *app, args string) (string, error) {
-	verb, rest, _ := strings.Cut(args, " ")
-	switch strings.ToLower(verb) {
-	case "", "toggle":
-		a.mu.Lock()
-		on := a.advOn
-		a.mu.Unlock()
-		return a.setAdvisor(!on)
-	case "on":
-		return a.setAdvisor(true)
-	case "off":
-		return a.setAdvisor(false)
-	case "status":
-		return a.advisorStatus(), nil
-	case "dump":
-		a.mu.Lock()
-		run, res := a.adv, a.advisorRes
-		a.mu.Unlock()
-		if run == nil {
-			return "Advisor is not active for this session.", nil
-		}
-		if run.per != nil {
-			return strings.TrimRight(run.per.Transcript().Compact(), "\n"), nil
-		}
-		t := run.rt.Transcript()
-		if strings.EqualFold(strings.TrimSpace(rest), "raw") {
-			name := "rules (zero-token detectors)"
-			if res != nil && !a.rulesOnly() {
-				name = res.Ref().String()
-			}
-			return strings.TrimRight(t.Raw(name), "\n"), nil
-		}
-		return strings.TrimRight(t.Compact(), "\n"), nil
-	default:
-		return "", errors.New(advisorUsage)
-	}
+// AdvisorOn reports whether the advisor is on for this session
+// (/advisor toggles it).
+func (a *app) AdvisorOn() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.advOn
 }
 
-// setAdvisor turns the advisor on or off for this session and persists
-// advisor.enabled in the user settings file. Turned on, it starts at the
+// AdvisorTranscript is /advisor dump [raw]: the running advisor's
+// transcript, compact or raw.
+func (a *app) AdvisorTranscript(raw bool) string {
+	a.mu.Lock()
+	run, res := a.adv, a.advisorRes
+	a.mu.Unlock()
+	if run == nil {
+		return "Advisor is not active for this session."
+	}
+	if run.per != nil {
+		return strings.TrimRight(run.per.Transcript().Compact(), "\n")
+	}
+	t := run.rt.Transcript()
+	if raw {
+		name := "rules (zero-token detectors)"
+		if res != nil && !a.rulesOnly() {
+			name = res.Ref().String()
+		}
+		return strings.TrimRight(t.Raw(name), "\n")
+	}
+	return strings.TrimRight(t.Compact(), "\n")
+}
+
+// SetAdvisor is /advisor on|off: it turns the advisor on or off for this
+// session and persists advisor.enabled in the user settings file. Turned on, it starts at the
 // current end of the session: earlier history is not replayed.
-func (a *app) setAdvisor(on bool) (string, error) {
+func (a *app) SetAdvisor(on bool) (string, error) {
 	if err := config.Set(config.UserFile(a.agentDir), "advisor.enabled", on); err != nil {
 		return "", fmt.Errorf("/advisor: save the setting: %w", err)
 	}
@@ -557,9 +548,9 @@ func (a *app) addSpent(u llm.Usage, byModel []advisor.ModelUsage) {
 	a.mu.Unlock()
 }
 
-// advisorStatus is /advisor status: model, context use, tokens and cost,
+// AdvisorStatus is /advisor status: model, context use, tokens and cost,
 // summed over every advisor this app ran.
-func (a *app) advisorStatus() string {
+func (a *app) AdvisorStatus() string {
 	a.mu.Lock()
 	run, res, on, spent, spentBy := a.adv, a.advisorRes, a.advOn, a.advSpent, slices.Clone(a.advSpentBy)
 	a.mu.Unlock()

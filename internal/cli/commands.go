@@ -2,69 +2,33 @@ package cli
 
 import (
 	"context"
-	"fmt"
-	"slices"
-	"strings"
+
+	"github.com/vigil-dev/vigil/internal/commands"
 )
 
-// slashCommand is one command a user (or an RPC client) can run by name.
-// Every mode shares the same registry.
-type slashCommand struct {
-	name string
-	args string // usage of the arguments, for /help
-	help string
-	// idleOnly commands change the session or the agent, so they are
-	// refused while a turn runs.
-	idleOnly bool
-	run      func(ctx context.Context, a *app, args string) (string, error)
-}
+// The app is the slash commands' [commands.Target]: this file maps each
+// operation onto the agent, the session manager and the advisor
+// (advisor.go has the advisor's).
+var _ commands.Target = (*app)(nil)
 
-// slashCommands returns the registry, in the order /help lists it.
-func slashCommands() []slashCommand {
-	return []slashCommand{
-		{"help", "", "list the commands", false, cmdHelp},
-		{"compact", "[instructions]", "summarise older history now", true, cmdCompact},
-		{"new", "", "start a new session in this folder", true, cmdNew},
-		{"branch", "ENTRY_ID", "continue from an earlier entry; later entries stay in the file", true, cmdBranch},
-		{"fork", "[ENTRY_ID]", "copy this branch (up to an entry) into a new session and switch to it", true, cmdFork},
-		{"model", "[REF]", "show or switch the model (provider/model[:thinking])", false, cmdModel},
-		{"session", "", "show the session file and id", false, cmdSession},
-		{"advisor", "[on|off|status|dump [raw]]", "toggle the advisor (saved in your settings), or show its status or transcript", false, cmdAdvisor},
-	}
-}
-
-// command runs "/name args".
+// command runs the slash command line "/name args".
 func (a *app) command(ctx context.Context, line string) (string, error) {
-	name, args, _ := strings.Cut(strings.TrimPrefix(strings.TrimSpace(line), "/"), " ")
-	cmds := slashCommands()
-	i := slices.IndexFunc(cmds, func(c slashCommand) bool { return c.name == name })
-	if i < 0 {
-		return "", fmt.Errorf("unknown command /%s (try /help)", name)
-	}
-	args = strings.TrimSpace(args)
-	// /model with no argument only reads; switching is idle-only.
-	if (cmds[i].idleOnly || (name == "model" && args != "")) && a.busy != nil && a.busy() {
-		return "", fmt.Errorf("/%s: a turn is running; wait for idle or abort it first", name)
-	}
-	return cmds[i].run(ctx, a, args)
+	return commands.New().Run(ctx, a, line)
 }
 
-func cmdHelp(_ context.Context, _ *app, _ string) (string, error) {
-	var b strings.Builder
-	for _, c := range slashCommands() {
-		fmt.Fprintf(&b, "/%s %s\t%s\n", c.name, c.args, c.help)
-	}
-	return strings.TrimRight(b.String(), "\n"), nil
+// Busy reports whether a turn is running (the RPC mode runs turns in the
+// background); commands that change the session refuse then.
+func (a *app) Busy() bool {
+	return a.busy != nil && a.busy()
 }
 
-func cmdCompact(ctx context.Context, a *app, args string) (string, error) {
-	if err := a.agent().Compact(ctx, args); err != nil {
-		return "", err
-	}
-	return "compacted", nil
+// Compact summarises the current agent's older history now.
+func (a *app) Compact(ctx context.Context, instructions string) error {
+	return a.agent().Compact(ctx, instructions)
 }
 
-func cmdNew(_ context.Context, a *app, _ string) (string, error) {
+// NewSession switches to a new session in the working folder.
+func (a *app) NewSession() (string, error) {
 	sess, err := a.manager.New(a.cwd)
 	if err != nil {
 		return "", err
@@ -73,50 +37,50 @@ func cmdNew(_ context.Context, a *app, _ string) (string, error) {
 		sess.Close()
 		return "", err
 	}
-	return "new session " + sess.ID(), nil
+	return sess.ID(), nil
 }
 
-func cmdBranch(_ context.Context, a *app, args string) (string, error) {
-	if args == "" {
-		return "", fmt.Errorf("/branch needs an entry id")
-	}
-	if err := a.agent().BranchFrom(args); err != nil {
-		return "", err
-	}
-	return "branched from " + args, nil
+// Branch continues the current session from an earlier entry.
+func (a *app) Branch(entryID string) error {
+	return a.agent().BranchFrom(entryID)
 }
 
-func cmdFork(_ context.Context, a *app, args string) (string, error) {
+// Fork copies the current branch up to entryID ("": its leaf) into a
+// new session and switches to it.
+func (a *app) Fork(entryID string) (string, string, error) {
 	src := a.session()
-	id := args
-	if id == "" {
-		id = src.Leaf()
+	if entryID == "" {
+		entryID = src.Leaf()
 	}
-	sess, err := a.manager.Fork(src, id)
+	sess, err := a.manager.Fork(src, entryID)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	if err := a.build(sess, a.modelRef); err != nil {
 		sess.Close()
-		return "", err
+		return "", "", err
 	}
-	return "forked into " + sess.ID() + " (" + sess.File() + ")", nil
+	return sess.ID(), sess.File(), nil
 }
 
-func cmdModel(_ context.Context, a *app, args string) (string, error) {
-	if args == "" {
-		a.mu.Lock()
-		defer a.mu.Unlock()
-		return a.model.Ref().String(), nil
-	}
-	if err := a.build(a.session(), args); err != nil {
-		return "", err
-	}
-	a.modelRef = args
-	return "model " + args, nil
+// Model is the reference of the agent's model.
+func (a *app) Model() string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.model.Ref().String()
 }
 
-func cmdSession(_ context.Context, a *app, _ string) (string, error) {
+// SetModel rebuilds the agent on the model ref, keeping the session.
+func (a *app) SetModel(ref string) error {
+	if err := a.build(a.session(), ref); err != nil {
+		return err
+	}
+	a.modelRef = ref
+	return nil
+}
+
+// Session is the current session's id and file.
+func (a *app) Session() (string, string) {
 	s := a.session()
-	return s.ID() + " " + s.File(), nil
+	return s.ID(), s.File()
 }
