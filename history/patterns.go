@@ -1,10 +1,9 @@
 package history
 
 import (
+	"regexp"
 	"strings"
 	"sync"
-
-	"github.com/vigil-dev/vigil/internal/lazyre"
 )
 
 // shape finds secrets of one recognisable form. Every form starts with a
@@ -19,7 +18,7 @@ type shape struct {
 	// before it), as a key pasted into text does and as "task-" in a
 	// longer word does not.
 	boundary bool
-	re       lazyre.Regexp // anchored at the hint
+	re       func() *regexp.Regexp // anchored at the hint
 	// window bounds how far past the hint a match may reach (0 means
 	// shortWindow), so that many hints cost linear time.
 	window int
@@ -32,61 +31,68 @@ type shape struct {
 // compiled once, at first use, and never change.
 var shapes = [...]shape{
 	{name: "anthropic-key", hints: []string{"sk-ant-"}, boundary: true,
-		re: lazyre.Regexp{Expr: `^sk-ant-[A-Za-z0-9_-]{20,}`}},
+		re: later(`^sk-ant-[A-Za-z0-9_-]{20,}`)},
 	{name: "openai-key", hints: []string{"sk-"}, boundary: true,
-		re: lazyre.Regexp{Expr: `^sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}`},
+		re: later(`^sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}`),
 		// sk- starts many hyphenated words; a key mixes cases and digits.
 		valid: func(s string) bool { return !strings.HasPrefix(s, "sk-ant-") && classes(s) == 3 }},
 	{name: "github-token", hints: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, boundary: true,
-		re: lazyre.Regexp{Expr: `^gh[pousr]_[A-Za-z0-9]{36,}`}},
+		re: later(`^gh[pousr]_[A-Za-z0-9]{36,}`)},
 	{name: "github-token", hints: []string{"github_pat_"}, boundary: true,
-		re: lazyre.Regexp{Expr: `^github_pat_[A-Za-z0-9_]{22,}`}},
+		re: later(`^github_pat_[A-Za-z0-9_]{22,}`)},
 	{name: "aws-access-key", hints: []string{"AKIA", "ASIA", "ABIA", "ACCA"}, boundary: true,
-		re:    lazyre.Regexp{Expr: `^A(?:KIA|SIA|BIA|CCA)[A-Z0-9]{16}\b`},
+		re:    later(`^A(?:KIA|SIA|BIA|CCA)[A-Z0-9]{16}\b`),
 		valid: func(s string) bool { return strings.ContainsAny(s[4:], "0123456789") }},
 	{name: "slack-token", hints: []string{"xoxa-", "xoxb-", "xoxe-", "xoxo-", "xoxp-", "xoxr-", "xoxs-"}, boundary: true,
-		re:    lazyre.Regexp{Expr: `^xox[abeoprs]-[A-Za-z0-9-]{10,}`},
+		re:    later(`^xox[abeoprs]-[A-Za-z0-9-]{10,}`),
 		valid: func(s string) bool { return strings.ContainsAny(s, "0123456789") }},
 	{name: "slack-token", hints: []string{"xapp-"}, boundary: true,
-		re: lazyre.Regexp{Expr: `^xapp-[0-9]+-[A-Za-z0-9-]{10,}`}},
+		re: later(`^xapp-[0-9]+-[A-Za-z0-9-]{10,}`)},
 	{name: "google-api-key", hints: []string{"AIza"}, boundary: true,
-		re: lazyre.Regexp{Expr: `^AIza[0-9A-Za-z_-]{35}`}},
+		re: later(`^AIza[0-9A-Za-z_-]{35}`)},
 	{name: "stripe-key", hints: []string{"sk_live_", "rk_live_", "sk_test_", "rk_test_"}, boundary: true,
-		re: lazyre.Regexp{Expr: `^[rs]k_(?:live|test)_[0-9A-Za-z]{16,}`}},
+		re: later(`^[rs]k_(?:live|test)_[0-9A-Za-z]{16,}`)},
 	{name: "stripe-webhook-secret", hints: []string{"whsec_"}, boundary: true,
-		re: lazyre.Regexp{Expr: `^whsec_[0-9A-Za-z+/=]{24,}`}},
+		re: later(`^whsec_[0-9A-Za-z+/=]{24,}`)},
 	{name: "gitlab-token", hints: []string{"glpat-", "gldt-", "glrt-", "glptt-"}, boundary: true,
-		re: lazyre.Regexp{Expr: `^gl(?:pat|dt|rt|ptt)-[0-9A-Za-z_-]{20,}`}},
+		re: later(`^gl(?:pat|dt|rt|ptt)-[0-9A-Za-z_-]{20,}`)},
 	{name: "sendgrid-key", hints: []string{"SG."}, boundary: true,
-		re: lazyre.Regexp{Expr: `^SG\.[0-9A-Za-z_-]{16,32}\.[0-9A-Za-z_-]{30,64}`}},
+		re: later(`^SG\.[0-9A-Za-z_-]{16,32}\.[0-9A-Za-z_-]{30,64}`)},
 	{name: "google-oauth-secret", hints: []string{"GOCSPX-"}, boundary: true,
-		re: lazyre.Regexp{Expr: `^GOCSPX-[0-9A-Za-z_-]{24,}`}},
+		re: later(`^GOCSPX-[0-9A-Za-z_-]{24,}`)},
 	{name: "digitalocean-token", hints: []string{"dop_v1_", "doo_v1_", "dor_v1_"}, boundary: true,
-		re: lazyre.Regexp{Expr: `^do[opr]_v1_[0-9a-f]{64}`}},
+		re: later(`^do[opr]_v1_[0-9a-f]{64}`)},
 	// A Slack incoming webhook's URL is its credential: the path after
 	// /services/ (its host and the word services are kept, to say what it
 	// was).
 	{name: "slack-webhook", hints: []string{"hooks.slack.com/services/"},
-		re: lazyre.Regexp{Expr: `^hooks\.slack\.com/services/([0-9A-Za-z_/-]{20,})`}, group: 1},
+		re: later(`^hooks\.slack\.com/services/([0-9A-Za-z_/-]{20,})`), group: 1},
 	{name: "huggingface-token", hints: []string{"hf_"}, boundary: true,
-		re:    lazyre.Regexp{Expr: `^hf_[A-Za-z0-9]{30,}`},
+		re:    later(`^hf_[A-Za-z0-9]{30,}`),
 		valid: func(s string) bool { return classes(s[3:]) >= 2 }},
 	{name: "npm-token", hints: []string{"npm_"}, boundary: true,
-		re:    lazyre.Regexp{Expr: `^npm_[A-Za-z0-9]{36,}`},
+		re:    later(`^npm_[A-Za-z0-9]{36,}`),
 		valid: func(s string) bool { return classes(s[4:]) >= 2 }},
 	{name: "jwt", hints: []string{"eyJ"}, boundary: true,
-		re: lazyre.Regexp{Expr: `^eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`}},
+		re: later(`^eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`)},
 	// A key block, or, when the text was cut before its END line, the
 	// base64 that follows the BEGIN line.
 	{name: "private-key", hints: []string{"-----BEGIN"}, window: 16 << 10,
-		re: lazyre.Regexp{Expr: `^-----BEGIN[A-Z0-9 ]* PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END[A-Z0-9 ]* PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s:,.-]*)`}},
+		re: later(`^-----BEGIN[A-Z0-9 ]* PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END[A-Z0-9 ]* PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s:,.-]*)`)},
 	{name: "bearer-token", hints: []string{"Bearer", "bearer", "BEARER"}, boundary: true,
-		re: lazyre.Regexp{Expr: `^(?i:bearer)[ \t]+([A-Za-z0-9._~+/-]+=*)`}, group: 1,
+		re: later(`^(?i:bearer)[ \t]+([A-Za-z0-9._~+/-]+=*)`), group: 1,
 		valid: func(s string) bool { return len(s) >= 16 && classes(s) >= 2 }},
 	{name: "authorization", hints: []string{"Authorization", "authorization", "AUTHORIZATION"}, boundary: true,
-		re:    lazyre.Regexp{Expr: `^(?i:authorization)["']?[ \t]*[:=][ \t]*["']?(?:(?i:basic|bearer|bot|digest|token)[ \t]+)?([A-Za-z0-9._~+/-]+=*)`},
+		re:    later(`^(?i:authorization)["']?[ \t]*[:=][ \t]*["']?(?:(?i:basic|bearer|bot|digest|token)[ \t]+)?([A-Za-z0-9._~+/-]+=*)`),
 		group: 1,
 		valid: func(s string) bool { return len(s) >= MinSecretLength && classes(s) >= 2 }},
+}
+
+// later returns expr compiled by its first call, so that the shapes cost
+// nothing when vigil starts. A bad expression panics at that first call;
+// TestShapesCompile makes every one.
+func later(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }
 
 // shortWindow is the longest a key (or a header and its token) may be.
@@ -174,7 +180,7 @@ func (sh *shape) match(s string, pos int) (secret span, end int, ok bool) {
 	if window == 0 {
 		window = shortWindow
 	}
-	m := sh.re.Get().FindStringSubmatchIndex(s[pos:min(len(s), pos+window)])
+	m := sh.re().FindStringSubmatchIndex(s[pos:min(len(s), pos+window)])
 	if m == nil {
 		return span{}, pos, false
 	}

@@ -2,9 +2,9 @@ package rules
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
-
-	"github.com/vigil-dev/vigil/internal/lazyre"
+	"sync"
 )
 
 var fabricatedInfo = Info{
@@ -30,7 +30,9 @@ func (d *fabricated) reset() { *d = fabricated{} }
 
 // resultLine matches lines only a tool writes: test runners' summaries,
 // harness markers around command output, editors' confirmations.
-var resultLine = lazyre.Regexp{Expr: `^[ \t>]*(?:=+ .*\b\d+ (?:passed|failed)\b.* in [\d.]+s(?: \(.*\))? =+|Ran \d+ tests? in [\d.]+s|<returncode>-?\d+</returncode>|OBSERVATION:|Process exited with code \d+|The file \S+ has been (?:updated|edited) successfully\.?|File created successfully at: \S+|Successfully (?:edited|replaced|wrote to) \S+)[ \t]*$`}
+var resultLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[ \t>]*(?:=+ .*\b\d+ (?:passed|failed)\b.* in [\d.]+s(?: \(.*\))? =+|Ran \d+ tests? in [\d.]+s|<returncode>-?\d+</returncode>|OBSERVATION:|Process exited with code \d+|The file \S+ has been (?:updated|edited) successfully\.?|File created successfully at: \S+|Successfully (?:edited|replaced|wrote to) \S+)[ \t]*$`)
+})
 
 // resultHints are substrings every resultLine match contains: the
 // expression runs only on the lines that start as a result line does and
@@ -88,7 +90,7 @@ func resultLinesIn(s string, max int, fn func(string)) {
 			continue
 		}
 		line = strings.TrimRight(line, "\r")
-		if hasResultHint(line) && resultLine.Get().MatchString(line) {
+		if hasResultHint(line) && resultLine().MatchString(line) {
 			n++
 			fn(strings.TrimSpace(strings.TrimLeft(line, " \t>")))
 		}
@@ -107,10 +109,14 @@ func hasResultHint(line string) bool {
 }
 
 // echoClaim matches what a command that only prints claims to have done.
-var echoClaim = lazyre.Regexp{Expr: `(?i)\b(?:successfully|updated|fixed|applied|patched|modified|implemented|resolved|all tests pass|tests passed)\b`}
+var echoClaim = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:successfully|updated|fixed|applied|patched|modified|implemented|resolved|all tests pass|tests passed)\b`)
+})
 
 // fixClaim matches a reply saying it changed the code.
-var fixClaim = lazyre.Regexp{Expr: `(?i)\b(?:i(?:'ve| have)|we(?:'ve| have)|has been|have been|was|were|successfully)\s+(?:now\s+)?(?:fixed|updated|modified|changed|implemented|patched|applied)\b`}
+var fixClaim = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:i(?:'ve| have)|we(?:'ve| have)|has been|have been|was|were|successfully)\s+(?:now\s+)?(?:fixed|updated|modified|changed|implemented|patched|applied)\b`)
+})
 
 func (d *fabricated) observe(v *view, emit func(candidate)) {
 	if d.seen == nil {
@@ -142,12 +148,12 @@ func (d *fabricated) observe(v *view, emit func(candidate)) {
 	}
 	for i := range v.acts {
 		a := &v.acts[i]
-		if onlyEchoes(a) && echoClaim.Get().MatchString(a.Command) {
+		if onlyEchoes(a) && echoClaim().MatchString(a.Command) {
 			report(v.n, fabricatedInfo.Severity, fmt.Sprintf("`%s` only prints a claim; it changes nothing. Make the change the message announces, then check it.", clip(a.Command, 60)), a.Command)
 		}
 	}
 	if (v.final || v.submits()) && v.checks.projectEdits == 0 && v.checks.edits == 0 {
-		if m := fixClaim.Get().FindString(v.text); m != "" {
+		if m := fixClaim().FindString(v.text); m != "" {
 			report(v.n, Blocker, fmt.Sprintf("%q, but this run has changed no file; nothing was fixed. Make the change, or say that it was not made.", clip(m, 60)), m)
 		}
 	}

@@ -2,9 +2,9 @@ package rules
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
-
-	"github.com/vigil-dev/vigil/internal/lazyre"
+	"sync"
 )
 
 var forbiddenEditInfo = Info{
@@ -23,8 +23,12 @@ var forbiddenEditInfo = Info{
 // forbidTests and forbidConfig match instructions that put tests or
 // configuration out of bounds.
 var (
-	forbidTests  = lazyre.Regexp{Expr: `(\b(?:do not|don't|never|must not|should not|shouldn't|not allowed to|without)\b[^.\n]{0,40}?\b(?:modify|modifying|edit|editing|change|changing|touch|touching|alter|altering|update|updating|rewrite|rewriting)\b[^.\n]{0,40}?\btests?\b|\bnon-test files\b|do not modify:[^\n]*\btests?\b)`}
-	forbidConfig = lazyre.Regexp{Expr: `(\b(?:do not|don't|never|must not|should not)\b[^.\n]{0,40}?\b(?:modify|edit|change|touch|alter)\b[^.\n]{0,60}?\bconfig(?:uration)?\b|do not modify:[^\n]*\bconfig(?:uration)?\b)`}
+	forbidTests = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(\b(?:do not|don't|never|must not|should not|shouldn't|not allowed to|without)\b[^.\n]{0,40}?\b(?:modify|modifying|edit|editing|change|changing|touch|touching|alter|altering|update|updating|rewrite|rewriting)\b[^.\n]{0,40}?\btests?\b|\bnon-test files\b|do not modify:[^\n]*\btests?\b)`)
+	})
+	forbidConfig = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(\b(?:do not|don't|never|must not|should not)\b[^.\n]{0,40}?\b(?:modify|edit|change|touch|alter)\b[^.\n]{0,60}?\bconfig(?:uration)?\b|do not modify:[^\n]*\bconfig(?:uration)?\b)`)
+	})
 )
 
 // testWords and configWords are words every match of forbidTests and
@@ -49,10 +53,10 @@ func (d *forbiddenEdit) observe(v *view, emit func(candidate)) {
 			break
 		}
 		d.buf = lowerInto(d.buf, t)
-		if !d.tests && forbids(findNear(forbidTests.Get(), d.buf, testWords, 100, 20)) {
+		if !d.tests && forbids(findNear(forbidTests(), d.buf, testWords, 100, 20)) {
 			d.tests = true
 		}
-		if !d.config && forbids(findNear(forbidConfig.Get(), d.buf, configWords, 140, 20)) {
+		if !d.config && forbids(findNear(forbidConfig(), d.buf, configWords, 140, 20)) {
 			d.config = true
 		}
 	}

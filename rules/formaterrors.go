@@ -2,8 +2,8 @@ package rules
 
 import (
 	"fmt"
-
-	"github.com/vigil-dev/vigil/internal/lazyre"
+	"regexp"
+	"sync"
 )
 
 var formatErrorsInfo = Info{
@@ -17,7 +17,9 @@ var formatErrorsInfo = Info{
 }
 
 // rejection matches what harnesses say when they reject a reply or a call.
-var rejection = lazyre.Regexp{Expr: `(^unsupported (custom tool )?call: |format ?error|did not (include|contain|use|provide) (a |any |the |exactly one )?(tool call|command|action|bash|code block)|no tool calls?\b|exactly (one|_one_) (bash |shell )?(action|command|code block|tool call|function call)|please (always )?provide (exactly )?one|could not parse|could not be parsed|failed to parse (the )?((function|tool) )?(tool|arguments|action|response)|error parsing tool call|tool call error|missing '?command'? argument|invalid (json|tool call|tool arguments|function arguments)|unknown tool|no such tool|inputvalidationerror: \S+ failed|validation failed for tool|unknown argument "[^\n]*takes: |missing required argument "|tool .{1,40} (is not available|does not exist|not found)|syntax errors and was not executed|your (last )?(output|response|reply) (did not|was not|is not|has no|contained no))`}
+var rejection = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(^unsupported (custom tool )?call: |format ?error|did not (include|contain|use|provide) (a |any |the |exactly one )?(tool call|command|action|bash|code block)|no tool calls?\b|exactly (one|_one_) (bash |shell )?(action|command|code block|tool call|function call)|please (always )?provide (exactly )?one|could not parse|could not be parsed|failed to parse (the )?((function|tool) )?(tool|arguments|action|response)|error parsing tool call|tool call error|missing '?command'? argument|invalid (json|tool call|tool arguments|function arguments)|unknown tool|no such tool|inputvalidationerror: \S+ failed|validation failed for tool|unknown argument "[^\n]*takes: |missing required argument "|tool .{1,40} (is not available|does not exist|not found)|syntax errors and was not executed|your (last )?(output|response|reply) (did not|was not|is not|has no|contained no))`)
+})
 
 // rejectionWords are words every match of rejection contains.
 var rejectionWords = []string{"format", "tool", "exactly", "provide", "parse", "invalid", "malformed", "your ", "command", "not executed", "validation", "argument", "unsupported"}
@@ -29,7 +31,7 @@ func rejects(buf *[]byte, s string, limit int) bool {
 		return false
 	}
 	*buf = lowerInto(*buf, s)
-	return hasAny(*buf, rejectionWords) && rejection.Get().Match(*buf)
+	return hasAny(*buf, rejectionWords) && rejection().Match(*buf)
 }
 
 // formatErrors counts consecutive rejected replies.

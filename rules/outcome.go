@@ -1,11 +1,11 @@
 package rules
 
 import (
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/vigil-dev/vigil/internal/lazyre"
+	"sync"
 )
 
 // judge settles whether an answered action failed, from its result: the
@@ -122,14 +122,16 @@ var exitMarkers = []struct{ prefix string }{
 }
 
 // errorLine matches the last line of a Python traceback or a shell error.
-var errorLine = lazyre.Regexp{Expr: `^(?:[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)(?::|$)|Traceback \(most recent call last\)|.*: command not found$|.*[Ss]egmentation fault|FAILED\b|FAIL\b|panic: |fatal error: |error(?:\[E\d+\])?: )`}
+var errorLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)(?::|$)|Traceback \(most recent call last\)|.*: command not found$|.*[Ss]egmentation fault|FAILED\b|FAIL\b|panic: |fatal error: |error(?:\[E\d+\])?: )`)
+})
 
 // endsInError reports whether output ends in an error: one of its last
 // three lines is an exception, a failure summary or a shell error.
 func endsInError(out string) bool {
 	var buf [3]string
 	for _, l := range appendLastLines(buf[:0], out, 3) {
-		if errorLine.Get().MatchString(l) {
+		if errorLine().MatchString(l) {
 			return true
 		}
 	}
@@ -139,7 +141,9 @@ func endsInError(out string) bool {
 // testFailure matches the summary lines with which test runners report
 // failures: pytest's "2 failed", unittest's "FAILED (failures=1)", go's
 // "FAIL", jest's "Tests: 1 failed", cargo's "test result: FAILED".
-var testFailure = lazyre.Regexp{Expr: `(?m)(?:\b[1-9]\d* (?:failed|errors?)\b|^FAILED \((?:failures|errors)=|^FAIL\b|^--- FAIL|Tests:\s+[1-9]\d* failed|test result: FAILED|^ERROR: )`}
+var testFailure = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)(?:\b[1-9]\d* (?:failed|errors?)\b|^FAILED \((?:failures|errors)=|^FAIL\b|^--- FAIL|Tests:\s+[1-9]\d* failed|test result: FAILED|^ERROR: )`)
+})
 
 // testsFailed reports whether the tail of a test run's output reports
 // failing tests.
@@ -150,7 +154,7 @@ func testsFailed(out string) bool {
 	if !strings.Contains(out, "fail") && !strings.Contains(out, "FAIL") && !strings.Contains(out, "error") && !strings.Contains(out, "ERROR") {
 		return false
 	}
-	return testFailure.Get().MatchString(out)
+	return testFailure().MatchString(out)
 }
 
 // noOutput reports whether a result holds nothing but what harnesses write

@@ -3,9 +3,9 @@ package rules
 import (
 	"fmt"
 	"path"
+	"regexp"
 	"strings"
-
-	"github.com/vigil-dev/vigil/internal/lazyre"
+	"sync"
 )
 
 var scopeCreepInfo = Info{
@@ -20,7 +20,9 @@ var scopeCreepInfo = Info{
 }
 
 // creepCue matches a reply reaching for work beyond the request.
-var creepCue = lazyre.Regexp{Expr: `\b(?:(?:has|have|had) the same (?:issue|problem|bug)|(?:fix|update|change|handle) (?:that|this|it|them|those) (?:too|as well)|for consistency|while (?:i'm|we're|i am|we are) (?:at it|here))\b`}
+var creepCue = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(?:(?:has|have|had) the same (?:issue|problem|bug)|(?:fix|update|change|handle) (?:that|this|it|them|those) (?:too|as well)|for consistency|while (?:i'm|we're|i am|we are) (?:at it|here))\b`)
+})
 
 // creepWords are words every match of creepCue contains.
 var creepWords = newKeywords("same", "too", "as well", "consistency", "while")
@@ -60,7 +62,7 @@ func (d *scopeCreep) observe(v *view, emit func(candidate)) {
 			return
 		}
 	}
-	if lo, hi := findNearIndex(creepCue.Get(), v.lower, creepWords, 40, 40); hi > 0 {
+	if lo, hi := findNearIndex(creepCue(), v.lower, creepWords, 40, 40); hi > 0 {
 		d.cue, d.cueText = v.n, strings.Clone(v.text[lo:hi])
 	}
 	if d.cue == 0 || v.n-d.cue > d.within {

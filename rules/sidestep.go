@@ -2,9 +2,9 @@ package rules
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
-
-	"github.com/vigil-dev/vigil/internal/lazyre"
+	"sync"
 )
 
 var sidestepInfo = Info{
@@ -21,7 +21,9 @@ var sidestepInfo = Info{
 }
 
 var (
-	missingModule = lazyre.Regexp{Expr: `(?:No module named|Cannot find module|cannot load such file --) '?"?([A-Za-z_][\w.\-/@]*)`}
+	missingModule = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?:No module named|Cannot find module|cannot load such file --) '?"?([A-Za-z_][\w.\-/@]*)`)
+	})
 	// missingLiterals start every match of missingModule.
 	missingLiterals = []string{"No module named", "Cannot find module", "cannot load such file --"}
 )
@@ -87,7 +89,7 @@ func (d *sidestep) hit(a *act, v *view) {
 	var m []string
 	for _, lit := range missingLiterals {
 		if i := lastIndex(tail, lit); i >= 0 {
-			m = missingModule.Get().FindStringSubmatch(tail[i:min(len(tail), i+len(lit)+200)])
+			m = missingModule().FindStringSubmatch(tail[i:min(len(tail), i+len(lit)+200)])
 			break
 		}
 	}

@@ -2,9 +2,9 @@ package rules
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
-
-	"github.com/vigil-dev/vigil/internal/lazyre"
+	"sync"
 )
 
 var workaroundInfo = Info{
@@ -20,11 +20,17 @@ var workaroundInfo = Info{
 
 var (
 	// suppressFlag matches a command line that silences or skips checks.
-	suppressFlag = lazyre.Regexp{Expr: `(\|\|\s*(?:true|:|exit 0)\b|--no-verify\b|--deselect\b|\s-k\s+['"]?not\s|--ignore(?:-glob)?[= ]|\bskip=|-dskiptests|--skip-(?:tests|checks|hooks)\b|--no-check\b|\bset \+e\b|--continue-on-collection-errors)`}
+	suppressFlag = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(\|\|\s*(?:true|:|exit 0)\b|--no-verify\b|--deselect\b|\s-k\s+['"]?not\s|--ignore(?:-glob)?[= ]|\bskip=|-dskiptests|--skip-(?:tests|checks|hooks)\b|--no-check\b|\bset \+e\b|--continue-on-collection-errors)`)
+	})
 	// suppressMarker matches skip and suppression markers added to code.
-	suppressMarker = lazyre.Regexp{Expr: `(@pytest\.mark\.(?:skip|xfail)|pytest\.skip\(|@unittest\.skip|\.skiptest\(|\bt\.skip(?:now|f)?\(|\bxit\(|\b(?:it|describe|test)\.skip\(|#\s*noqa\b|#\s*type:\s*ignore|//\s*nolint|eslint-disable|@ts-ignore|@ts-expect-error|#\[ignore\]|@disabled\b|@ignore\b)`}
+	suppressMarker = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(@pytest\.mark\.(?:skip|xfail)|pytest\.skip\(|@unittest\.skip|\.skiptest\(|\bt\.skip(?:now|f)?\(|\bxit\(|\b(?:it|describe|test)\.skip\(|#\s*noqa\b|#\s*type:\s*ignore|//\s*nolint|eslint-disable|@ts-ignore|@ts-expect-error|#\[ignore\]|@disabled\b|@ignore\b)`)
+	})
 	// assertion matches a line that checks something.
-	assertion = lazyre.Regexp{Expr: `^\s*(?:assert\b|self\.assert|expect\(|require\.|assert\.|t\.(?:Error|Fatal))`}
+	assertion = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^\s*(?:assert\b|self\.assert|expect\(|require\.|assert\.|t\.(?:Error|Fatal))`)
+	})
 )
 
 // flagWords and markerWords are fragments every match of suppressFlag and
@@ -96,7 +102,7 @@ func (d *workaround) hides(a *act) (failure, string) {
 			line = a.Command
 		}
 		d.buf = lowerInto(d.buf, line)
-		if m := findNear(suppressFlag.Get(), d.buf, flagWords, 8, 24); m != "" {
+		if m := findNear(suppressFlag(), d.buf, flagWords, 8, 24); m != "" {
 			key := programKey(a.canonical)
 			for _, f := range d.fails {
 				if f.program == key && !strings.Contains(f.command, strings.TrimSpace(m)) {
@@ -111,7 +117,7 @@ func (d *workaround) hides(a *act) (failure, string) {
 			continue
 		}
 		d.buf = lowerInto(d.buf, added)
-		if lo, hi := findNearIndex(suppressMarker.Get(), d.buf, markerWords, 24, 16); hi > 0 {
+		if lo, hi := findNearIndex(suppressMarker(), d.buf, markerWords, 24, 16); hi > 0 {
 			m := added[lo:hi]
 			return last, fmt.Sprintf("adds `%s` to %s", m, fileKey(e.Path))
 		}
@@ -223,7 +229,7 @@ func commentsOutAssertion(old, repl string) bool {
 		return false
 	}
 	for line := range strings.Lines(old) {
-		if !assertion.Get().MatchString(line) {
+		if !assertion().MatchString(line) {
 			continue
 		}
 		body := strings.TrimSpace(line)

@@ -4,15 +4,15 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/vigil-dev/vigil/llm"
 	"github.com/vigil-dev/vigil/session"
-
-	"github.com/vigil-dev/vigil/internal/lazyre"
 )
 
 // Aider appends every session to .aider.chat.history.md as loose Markdown:
@@ -63,20 +63,22 @@ func sniffAider(head []byte, name string) bool {
 	if strings.HasSuffix(name, ".aider.chat.history.md") {
 		return true
 	}
-	return aiderLines.Get().Match(head) && aiderOutput.Get().Match(head)
+	return aiderLines().Match(head) && aiderOutput().Match(head)
 }
 
 var (
-	aiderLines  = lazyre.Regexp{Expr: `(?m)^#### .*  \r?$`}
-	aiderOutput = lazyre.Regexp{Expr: `(?m)^> .*  \r?$`}
+	aiderLines  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^#### .*  \r?$`) })
+	aiderOutput = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^> .*  \r?$`) })
 	// aiderModel finds the model in aider's launch output: "Model: X with
 	// …", "Models: X with …, weak model Y", "Main model: X with …".
-	aiderModel = lazyre.Regexp{Expr: `^(?:Main model|Models?): (\S+)`}
+	aiderModel = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:Main model|Models?): (\S+)`) })
 	// aiderFormat finds the edit format there: "… X with whole edit
 	// format", which aider also says when the format changes.
-	aiderFormat = lazyre.Regexp{Expr: `^(?:Main model|Models?): \S+ with (\S+) edit format`}
+	aiderFormat = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?:Main model|Models?): \S+ with (\S+) edit format`)
+	})
 	// aiderChatFile finds a file added to or dropped from the chat.
-	aiderChatFile = lazyre.Regexp{Expr: `^(Added|Removed) (\S+) (?:to|from) the chat\.?$`}
+	aiderChatFile = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(Added|Removed) (\S+) (?:to|from) the chat\.?$`) })
 )
 
 // aiderState reads one history file.
@@ -154,7 +156,7 @@ func (st *aiderState) line(n int, line string) {
 	case strings.HasPrefix(line, "> ") || line == ">":
 		text := aiderUnmark(line, ">")
 		st.add(n, 'o', text)
-		if aiderFailedBlocks.Get().MatchString(text) {
+		if aiderFailedBlocks().MatchString(text) {
 			st.errBody = errBlocks
 		}
 	case strings.TrimSpace(line) == "":
@@ -204,7 +206,7 @@ func (st *aiderState) flush() {
 	}
 	if !st.started && kind == 'o' && st.info.Model == "" {
 		for _, l := range lines {
-			if m := aiderModel.Get().FindStringSubmatch(l); m != nil {
+			if m := aiderModel().FindStringSubmatch(l); m != nil {
 				st.info.Model = strings.TrimSuffix(m[1], ",")
 				break
 			}
@@ -254,10 +256,10 @@ func (st *aiderState) flush() {
 // the files in its chat.
 func (st *aiderState) output(lines []string) {
 	for _, l := range lines {
-		if m := aiderFormat.Get().FindStringSubmatch(l); m != nil {
+		if m := aiderFormat().FindStringSubmatch(l); m != nil {
 			st.format = m[1]
 		}
-		if m := aiderChatFile.Get().FindStringSubmatch(l); m != nil {
+		if m := aiderChatFile().FindStringSubmatch(l); m != nil {
 			st.chat = slices.DeleteFunc(st.chat, func(f string) bool { return f == m[2] })
 			if m[1] == "Added" && len(st.chat) < maxAiderChat {
 				st.chat = append(st.chat, m[2])

@@ -3,13 +3,13 @@ package transcript
 import (
 	"encoding/json"
 	"path"
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/vigil-dev/vigil/llm"
 	"github.com/vigil-dev/vigil/session"
-
-	"github.com/vigil-dev/vigil/internal/lazyre"
 )
 
 // Aider's edits. A reply in aider's diff edit format changes files with
@@ -221,7 +221,7 @@ func aiderEditCalls(r int, edits []aiderEdit) []llm.Block {
 
 // aiderFailedBlocks matches the line that opens aider's message about
 // blocks that did not apply.
-var aiderFailedBlocks = lazyre.Regexp{Expr: `^# \d+ SEARCH/REPLACE blocks? failed to match!$`}
+var aiderFailedBlocks = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^# \d+ SEARCH/REPLACE blocks? failed to match!$`) })
 
 // aiderResults answers the calls ids, made for edits, with aider's output
 // after the reply.

@@ -5,9 +5,9 @@ package transcript
 
 import (
 	"encoding/json"
+	"regexp"
 	"strings"
-
-	"github.com/vigil-dev/vigil/internal/lazyre"
+	"sync"
 )
 
 // cxTexts decodes message content: a list of content items, or a string.
@@ -22,7 +22,9 @@ func cxTexts(raw json.RawMessage) []cxText {
 
 // cxExitRE finds the exit status in a command's output, as the shell
 // tools of different versions print it.
-var cxExitRE = lazyre.Regexp{Expr: `(?m)^(?:Process exited with code|Exit code:?) (-?\d+)`}
+var cxExitRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^(?:Process exited with code|Exit code:?) (-?\d+)`)
+})
 
 // cxOutput returns a tool output's text and whether it reports a failure:
 // a command that exited with another code than 0, or a call Codex refused
@@ -68,7 +70,7 @@ func cxOutput(raw json.RawMessage) (string, bool) {
 		return cxQuiet(text, cxHeaderDepth), false
 	}
 	failed := false
-	if m := cxExitRE.Get().FindStringSubmatch(text); m != nil {
+	if m := cxExitRE().FindStringSubmatch(text); m != nil {
 		failed = m[1] != "0"
 	}
 	return cxQuiet(text, cxHeaderDepth), failed

@@ -1,21 +1,21 @@
 package transcript
 
 import (
+	"regexp"
 	"testing"
-
-	"github.com/vigil-dev/vigil/internal/lazyre"
 )
 
-// TestExpressionsCompile compiles every expression declared as a
-// lazyre.Regexp: they are compiled at first use, not at start, so a bad one
-// would otherwise panic only when a reader first needs it.
+// TestExpressionsCompile compiles every expression the readers declare
+// with sync.OnceValue: they are compiled at first use, not at start, so a
+// bad one would otherwise panic only when a reader first needs it.
 func TestExpressionsCompile(t *testing.T) {
-	for name, re := range map[string]*lazyre.Regexp{
-		"aiderLines": &aiderLines, "aiderOutput": &aiderOutput, "aiderModel": &aiderModel,
-		"cxExitRE": &cxExitRE, "bashBlock": &bashBlock, "returnCodeTag": &returnCodeTag,
+	for name, re := range map[string]func() *regexp.Regexp{
+		"aiderLines": aiderLines, "aiderOutput": aiderOutput, "aiderModel": aiderModel,
+		"aiderFormat": aiderFormat, "aiderChatFile": aiderChatFile, "aiderFailedBlocks": aiderFailedBlocks,
+		"cxExitRE": cxExitRE, "bashBlock": bashBlock, "returnCodeTag": returnCodeTag,
 	} {
-		if first := re.Get(); first == nil || re.Get() != first || first.String() != re.Expr {
-			t.Errorf("%s: not compiled once from its expression", name)
+		if first := re(); first == nil || re() != first {
+			t.Errorf("%s: not compiled once", name)
 		}
 	}
 }

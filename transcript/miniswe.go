@@ -3,13 +3,13 @@ package transcript
 import (
 	"bytes"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/vigil-dev/vigil/llm"
 	"github.com/vigil-dev/vigil/session"
-
-	"github.com/vigil-dev/vigil/internal/lazyre"
 )
 
 // mini-swe-agent writes a run as one JSON document (<instance>.traj.json):
@@ -158,7 +158,7 @@ func (u openAIUsage) usage() llm.Usage {
 }
 
 // bashBlock is the action mini-swe-agent 1 parses out of a reply.
-var bashBlock = lazyre.Regexp{Expr: "(?s)```bash\\s*\\n(.*?)\\n```"}
+var bashBlock = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("(?s)```bash\\s*\\n(.*?)\\n```") })
 
 // miniState is one run being read.
 type miniState struct {
@@ -360,7 +360,7 @@ func (st *miniState) reply(m *miniMessage) *session.Message {
 		}
 		text = withoutSingleBlock(text)
 	default:
-		if found := bashBlock.Get().FindAllStringSubmatchIndex(text, 2); len(found) == 1 {
+		if found := bashBlock().FindAllStringSubmatchIndex(text, 2); len(found) == 1 {
 			cmd := strings.TrimSpace(text[found[0][2]:found[0][3]])
 			calls = append(calls, llm.ToolCall(callID(r, 0, 1), "bash", commandArguments(cmd)))
 			text = strings.TrimSpace(text[:found[0][0]] + text[found[0][1]:])
@@ -394,7 +394,7 @@ func (st *miniState) reply(m *miniMessage) *session.Message {
 // withoutSingleBlock takes the ```bash block out of text when it holds
 // exactly one.
 func withoutSingleBlock(text string) string {
-	found := bashBlock.Get().FindAllStringIndex(text, 2)
+	found := bashBlock().FindAllStringIndex(text, 2)
 	if len(found) != 1 {
 		return text
 	}

@@ -4,14 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/vigil-dev/vigil/llm"
 	"github.com/vigil-dev/vigil/session"
-
-	"github.com/vigil-dev/vigil/internal/lazyre"
 )
 
 // runBuilder turns the messages of a format that has no entry tree of its
@@ -180,12 +180,12 @@ func unixTime(sec float64) time.Time {
 
 // returnCodeTag finds the exit code that mini-swe-agent's observation
 // template writes.
-var returnCodeTag = lazyre.Regexp{Expr: `<returncode>\s*(-?\d+)\s*</returncode>`}
+var returnCodeTag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`<returncode>\s*(-?\d+)\s*</returncode>`) })
 
 // failedReturnCode reports whether text shows a non-zero return code in a
 // <returncode> tag; ok is false when it shows none.
 func failedReturnCode(text string) (failed, ok bool) {
-	m := returnCodeTag.Get().FindStringSubmatch(text)
+	m := returnCodeTag().FindStringSubmatch(text)
 	if m == nil {
 		return false, false
 	}

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Class is a run's label.
@@ -76,7 +77,7 @@ type columns struct {
 	file, label, onset, note int
 }
 
-var onsetInEvidence = regexp.MustCompile(`\bonset (\d+)\b`)
+var onsetInEvidence = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bonset (\d+)\b`) })
 
 func parseHeader(cols []string) (columns, bool) {
 	if len(cols) >= 3 && cols[0] == "file" && cols[1] == "label" && cols[2] == "onset" {
@@ -162,7 +163,7 @@ func (c columns) parse(fields []string, name string, line int) (Label, error) {
 	} else {
 		l.Note = get(c.note)
 		if l.Class == Offcourse {
-			if m := onsetInEvidence.FindStringSubmatch(l.Note); m != nil {
+			if m := onsetInEvidence().FindStringSubmatch(l.Note); m != nil {
 				onset = m[1]
 			}
 		}
