@@ -37,6 +37,17 @@ const (
 	ThinkingBetweenTools = "between_tools"
 )
 
+// Values of [ThinkingMap.Display]: how the thinking an Anthropic model
+// does comes back. Summarized returns the reasoning's text (a summary of
+// it on the newer models); omitted returns thinking blocks with no text,
+// only the signature the next turn sends back. The newer Claude models
+// omit it unless asked, and vigil's advisor and detectors read it, so
+// summarized is the default wherever thinking is on.
+const (
+	ThinkingDisplaySummarized = "summarized"
+	ThinkingDisplayOmitted    = "omitted"
+)
+
 // ThinkingMap says what each thinking level becomes in one model's
 // requests. The catalog gives one per model, and models.yml may, under the
 // model's thinking key; the zero value leaves it to the adapter (budgets
@@ -47,6 +58,12 @@ type ThinkingMap struct {
 	// Levels holds each level's wire value; a level left empty takes the
 	// style's default (see [ThinkingMap.Value]).
 	Levels ThinkingValues `yaml:"levels" json:"levels,omitzero"`
+	// Display is thinking.display in the budget and adaptive styles, sent
+	// with every level that turns thinking on (not with between_tools,
+	// which takes none): [ThinkingDisplaySummarized], the default;
+	// [ThinkingDisplayOmitted]; or "default", which sends no display and
+	// leaves it to the model. See [ThinkingMap.DisplayValue].
+	Display string `yaml:"display" json:"display,omitempty"`
 }
 
 // ThinkingValues holds one wire value per thinking level. What a value
@@ -122,6 +139,19 @@ func (m ThinkingMap) Value(level ThinkingLevel) string {
 	return ThinkingSendNothing
 }
 
+// DisplayValue returns the thinking.display to send when thinking is on:
+// the map's own, else summarized in the budget and adaptive styles, else
+// [ThinkingSendNothing] (which sends none).
+func (m ThinkingMap) DisplayValue() string {
+	switch {
+	case m.Display != "":
+		return m.Display
+	case m.Style == ThinkingBudget || m.Style == ThinkingAdaptive:
+		return ThinkingDisplaySummarized
+	}
+	return ThinkingSendNothing
+}
+
 // minThinkingBudget is the smallest budget_tokens Anthropic accepts.
 const minThinkingBudget = 1024
 
@@ -132,20 +162,31 @@ func ThinkingBudgetOf(v string) (n int64, ok bool) {
 	return n, err == nil && n >= minThinkingBudget
 }
 
-// Validate reports a map whose style is unknown or whose values do not fit
-// its style; errors name the level.
+// Validate reports a map whose style is unknown, whose values do not fit
+// its style or whose display is not one Anthropic takes; errors name the
+// level or the display.
 func (m ThinkingMap) Validate() error {
+	var errs []error
+	switch m.Display {
+	case "", ThinkingDisplaySummarized, ThinkingDisplayOmitted, ThinkingSendNothing:
+	default:
+		errs = append(errs, fmt.Errorf("display: %q is not summarized, omitted or default", m.Display))
+	}
 	switch m.Style {
 	case "":
 		if m.Levels != (ThinkingValues{}) {
-			return errors.New("thinking levels need a style (budget, adaptive or effort)")
+			errs = append(errs, errors.New("thinking levels need a style (budget, adaptive or effort)"))
 		}
-		return nil
-	case ThinkingBudget, ThinkingAdaptive, ThinkingEffort:
+		return errors.Join(errs...)
+	case ThinkingBudget, ThinkingAdaptive:
+	case ThinkingEffort:
+		if m.Display != "" {
+			errs = append(errs, errors.New("display: the effort style takes none (it is Anthropic's, for the budget and adaptive styles)"))
+		}
 	default:
-		return fmt.Errorf("unknown thinking style %q (want budget, adaptive or effort)", m.Style)
+		errs = append(errs, fmt.Errorf("unknown thinking style %q (want budget, adaptive or effort)", m.Style))
+		return errors.Join(errs...)
 	}
-	var errs []error
 	for _, l := range ThinkingLevels {
 		v := m.Levels.get(l)
 		if v == "" || v == ThinkingSendNothing {

@@ -62,6 +62,12 @@ func TestThinkingMapValidate(t *testing.T) {
 		{"Adaptive", llm.ThinkingMap{Style: llm.ThinkingAdaptive, Levels: llm.ThinkingValues{Off: "between_tools", Minimal: "adaptive", XHigh: "max"}}, ""},
 		{"AdaptiveNumber", llm.ThinkingMap{Style: llm.ThinkingAdaptive, Levels: llm.ThinkingValues{Low: "4096"}}, `level low: "4096" is not an effort`},
 		{"EffortUpper", llm.ThinkingMap{Style: llm.ThinkingEffort, Levels: llm.ThinkingValues{Off: "None"}}, `level off: "None" is not an effort`},
+		{"DisplayOmitted", llm.ThinkingMap{Style: llm.ThinkingAdaptive, Display: "omitted"}, ""},
+		{"DisplayDefault", llm.ThinkingMap{Style: llm.ThinkingBudget, Display: "default"}, ""},
+		{"DisplayWithoutStyle", llm.ThinkingMap{Display: "summarized"}, ""},
+		{"DisplayUnknown", llm.ThinkingMap{Style: llm.ThinkingAdaptive, Display: "full"}, `display: "full" is not summarized, omitted or default`},
+		{"DisplayUnknownWithoutStyle", llm.ThinkingMap{Display: "Omitted"}, `display: "Omitted"`},
+		{"DisplayWithEffort", llm.ThinkingMap{Style: llm.ThinkingEffort, Display: "summarized"}, "the effort style takes none"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -74,6 +80,29 @@ func TestThinkingMapValidate(t *testing.T) {
 			}
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("Validate = %v, want an error containing %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestThinkingMapDisplayValue(t *testing.T) {
+	tests := []struct {
+		name string
+		m    llm.ThinkingMap
+		want string
+	}{
+		{"AdaptiveDefault", llm.ThinkingMap{Style: llm.ThinkingAdaptive}, "summarized"},
+		{"BudgetDefault", llm.ThinkingMap{Style: llm.ThinkingBudget}, "summarized"},
+		{"Omitted", llm.ThinkingMap{Style: llm.ThinkingAdaptive, Display: "omitted"}, "omitted"},
+		{"SendNothing", llm.ThinkingMap{Style: llm.ThinkingBudget, Display: "default"}, "default"},
+		{"Effort", llm.ThinkingMap{Style: llm.ThinkingEffort}, "default"},
+		{"NoStyle", llm.ThinkingMap{}, "default"},
+		{"NoStyleAdapterDefault", llm.ThinkingMap{Display: "omitted"}.WithDefaultStyle(llm.ThinkingBudget), "omitted"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.m.DisplayValue(); got != tt.want {
+				t.Errorf("DisplayValue() = %q, want %q", got, tt.want)
 			}
 		})
 	}
