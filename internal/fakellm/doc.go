@@ -20,9 +20,11 @@
 //
 // A request whose thinking setting no model of the real API accepts is
 // answered 400, naming the field, before any rule is picked: for Anthropic
-// an unknown thinking.type or output_config.effort, a budget_tokens under
-// 1024 or not under max_tokens, a budget with a type other than enabled, a
-// temperature other than 1 with thinking enabled or adaptive; for OpenAI
+// an unknown thinking.type, thinking.display or output_config.effort, a
+// budget_tokens under 1024 or not under max_tokens, a budget with a type
+// other than enabled, a display with a type other than enabled or
+// adaptive, a temperature other than 1 with thinking enabled or adaptive;
+// for OpenAI
 // an unknown reasoning effort. Which settings one model accepts is not
 // checked.
 //

@@ -13,6 +13,9 @@ import (
 var (
 	// anthropicThinkingTypes are the values of thinking.type.
 	anthropicThinkingTypes = []string{"enabled", "adaptive", "disabled", "between_tools"}
+	// anthropicDisplays are the values of thinking.display, which only
+	// types enabled and adaptive take.
+	anthropicDisplays = []string{"summarized", "omitted"}
 	// anthropicEfforts are the values of output_config.effort.
 	anthropicEfforts = []string{"low", "medium", "high", "xhigh", "max"}
 	// openAIEfforts are the values of reasoning_effort and
@@ -27,8 +30,9 @@ const minThinkingBudget = 1024
 type anthropicThinkingRequest struct {
 	MaxTokens int64 `json:"max_tokens"`
 	Thinking  *struct {
-		Type         string `json:"type"`
-		BudgetTokens *int64 `json:"budget_tokens"`
+		Type         string  `json:"type"`
+		BudgetTokens *int64  `json:"budget_tokens"`
+		Display      *string `json:"display"`
 	} `json:"thinking"`
 	OutputConfig *struct {
 		Effort *string `json:"effort"`
@@ -37,9 +41,10 @@ type anthropicThinkingRequest struct {
 }
 
 // check reports the first thinking setting the Messages API would reject:
-// an unknown thinking type or effort, a budget under 1024 or not under
-// max_tokens (when the request has one), a budget with another type, or a
-// temperature other than 1 while thinking is enabled or adaptive.
+// an unknown thinking type, effort or display, a budget under 1024 or not
+// under max_tokens (when the request has one), a budget with another type,
+// a display with a type other than enabled or adaptive, or a temperature
+// other than 1 while thinking is enabled or adaptive.
 func (r *anthropicThinkingRequest) check() error {
 	if oc := r.OutputConfig; oc != nil && oc.Effort != nil && !slices.Contains(anthropicEfforts, *oc.Effort) {
 		return fmt.Errorf("output_config.effort: %q is not one of %s", *oc.Effort, strings.Join(anthropicEfforts, ", "))
@@ -50,6 +55,14 @@ func (r *anthropicThinkingRequest) check() error {
 	}
 	if !slices.Contains(anthropicThinkingTypes, th.Type) {
 		return fmt.Errorf("thinking.type: %q is not one of %s", th.Type, strings.Join(anthropicThinkingTypes, ", "))
+	}
+	if d := th.Display; d != nil {
+		if th.Type != "enabled" && th.Type != "adaptive" {
+			return fmt.Errorf("thinking.display: not allowed with thinking.type %q", th.Type)
+		}
+		if !slices.Contains(anthropicDisplays, *d) {
+			return fmt.Errorf("thinking.display: %q is not one of %s", *d, strings.Join(anthropicDisplays, ", "))
+		}
 	}
 	if th.Type != "enabled" {
 		if th.BudgetTokens != nil {
