@@ -166,14 +166,15 @@ func thinkingSent(t *testing.T, body map[string]json.RawMessage) (typ, effort st
 // TestCatalogThinkingWire checks the exact request of every level for one
 // budget model (Claude Haiku 4.5), one adaptive model that cannot turn
 // thinking off (Claude Opus 5.5) and one OpenAI model with none (GPT-6
-// Sol), resolved from the catalog and sent through fakellm.
+// Sol), resolved from the catalog and sent through fakellm. The Claude
+// models ask for summarized thinking whenever it is on.
 func TestCatalogThinkingWire(t *testing.T) {
 	adaptive := func(effort string) map[string]string {
-		return map[string]string{"thinking": `{"type":"adaptive"}`, "output_config": `{"effort":"` + effort + `"}`, "max_tokens": `1024`}
+		return map[string]string{"thinking": `{"type":"adaptive","display":"summarized"}`, "output_config": `{"effort":"` + effort + `"}`, "max_tokens": `1024`}
 	}
 	budget := func(n int) map[string]string {
 		// max_tokens is raised above the budget by the model's maxTokens.
-		return map[string]string{"thinking": fmt.Sprintf(`{"type":"enabled","budget_tokens":%d}`, n), "max_tokens": fmt.Sprint(n + 64000)}
+		return map[string]string{"thinking": fmt.Sprintf(`{"type":"enabled","budget_tokens":%d,"display":"summarized"}`, n), "max_tokens": fmt.Sprint(n + 64000)}
 	}
 	effort := func(e string) map[string]string {
 		return map[string]string{"reasoning": `{"effort":"` + e + `","summary":"auto"}`}
@@ -277,6 +278,15 @@ providers:
       - id: claude-old
         thinking: {style: budget, levels: {low: 100}}
 `, `models.yml:8:19: providers.proxy.models[0].thinking: level low: "100" is not a budget`},
+		{"BadDisplay", `
+providers:
+  proxy:
+    baseUrl: http://127.0.0.1:9/
+    api: anthropic-messages
+    models:
+      - id: claude-next
+        thinking: {style: adaptive, display: full}
+`, `providers.proxy.models[0].thinking: display: "full" is not summarized, omitted or default`},
 		{"StyleForOtherAPI", `
 providers:
   proxy:
@@ -326,16 +336,25 @@ providers:
       - id: claude-next
         reasoning: true
         thinking: {style: adaptive, levels: {off: between_tools, xhigh: max}}
+      - id: claude-quiet
+        reasoning: true
+        thinking: {style: adaptive, display: omitted}
 `, srv.URL()))
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := models.New(models.Options{User: user})
-	for level, want := range map[llm.ThinkingLevel]string{
-		llm.ThinkingOff:   `{"thinking":{"type":"between_tools"}}`,
-		llm.ThinkingXHigh: `{"output_config":{"effort":"max"},"thinking":{"type":"adaptive"}}`,
+	for _, tt := range []struct {
+		ref   string
+		level llm.ThinkingLevel
+		want  string
+	}{
+		{"proxy/claude-next", llm.ThinkingOff, `{"thinking":{"type":"between_tools"}}`},
+		{"proxy/claude-next", llm.ThinkingXHigh, `{"output_config":{"effort":"max"},"thinking":{"display":"summarized","type":"adaptive"}}`},
+		{"proxy/claude-quiet", llm.ThinkingHigh, `{"output_config":{"effort":"high"},"thinking":{"display":"omitted","type":"adaptive"}}`},
 	} {
-		body := sendAt(t, r, srv, "proxy/claude-next", level)
+		level, want := tt.level, tt.want
+		body := sendAt(t, r, srv, tt.ref, level)
 		got := map[string]json.RawMessage{"thinking": body["thinking"]}
 		if oc, ok := body["output_config"]; ok {
 			got["output_config"] = oc
@@ -345,7 +364,7 @@ providers:
 			t.Fatal(err)
 		}
 		if g := compact(t, b); g != want {
-			t.Errorf("%s: %s, want %s", level, g, want)
+			t.Errorf("%s:%s: %s, want %s", tt.ref, level, g, want)
 		}
 	}
 }

@@ -23,6 +23,12 @@
 //     another thinking type (disabled, between_tools) for the levels the
 //     map says; max_tokens is left as it is.
 //
+// Where thinking is enabled or adaptive, thinking.display is the map's
+// Display, by default summarized: the newer Claude models otherwise omit
+// the reasoning's text, which vigil's advisor and detectors read. A
+// thinking block that comes back with no text (display omitted) keeps its
+// signature and is sent back like any other.
+//
 // A request that names no level, on a model configured with none, sends no
 // thinking setting: the model's own default applies. A temperature is only
 // sent when the request turns no thinking on, since thinking does not

@@ -75,7 +75,7 @@ rules:
 	got := body(t, srv, 0)
 	want := map[string]string{
 		"max_tokens": `12000`,
-		"thinking":   `{"type":"enabled","budget_tokens":10000}`,
+		"thinking":   `{"type":"enabled","budget_tokens":10000,"display":"summarized"}`,
 		"system":     `[{"type":"text","text":"You review code.","cache_control":{"type":"ephemeral"}}]`,
 		"stream":     `true`,
 		"model":      `"claude-fake"`,

@@ -49,7 +49,7 @@ func convertRequest(req llm.Request, model string, maxOutput int64, thinking llm
 		}
 	}
 	tm = tm.WithDefaultStyle(llm.ThinkingBudget)
-	thinks, err := setThinking(&p, tm.Value(level), tm.Style, maxOutput)
+	thinks, err := setThinking(&p, tm.Value(level), tm.Style, tm.DisplayValue(), maxOutput)
 	if err != nil {
 		return p, fmt.Errorf("convert request: thinking level %s: %w", level, err)
 	}
@@ -80,10 +80,14 @@ func convertRequest(req llm.Request, model string, maxOutput int64, thinking llm
 
 // setThinking sets p's thinking (and, for an adaptive effort, its
 // output_config) to the wire value v of a map of the given style, and
-// reports whether that turns thinking on. A budget counts towards
-// max_tokens, which must exceed it: max_tokens is raised to the budget plus
-// maxOutput when it would not.
-func setThinking(p *sdk.MessageNewParams, v string, style llm.ThinkingStyle, maxOutput int64) (bool, error) {
+// reports whether that turns thinking on. display is thinking.display for
+// the types that take one (enabled and adaptive), "default" for none. A
+// budget counts towards max_tokens, which must exceed it: max_tokens is
+// raised to the budget plus maxOutput when it would not.
+func setThinking(p *sdk.MessageNewParams, v string, style llm.ThinkingStyle, display string, maxOutput int64) (bool, error) {
+	if display == llm.ThinkingSendNothing {
+		display = ""
+	}
 	switch v {
 	case llm.ThinkingSendNothing:
 		return false, nil
@@ -97,7 +101,10 @@ func setThinking(p *sdk.MessageNewParams, v string, style llm.ThinkingStyle, max
 		if !ok {
 			return false, fmt.Errorf("%q is not a thinking budget", v)
 		}
-		p.Thinking = sdk.ThinkingConfigParamUnion{OfEnabled: &sdk.ThinkingConfigEnabledParam{BudgetTokens: budget}}
+		p.Thinking = sdk.ThinkingConfigParamUnion{OfEnabled: &sdk.ThinkingConfigEnabledParam{
+			BudgetTokens: budget,
+			Display:      sdk.ThinkingConfigEnabledDisplay(display),
+		}}
 		if p.MaxTokens <= budget {
 			p.MaxTokens = budget + maxOutput
 		}
@@ -105,11 +112,13 @@ func setThinking(p *sdk.MessageNewParams, v string, style llm.ThinkingStyle, max
 		switch v {
 		case llm.ThinkingBetweenTools:
 			p.Thinking = sdk.ThinkingConfigParamUnion{OfBetweenTools: &sdk.ThinkingConfigBetweenToolsParam{}}
-		case llm.ThinkingAdaptiveOnly:
-			p.Thinking = sdk.ThinkingConfigParamUnion{OfAdaptive: &sdk.ThinkingConfigAdaptiveParam{}}
 		default:
-			p.Thinking = sdk.ThinkingConfigParamUnion{OfAdaptive: &sdk.ThinkingConfigAdaptiveParam{}}
-			p.OutputConfig = sdk.OutputConfigParam{Effort: sdk.OutputConfigEffort(v)}
+			p.Thinking = sdk.ThinkingConfigParamUnion{OfAdaptive: &sdk.ThinkingConfigAdaptiveParam{
+				Display: sdk.ThinkingConfigAdaptiveDisplay(display),
+			}}
+			if v != llm.ThinkingAdaptiveOnly {
+				p.OutputConfig = sdk.OutputConfigParam{Effort: sdk.OutputConfigEffort(v)}
+			}
 		}
 	default:
 		return false, fmt.Errorf("the Messages API takes no thinking style %q", style)

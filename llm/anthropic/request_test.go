@@ -96,27 +96,27 @@ func TestConvertRequest(t *testing.T) {
 			name:      "ThinkingDropsTemperature",
 			req:       llm.Request{Messages: []llm.Message{llm.UserText("hi")}, Temperature: &temp, Thinking: llm.ThinkingLow, MaxTokens: 16000},
 			maxOutput: 8192,
-			want:      map[string]string{"temperature": "", "thinking": `{"type":"enabled","budget_tokens":4096}`, "max_tokens": `16000`},
+			want:      map[string]string{"temperature": "", "thinking": `{"type":"enabled","budget_tokens":4096,"display":"summarized"}`, "max_tokens": `16000`},
 		},
 		{
 			name:      "ThinkingRaisesMaxTokens",
 			req:       llm.Request{Messages: []llm.Message{llm.UserText("hi")}, Thinking: llm.ThinkingHigh, MaxTokens: 20000},
 			maxOutput: 4000,
-			want:      map[string]string{"thinking": `{"type":"enabled","budget_tokens":20000}`, "max_tokens": `24000`},
+			want:      map[string]string{"thinking": `{"type":"enabled","budget_tokens":20000,"display":"summarized"}`, "max_tokens": `24000`},
 		},
 		{
 			name:      "ThinkingFromConfig",
 			req:       llm.Request{Messages: []llm.Message{llm.UserText("hi")}},
 			maxOutput: 8192,
 			thinking:  llm.ThinkingMinimal,
-			want:      map[string]string{"thinking": `{"type":"enabled","budget_tokens":1024}`, "max_tokens": `8192`},
+			want:      map[string]string{"thinking": `{"type":"enabled","budget_tokens":1024,"display":"summarized"}`, "max_tokens": `8192`},
 		},
 		{
 			name:      "RequestThinkingOverridesConfig",
 			req:       llm.Request{Messages: []llm.Message{llm.UserText("hi")}, Thinking: llm.ThinkingXHigh},
 			maxOutput: 8192,
 			thinking:  llm.ThinkingLow,
-			want:      map[string]string{"thinking": `{"type":"enabled","budget_tokens":32000}`, "max_tokens": `40192`},
+			want:      map[string]string{"thinking": `{"type":"enabled","budget_tokens":32000,"display":"summarized"}`, "max_tokens": `40192`},
 		},
 		{
 			name:      "RequestThinkingOffOverridesConfig",
@@ -258,11 +258,11 @@ func TestAdaptiveThinking(t *testing.T) {
 		{"", "", "", true},
 		{llm.ThinkingOff, `{"type":"between_tools"}`, "", false},
 		{llm.ThinkingMinimal, `{"type":"disabled"}`, "", true},
-		{llm.ThinkingLow, `{"type":"adaptive"}`, "", false},
+		{llm.ThinkingLow, `{"type":"adaptive","display":"summarized"}`, "", false},
 		{llm.ThinkingMedium, "", "", true},
-		{llm.ThinkingHigh, `{"type":"adaptive"}`, `{"effort":"max"}`, false},
+		{llm.ThinkingHigh, `{"type":"adaptive","display":"summarized"}`, `{"effort":"max"}`, false},
 		// Left out of the map: the style's default.
-		{llm.ThinkingXHigh, `{"type":"adaptive"}`, `{"effort":"xhigh"}`, false},
+		{llm.ThinkingXHigh, `{"type":"adaptive","display":"summarized"}`, `{"effort":"xhigh"}`, false},
 	}
 	for _, tt := range tests {
 		t.Run(string(tt.level), func(t *testing.T) {

@@ -191,6 +191,69 @@ func TestStreamEvents(t *testing.T) {
 	}
 }
 
+// TestOmittedThinkingRoundTrip replays a reply whose thinking came back
+// omitted (display omitted, the newer models' default): the block has no
+// text, only a signature. It must be kept, survive a session's JSON, and
+// be sent back unchanged on the next turn, or the API rejects the turn.
+func TestOmittedThinkingRoundTrip(t *testing.T) {
+	srv, requests := replay(t, sse("message_start", msgStart)+
+		sse("content_block_start", blockStart(0, `{"type":"thinking","thinking":"","signature":""}`))+
+		sse("content_block_delta", blockDelta(0, `{"type":"signature_delta","signature":"SIG-omitted"}`))+
+		sse("content_block_stop", blockStop(0))+
+		sse("content_block_start", blockStart(1, `{"type":"text","text":""}`))+
+		sse("content_block_delta", blockDelta(1, `{"type":"text_delta","text":"Done."}`))+
+		sse("content_block_stop", blockStop(1))+
+		sse("message_delta", msgDelta("end_turn", `{"output_tokens":5}`))+
+		sse("message_stop", msgStop))
+	m := newTestModel(t, srv.URL)
+	conv := []llm.Message{llm.UserText("hi")}
+	resp, err := llm.Accumulate(m.Stream(context.Background(), llm.Request{Messages: conv, Thinking: llm.ThinkingLow}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := llm.Message{Role: llm.RoleAssistant, Content: []llm.Block{llm.Thinking("", "SIG-omitted"), llm.Text("Done.")}}
+	if diff := cmp.Diff(want, resp.Message); diff != "" {
+		t.Fatalf("accumulated message (-want +got):\n%s", diff)
+	}
+
+	// As a session stores it.
+	b, err := json.Marshal(resp.Message)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stored llm.Message
+	if err := json.Unmarshal(b, &stored); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, stored); diff != "" {
+		t.Fatalf("message after JSON (-want +got):\n%s", diff)
+	}
+
+	conv = append(conv, stored, llm.UserText("next"))
+	if _, err := llm.Accumulate(m.Stream(context.Background(), llm.Request{Messages: conv, Thinking: llm.ThinkingLow})); err != nil {
+		t.Fatal(err)
+	}
+	reqs := requests()
+	if len(reqs) != 2 {
+		t.Fatalf("got %d requests, want 2", len(reqs))
+	}
+	var body struct {
+		Messages []struct {
+			Role    string            `json:"role"`
+			Content []json.RawMessage `json:"content"`
+		} `json:"messages"`
+	}
+	if err := json.Unmarshal(reqs[1].body, &body); err != nil {
+		t.Fatal(err)
+	}
+	if len(body.Messages) != 3 || body.Messages[1].Role != "assistant" || len(body.Messages[1].Content) != 2 {
+		t.Fatalf("second request's messages = %s, want user, assistant (thinking, text), user", reqs[1].body)
+	}
+	if diff := cmp.Diff(decode(t, `{"type":"thinking","thinking":"","signature":"SIG-omitted"}`), decode(t, string(body.Messages[1].Content[0]))); diff != "" {
+		t.Errorf("thinking block sent back (-want +got):\n%s", diff)
+	}
+}
+
 func TestStreamUsage(t *testing.T) {
 	tests := []struct {
 		name  string
