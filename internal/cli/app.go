@@ -242,7 +242,9 @@ func (a *app) publish(ev agent.Event) {
 	}
 }
 
-func (a *app) subscribe(fn func(agent.Event)) {
+// Subscribe calls fn with every event of the app's agents, across agent
+// swaps.
+func (a *app) Subscribe(fn func(agent.Event)) {
 	a.mu.Lock()
 	a.subs = append(a.subs, fn)
 	a.mu.Unlock()
@@ -319,10 +321,11 @@ func answerSince(s *session.Session, n int) string {
 	return ""
 }
 
-// prompt runs one prompt on the current agent.
-func (a *app) prompt(ctx context.Context, text string) error {
+// promptOrCommand runs one prompt on the current agent, or the slash
+// command it is (print and JSON mode).
+func (a *app) promptOrCommand(ctx context.Context, text string) error {
 	if strings.HasPrefix(text, "/") {
-		out, err := a.command(ctx, text)
+		out, err := a.Command(ctx, text)
 		if out != "" {
 			fmt.Fprintln(a.e.stderr, out)
 		}

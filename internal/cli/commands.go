@@ -11,8 +11,8 @@ import (
 // (advisor.go has the advisor's).
 var _ commands.Target = (*app)(nil)
 
-// command runs the slash command line "/name args".
-func (a *app) command(ctx context.Context, line string) (string, error) {
+// Command runs the slash command line "/name args".
+func (a *app) Command(ctx context.Context, line string) (string, error) {
 	return commands.New().Run(ctx, a, line)
 }
 

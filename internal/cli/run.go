@@ -1,16 +1,15 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/vigil-dev/vigil/agent"
+	"github.com/vigil-dev/vigil/internal/rpc"
 )
 
 // runCmd runs the agent: on one prompt (-p), or driven over stdin (--mode
@@ -42,12 +41,12 @@ func (c *runCmd) Run(e *env) error {
 	case "rpc":
 		return serveRPC(e, a)
 	case "json":
-		w := &jsonLines{w: e.stdout}
-		a.subscribe(func(ev agent.Event) { w.write(ev) })
-		return a.prompt(e.ctx, prompt)
+		w := rpc.NewLineWriter(e.stdout)
+		a.Subscribe(func(ev agent.Event) { w.Encode(ev) })
+		return a.promptOrCommand(e.ctx, prompt)
 	}
 	before := a.session().Len()
-	err = a.prompt(e.ctx, prompt)
+	err = a.promptOrCommand(e.ctx, prompt)
 	// Print only what this prompt produced: after a failure, the partial
 	// reply if there is one, never an older answer.
 	if ans := answerSince(a.session(), before); ans != "" || (err == nil && !strings.HasPrefix(prompt, "/")) {
@@ -109,20 +108,4 @@ func readable(r io.Reader) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice == 0
-}
-
-// jsonLines writes values as JSON lines, one writer at a time.
-type jsonLines struct {
-	mu sync.Mutex
-	w  interface{ Write([]byte) (int, error) }
-}
-
-func (j *jsonLines) write(v any) {
-	data, err := json.Marshal(v)
-	if err != nil {
-		data, _ = json.Marshal(map[string]string{"type": "error", "error": "encode: " + err.Error()})
-	}
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	j.w.Write(append(data, '\n'))
 }
