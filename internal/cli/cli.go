@@ -1,5 +1,12 @@
 // Package cli wires vigil's commands together. It is the only package that
 // knows every other one; main calls [Run] and nothing else.
+//
+// It holds the command line, each command's Run, and the app that wires
+// the agent, its session, its advisor and the models (the slash commands'
+// Target and the RPC server's App); the logic they run lives in packages
+// with one job each: internal/commands, internal/rpc, internal/sidecar
+// and the others. internal/archtest keeps it so: only cmd/vigil imports
+// it, and a type it declares is a command or a listed wiring type.
 package cli
 
 import (
