@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"syscall"
+
+	"github.com/vigil-dev/vigil/internal/regularfile"
 )
 
 // ErrFileChanged is what a follower's error wraps when the file it follows
@@ -36,50 +38,20 @@ type followFile struct {
 	seen os.FileInfo
 }
 
-// followOpenFlags open without blocking and without taking a terminal:
-// open(2) of a named pipe waits for a writer, and of a terminal may make
-// it the process's controlling one. The stat before the open refuses both;
-// these flags close the gap in which another file could take the name.
-const followOpenFlags = os.O_RDONLY | syscall.O_NONBLOCK | syscall.O_NOCTTY
-
 // open opens the file for a poll that goes on reading at pos. It returns
 // a nil file and no error when the file does not exist and never did (the
 // agent has not written it yet). The error wraps ErrFileChanged when the
 // file is not the one read so far or is shorter than pos.
 //
-// It looks before it opens: only a regular file (or a symbolic link to
-// one) is opened, so a named pipe at the path costs one stat, never an
+// It opens only a regular file (or a symbolic link to one), with
+// [regularfile.Open]: a named pipe at the path costs one stat, never an
 // open that waits for a writer, and a device is never read at all.
 func (ff *followFile) open(pos int64) (*os.File, int64, error) {
-	info, err := os.Stat(ff.path)
-	if errors.Is(err, fs.ErrNotExist) {
-		if ff.seen == nil {
-			return nil, 0, nil
-		}
-		return nil, 0, fmt.Errorf("follow %s: %w: %w", ff.path, ErrFileChanged, removed{})
-	}
-	if errors.Is(err, syscall.ELOOP) {
-		return nil, 0, ff.refused("a loop of symbolic links")
-	}
+	file, info, err := regularfile.Open(ff.path)
 	if err != nil {
-		return nil, 0, fmt.Errorf("follow %s: %w", ff.path, err)
+		return nil, 0, ff.openError(err)
 	}
-	if !info.Mode().IsRegular() {
-		return nil, 0, ff.refused(kindOf(info.Mode()))
-	}
-	file, err := os.OpenFile(ff.path, followOpenFlags, 0)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, 0, nil // removed since the stat: the next poll says so
-	}
-	if err != nil {
-		return nil, 0, fmt.Errorf("follow %s: %w", ff.path, err)
-	}
-	info, err = file.Stat()
 	switch {
-	case err != nil:
-		err = fmt.Errorf("follow %s: %w", ff.path, err)
-	case !info.Mode().IsRegular():
-		err = ff.refused(kindOf(info.Mode()))
 	case ff.seen != nil && !os.SameFile(ff.seen, info):
 		err = ff.changed("another file took its name")
 	case info.Size() < pos:
@@ -93,6 +65,25 @@ func (ff *followFile) open(pos int64) (*os.File, int64, error) {
 	return file, info.Size(), nil
 }
 
+// openError is the error of a poll whose open failed with err, or nil
+// when the file is not there yet: it never was, or it was removed between
+// the look and the open (the next poll says so).
+func (ff *followFile) openError(err error) error {
+	var nr *regularfile.NotRegularError
+	var pe *fs.PathError
+	switch {
+	case errors.As(err, &nr):
+		return ff.refused(regularfile.Kind(nr.Mode))
+	case errors.Is(err, fs.ErrNotExist) && (ff.seen == nil || errors.As(err, &pe) && pe.Op == "open"):
+		return nil
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("follow %s: %w: %w", ff.path, ErrFileChanged, removed{})
+	case errors.Is(err, syscall.ELOOP):
+		return ff.refused("a loop of symbolic links")
+	}
+	return fmt.Errorf("follow %s: %w", ff.path, err)
+}
+
 func (ff *followFile) changed(how string) error {
 	return fmt.Errorf("follow %s: %w: %s", ff.path, ErrFileChanged, how)
 }
@@ -100,21 +91,4 @@ func (ff *followFile) changed(how string) error {
 // refused is the error of a path that names no regular file.
 func (ff *followFile) refused(what string) error {
 	return fmt.Errorf("follow %s: %w (%s)", ff.path, errNotRegular, what)
-}
-
-// kindOf names the kind of file mode m is, for a refusal.
-func kindOf(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a folder"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	}
-	return "an irregular file"
 }

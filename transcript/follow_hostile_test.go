@@ -114,32 +114,6 @@ func TestFollowFileBecomesANamedPipe(t *testing.T) {
 	}
 }
 
-// TestFollowOpenFlagsNeverWait: the open after the stat does not wait
-// for a writer either, should a named pipe take the file's name between
-// the two.
-func TestFollowOpenFlagsNeverWait(t *testing.T) {
-	fifo := filepath.Join(t.TempDir(), "p")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() {
-		f, err := os.OpenFile(fifo, followOpenFlags, 0)
-		if err == nil {
-			f.Close()
-		}
-		done <- err
-	}()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("open: %v", err)
-		}
-	case <-time.After(pollBound):
-		t.Fatal("opening a named pipe with followOpenFlags waited for a writer")
-	}
-}
-
 // TestFollowRemovedIsNotExist: the error of a removed transcript says so
 // in a way callers can test.
 func TestFollowRemovedIsNotExist(t *testing.T) {

@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"syscall"
+
+	"github.com/vigil-dev/vigil/internal/regularfile"
 )
 
 // ErrNotRegular is the cause of the error for a path that names no
@@ -15,35 +17,28 @@ import (
 var ErrNotRegular = errors.New("not a regular file")
 
 // openRegular opens path for reading when it is a regular file, or a
-// symbolic link to one, and returns it with its size. It looks before it
-// opens, so a named pipe costs a stat, never an open that waits, and a
-// device is never read; it checks again what it opened.
+// symbolic link to one, and returns it with its size; see
+// [regularfile.Open].
 func openRegular(path string) (*os.File, int64, error) {
-	info, err := os.Stat(path)
+	f, info, err := regularfile.Open(path)
 	if err != nil {
-		return nil, 0, statError(path, err)
-	}
-	if !info.Mode().IsRegular() {
-		return nil, 0, notRegular(path, info.Mode())
-	}
-	f, err := os.OpenFile(path, openFlags, 0)
-	if err != nil {
-		return nil, 0, statError(path, err)
-	}
-	info, err = f.Stat()
-	if err == nil && !info.Mode().IsRegular() {
-		err = notRegular(path, info.Mode())
-	}
-	if err != nil {
-		f.Close()
-		return nil, 0, err
+		return nil, 0, openError(path, err)
 	}
 	return f, info.Size(), nil
 }
 
+// openError is the error for path from [regularfile.Open].
+func openError(path string, err error) error {
+	var nr *regularfile.NotRegularError
+	if errors.As(err, &nr) {
+		return notRegular(path, nr.Mode)
+	}
+	return statError(path, err)
+}
+
 // notRegular is the error for path, of mode m, which is no regular file.
 func notRegular(path string, m fs.FileMode) error {
-	return fmt.Errorf("read %s: %w (%s)", path, ErrNotRegular, kind(m))
+	return fmt.Errorf("read %s: %w (%s)", path, ErrNotRegular, regularfile.Kind(m))
 }
 
 // statError is the error for path from a stat or open: its cause without
@@ -67,23 +62,4 @@ func statError(path string, err error) error {
 func isSymlink(path string) bool {
 	info, err := os.Lstat(path)
 	return err == nil && info.Mode()&fs.ModeSymlink != 0
-}
-
-// kind names the type of a file that is not a regular one.
-func kind(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a folder"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	case m&fs.ModeSymlink != 0:
-		return "a symbolic link"
-	}
-	return "an irregular file"
 }

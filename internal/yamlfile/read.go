@@ -3,10 +3,10 @@ package yamlfile
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"syscall"
+
+	"github.com/vigil-dev/vigil/internal/regularfile"
 )
 
 // ReadFile reads the settings file at path, of at most [MaxSize] bytes. A
@@ -22,67 +22,25 @@ func ReadFile(path string) ([]byte, error) { return ReadRegular(path, MaxSize) }
 // are [*Error]s naming path: "not a regular file (a named pipe)", "a loop
 // of symbolic links", "larger than 1 MiB", or why it cannot be read.
 func ReadRegular(path string, limit int64) ([]byte, error) {
-	info, err := os.Stat(path)
-	if err != nil {
-		return nil, openError(path, err)
+	data, err := regularfile.Read(path, limit)
+	if err == nil {
+		return data, nil
 	}
-	if err := checkRegular(path, info, limit); err != nil {
-		return nil, err
-	}
-	// The file may be replaced between the Stat and the open; opening
-	// without blocking and checking again keeps a named pipe swapped in
-	// from hanging the open.
-	f, err := openNoBlock(path)
-	if err != nil {
-		return nil, openError(path, err)
-	}
-	defer f.Close()
-	info, err = f.Stat()
-	if err != nil {
-		return nil, openError(path, err)
-	}
-	if err := checkRegular(path, info, limit); err != nil {
-		return nil, err
-	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, openError(path, err)
-	}
-	if int64(len(data)) > limit {
+	var nr *regularfile.NotRegularError
+	var tl *regularfile.TooLargeError
+	switch {
+	case errors.As(err, &nr):
+		return nil, &Error{File: path, Msg: fmt.Sprintf("not a regular file (%s)", regularfile.Kind(nr.Mode))}
+	case errors.As(err, &tl) && tl.Size < 0:
 		return nil, &Error{File: path, Msg: fmt.Sprintf("is larger than %s, the limit for this file", sizeText(limit)), Err: errTooLarge}
+	case errors.As(err, &tl):
+		return nil, &Error{File: path, Msg: fmt.Sprintf("is %s, larger than %s, the limit for this file", sizeText(tl.Size), sizeText(limit)), Err: errTooLarge}
 	}
-	return data, nil
+	return nil, openError(path, err)
 }
 
 // errTooLarge is the cause of the errors about a file over its size limit.
 var errTooLarge = errors.New("file too large")
-
-func checkRegular(path string, info fs.FileInfo, limit int64) error {
-	if !info.Mode().IsRegular() {
-		return &Error{File: path, Msg: fmt.Sprintf("not a regular file (%s)", kind(info.Mode()))}
-	}
-	if info.Size() > limit {
-		return &Error{File: path, Msg: fmt.Sprintf("is %s, larger than %s, the limit for this file", sizeText(info.Size()), sizeText(limit)), Err: errTooLarge}
-	}
-	return nil
-}
-
-// kind names the type of a file that is not a regular one.
-func kind(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a folder"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	}
-	return "a " + m.Type().String() + " file"
-}
 
 // openError returns err, from opening or reading path, as an [*Error] that
 // still matches the cause (fs.ErrNotExist, fs.ErrPermission), or as itself
