@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -22,16 +21,16 @@ func TestDiscoverHostileFiles(t *testing.T) {
 		log  string // what the log must say; "" wants the file read and nothing logged
 		want string // what the content must hold when the file is read
 	}{
-		{"a sparse 10 GiB file", sparse(10 << 30), "larger than 1 MiB", ""},
-		{"a 2 MiB file", write(strings.Repeat("y", 2<<20)), "larger than 1 MiB", ""},
-		{"a named pipe", fifo, "not a regular file (a named pipe)", ""},
-		{"a link to /dev/zero", link("/dev/zero"), "not a regular file (a device)", ""},
-		{"a loop of symbolic links", loop, "a loop of symbolic links", ""},
-		{"no permission to read", unreadable, "permission denied", ""},
-		{"invalid UTF-8", write("caf\xe9 \xff\n"), "is not UTF-8 text", "caf\uFFFD \uFFFD"},
-		{"control characters", write("a\x1b[31mred\x00\n"), "", "a\x1b[31mred\x00"},
-		{"a million import tokens", write(strings.Repeat("@x.md ", (1<<20)/6)), "", "@x.md @x.md"},
-		{"a 1 MiB line", write(strings.Repeat("y", 1<<20)), "", "yyy"},
+		{"a sparse 10 GiB file", hostiletest.Sparse(10 << 30), "larger than 1 MiB", ""},
+		{"a 2 MiB file", hostiletest.Text(strings.Repeat("y", 2<<20)), "larger than 1 MiB", ""},
+		{"a named pipe", hostiletest.FIFO, "not a regular file (a named pipe)", ""},
+		{"a link to /dev/zero", hostiletest.Link("/dev/zero"), "not a regular file (a device)", ""},
+		{"a loop of symbolic links", hostiletest.Loop, "a loop of symbolic links", ""},
+		{"no permission to read", hostiletest.Unreadable, "permission denied", ""},
+		{"invalid UTF-8", hostiletest.Text("caf\xe9 \xff\n"), "is not UTF-8 text", "caf\uFFFD \uFFFD"},
+		{"control characters", hostiletest.Text("a\x1b[31mred\x00\n"), "", "a\x1b[31mred\x00"},
+		{"a million import tokens", hostiletest.Text(strings.Repeat("@x.md ", (1<<20)/6)), "", "@x.md @x.md"},
+		{"a 1 MiB line", hostiletest.Text(strings.Repeat("y", 1<<20)), "", "yyy"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -87,8 +86,8 @@ func TestExpandImportsHostile(t *testing.T) {
 		{"too many imports", fanOut(contextfiles.MaxImports + 50), nil, tokens(contextfiles.MaxImports + 50), contextfiles.OverLimit, contextfiles.MaxImports + 1},
 		{"a file over the limit", map[string]string{"p/big.md": strings.Repeat("y", 2<<20)}, nil, "@big.md", contextfiles.OverLimit, 1},
 		{"files over the limit together", fanOutSized(5, 900<<10), nil, tokens(5), contextfiles.OverLimit, 5},
-		{"a named pipe", nil, func(t *testing.T, p string) { fifo(t, filepath.Join(p, "f.md")) }, "@f.md", contextfiles.Missing, 1},
-		{"a loop of symbolic links", nil, func(t *testing.T, p string) { loop(t, filepath.Join(p, "l.md")) }, "@l.md", contextfiles.Missing, 1},
+		{"a named pipe", nil, func(t *testing.T, p string) { hostiletest.FIFO(t, filepath.Join(p, "f.md")) }, "@f.md", contextfiles.Missing, 1},
+		{"a loop of symbolic links", nil, func(t *testing.T, p string) { hostiletest.Loop(t, filepath.Join(p, "l.md")) }, "@l.md", contextfiles.Missing, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -113,67 +112,6 @@ func TestExpandImportsHostile(t *testing.T) {
 				t.Errorf("%d imports, the last %+v; want %d, the last %v", len(imports), last, tt.count, tt.status)
 			}
 		})
-	}
-}
-
-func write(s string) func(*testing.T, string) {
-	return func(t *testing.T, path string) {
-		if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
-func sparse(size int64) func(*testing.T, string) {
-	return func(t *testing.T, path string) {
-		f, err := os.Create(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		if err := f.Truncate(size); err != nil {
-			t.Skipf("cannot make a sparse file: %v", err)
-		}
-	}
-}
-
-func fifo(t *testing.T, path string) {
-	if runtime.GOOS == "windows" {
-		t.Skip("no named pipes here")
-	}
-	if err := mkfifo(path); err != nil {
-		t.Skipf("cannot make a named pipe: %v", err)
-	}
-}
-
-func link(target string) func(*testing.T, string) {
-	return func(t *testing.T, path string) {
-		if _, err := os.Stat(target); err != nil {
-			t.Skipf("no %s: %v", target, err)
-		}
-		if err := os.Symlink(target, path); err != nil {
-			t.Skipf("cannot make a symbolic link: %v", err)
-		}
-	}
-}
-
-func loop(t *testing.T, path string) {
-	other := path + ".other"
-	if err := os.Symlink(other, path); err != nil {
-		t.Skipf("cannot make a symbolic link: %v", err)
-	}
-	if err := os.Symlink(path, other); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func unreadable(t *testing.T, path string) {
-	if runtime.GOOS == "windows" || os.Geteuid() == 0 {
-		t.Skip("permissions do not stop this user reading")
-	}
-	write("x")(t, path)
-	if err := os.Chmod(path, 0); err != nil {
-		t.Fatal(err)
 	}
 }
 

@@ -2,46 +2,34 @@ package hostiletest
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
-	"runtime"
 	"strings"
-	"testing"
 )
 
 // Cases returns the hostile files. The bombs are under a valid key
 // (advisor, providers) so that nothing but a limit stops them.
 func Cases() []Case {
 	return []Case{
-		{"flow nesting 100000 deep", text("advisor: " + strings.Repeat("[", 100_000) + "\n"), "YAML tokens"},
-		{"flow nesting just too deep", text("advisor: " + strings.Repeat("[", 65) + strings.Repeat("]", 65) + "\n"), "nests more than 64"},
-		{"block nesting just too deep", text(blockNesting(65)), "nests more than 64"},
-		{"compact lists 100 deep", text("advisor:\n  " + strings.Repeat("- ", 100) + "x\n"), "nests more than 64"},
-		{"billion laughs", text(laughs("[", "]", "advisor: {enabled: *x8}\n")), "billion laughs"},
-		{"billion laughs by merge keys", text(mergeLaughs()), "billion laughs"},
-		{"one long string aliased", text("x: &s " + strings.Repeat("y", 900<<10) + "\nadvisor: {reviewer: [" + strings.Repeat("*s, ", 20) + "]}\n"), "billion laughs"},
-		{"ten thousand keys in one mapping", text(manyKeys(10_000)), "keys in one mapping"},
-		{"a million values", text("advisor: [" + strings.Repeat("x,", 500_000) + "]\n"), "YAML tokens"},
-		{"a 2 MiB line", text("advisor: " + strings.Repeat("y", 2<<20) + "\n"), "larger than 1 MiB"},
-		{"a 900 KiB line", text("advisor: " + strings.Repeat("y", 900<<10) + "\n"), ""},
-		{"a sparse 10 GiB file", sparse(10 << 30), "larger than 1 MiB"},
-		{"invalid UTF-8", text("advisor:\n  reviewer: \xff\xfe model\n"), "not UTF-8"},
-		{"UTF-16", text("\xff\xfea\x00:\x00 \x00b\x00\n\x00"), "not UTF-8"},
-		{"a terminal escape", text("advisor:\n  reviewer: \x1b]0;owned\x07\n"), "control character"},
-		{"a NUL byte", text("advisor:\x00 {}\n"), "control character"},
-		{"a named pipe", fifo, "not a regular file (a named pipe)"},
-		{"a link to /dev/zero", link("/dev/zero"), "not a regular file (a character device)"},
-		{"a folder", folder, "not a regular file (a folder)"},
-		{"a loop of symbolic links", loop, "loop of symbolic links"},
-		{"no permission to read", unreadable, "permission denied"},
-	}
-}
-
-func text(s string) func(*testing.T, string) {
-	return func(t *testing.T, path string) {
-		if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		{"flow nesting 100000 deep", Text("advisor: " + strings.Repeat("[", 100_000) + "\n"), "YAML tokens"},
+		{"flow nesting just too deep", Text("advisor: " + strings.Repeat("[", 65) + strings.Repeat("]", 65) + "\n"), "nests more than 64"},
+		{"block nesting just too deep", Text(blockNesting(65)), "nests more than 64"},
+		{"compact lists 100 deep", Text("advisor:\n  " + strings.Repeat("- ", 100) + "x\n"), "nests more than 64"},
+		{"billion laughs", Text(laughs("[", "]", "advisor: {enabled: *x8}\n")), "billion laughs"},
+		{"billion laughs by merge keys", Text(mergeLaughs()), "billion laughs"},
+		{"one long string aliased", Text("x: &s " + strings.Repeat("y", 900<<10) + "\nadvisor: {reviewer: [" + strings.Repeat("*s, ", 20) + "]}\n"), "billion laughs"},
+		{"ten thousand keys in one mapping", Text(manyKeys(10_000)), "keys in one mapping"},
+		{"a million values", Text("advisor: [" + strings.Repeat("x,", 500_000) + "]\n"), "YAML tokens"},
+		{"a 2 MiB line", Text("advisor: " + strings.Repeat("y", 2<<20) + "\n"), "larger than 1 MiB"},
+		{"a 900 KiB line", Text("advisor: " + strings.Repeat("y", 900<<10) + "\n"), ""},
+		{"a sparse 10 GiB file", Sparse(10 << 30), "larger than 1 MiB"},
+		{"invalid UTF-8", Text("advisor:\n  reviewer: \xff\xfe model\n"), "not UTF-8"},
+		{"UTF-16", Text("\xff\xfea\x00:\x00 \x00b\x00\n\x00"), "not UTF-8"},
+		{"a terminal escape", Text("advisor:\n  reviewer: \x1b]0;owned\x07\n"), "control character"},
+		{"a NUL byte", Text("advisor:\x00 {}\n"), "control character"},
+		{"a named pipe", FIFO, "not a regular file (a named pipe)"},
+		{"a link to /dev/zero", Link("/dev/zero"), "not a regular file (a character device)"},
+		{"a folder", Folder, "not a regular file (a folder)"},
+		{"a loop of symbolic links", Loop, "loop of symbolic links"},
+		{"no permission to read", Unreadable, "permission denied"},
 	}
 }
 
@@ -91,54 +79,4 @@ func manyKeys(n int) string {
 		fmt.Fprintf(&b, "  k%d: {}\n", i)
 	}
 	return b.String()
-}
-
-func sparse(size int64) func(*testing.T, string) {
-	return func(t *testing.T, path string) {
-		f, err := os.Create(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		if err := f.Truncate(size); err != nil {
-			t.Skipf("cannot make a sparse file: %v", err)
-		}
-	}
-}
-
-func link(target string) func(*testing.T, string) {
-	return func(t *testing.T, path string) {
-		if _, err := os.Stat(target); err != nil {
-			t.Skipf("no %s: %v", target, err)
-		}
-		if err := os.Symlink(target, path); err != nil {
-			t.Skipf("cannot make a symbolic link: %v", err)
-		}
-	}
-}
-
-func folder(t *testing.T, path string) {
-	if err := os.Mkdir(path, 0o755); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func loop(t *testing.T, path string) {
-	other := filepath.Join(filepath.Dir(path), "other.yml")
-	if err := os.Symlink(other, path); err != nil {
-		t.Skipf("cannot make a symbolic link: %v", err)
-	}
-	if err := os.Symlink(path, other); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func unreadable(t *testing.T, path string) {
-	if runtime.GOOS == "windows" || os.Geteuid() == 0 {
-		t.Skip("permissions do not stop this user reading")
-	}
-	text("advisor: {}\n")(t, path)
-	if err := os.Chmod(path, 0); err != nil {
-		t.Fatal(err)
-	}
 }
