@@ -104,6 +104,16 @@ func TestCoreKey(t *testing.T) {
 		{"grep x a | wc -l", "grep x a | wc -l"},
 		{"npm run build", "npm run"},
 		{"timeout 5", ""},
+		// Every wrapper simpleCmd.program knows, with its options and
+		// operands.
+		{"setsid nohup python server.py > server.log", "python server.py"},
+		{"env A=1 python x.py", "python x.py"},
+		{"timeout -s KILL 60 make build", "make build"},
+		{"uv run pytest tests", "pytest tests"},
+		{"xargs -n 1 rm", "rm"},
+		{"command -v foo", "command foo"},
+		{"env", ""},
+		{"sudo -u app", ""},
 	} {
 		if got := coreKey(c.in); got != c.want {
 			t.Errorf("coreKey(%q) = %q, want %q", c.in, got, c.want)

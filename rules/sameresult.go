@@ -108,21 +108,11 @@ func boolSig(b bool) sig {
 // answers its prompts.
 var feeders = map[string]bool{"echo": true, "printf": true, "yes": true}
 
-// wrappers run the command that follows them; the words after them up
-// to that command are their own options.
-var wrappers = map[string]bool{
-	"timeout": true, "sudo": true, "env": true, "nohup": true, "time": true, "nice": true,
-	"npx": true, "bunx": true, "pnpx": true, "uvx": true, "xvfb-run": true, "stdbuf": true,
-}
-
-// valueFlags are wrappers' options that take the next word as their
-// value (sudo -u USER, timeout -s SIGNAL).
-var valueFlags = map[string]bool{"-u": true, "-g": true, "-s": true, "-k": true, "-n": true, "-o": true, "-e": true, "-i": true}
-
 // coreKey is what a canonical command line runs, for comparing variants:
 // its last command's program and first argument, with input feeders and
-// wrappers left out ("echo N | timeout 60 npx create-next-app@latest app
-// --yes" is "create-next-app@latest app").
+// the wrappers simpleCmd.program looks through left out ("echo N |
+// timeout 60 npx create-next-app@latest app --yes" is
+// "create-next-app@latest app"). A wrapper with nothing to run has none.
 func coreKey(canonical string) string {
 	last := canonical
 	if strings.Contains(canonical, " | ") {
@@ -143,22 +133,12 @@ func coreKey(canonical string) string {
 		}
 	}
 	var buf [16]string
-	words := firstFields(last, buf[:0])
-	j := 0
-	for j < len(words) && wrappers[baseName(words[j])] {
-		j++
-		for j < len(words) && (strings.HasPrefix(words[j], "-") || isNumberWord(words[j])) {
-			if valueFlags[words[j]] {
-				j++
-			}
-			j++
-		}
-	}
-	if j >= len(words) {
+	c := simpleCmd{args: firstFields(last, buf[:0])}
+	key, args := c.program()
+	if w, ok := commandWrappers[key]; key == "" || ok && len(w.skip(args)) == 0 {
 		return ""
 	}
-	key := baseName(words[j])
-	for _, w := range words[j+1:] {
+	for _, w := range args {
 		if !strings.HasPrefix(w, "-") {
 			return key + " " + w
 		}
@@ -176,18 +156,4 @@ func firstFields(s string, dst []string) []string {
 		dst = append(dst, w)
 	}
 	return dst
-}
-
-// isNumberWord reports whether w is a number or a duration such as 60s.
-func isNumberWord(w string) bool {
-	w = strings.TrimRight(w, "smhd")
-	if w == "" {
-		return false
-	}
-	for _, c := range w {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
 }
