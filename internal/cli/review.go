@@ -121,6 +121,10 @@ func (c *reviewCmd) run(e *env) error {
 	}
 	for _, in := range inputs {
 		if e.ctx.Err() != nil {
+			// Cut short between two files: the report names the first
+			// file left unreviewed, as it does when the signal comes
+			// while a file is read.
+			emit(&report.File{Path: in.Path, Err: fmt.Errorf("review %s: %w", in.Path, context.Cause(e.ctx))})
 			return &exitError{code: exitUsage, err: fmt.Errorf("review: %w", context.Cause(e.ctx))}
 		}
 		if in.Err != nil {

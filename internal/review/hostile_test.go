@@ -1,8 +1,10 @@
 package review
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -101,5 +103,46 @@ func TestReadAdvisorTranscript(t *testing.T) {
 	session := strings.Replace(strings.Replace(advisor, `,"parentSession":{"kind":"advisor","id":"3f9a0c1d2e4b5a69","path":"/s.jsonl"}`, "", 1), "advisor-", "", 1)
 	if _, err := Read(context.Background(), strings.NewReader(session), "session.jsonl", Options{}); err != nil {
 		t.Errorf("a session: %v", err)
+	}
+}
+
+// cancelAfter reads r and cancels the review's context once n bytes are
+// read, as a signal arriving mid-file does.
+type cancelAfter struct {
+	r      io.Reader
+	n      int
+	cancel context.CancelCauseFunc
+}
+
+func (c *cancelAfter) Read(p []byte) (int, error) {
+	k, err := c.r.Read(p)
+	if c.n -= k; c.n <= 0 {
+		c.cancel(errors.New("SIGTERM"))
+	}
+	return k, err
+}
+
+// TestReviewCutShortSaysSo: a review whose context ends in the middle of
+// a long line (which the reader cuts and notes, ending its items without
+// an error) reports why it stopped, never a clean result.
+func TestReviewCutShortSaysSo(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(devset, "vigil", "clean_normal_fix.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	header, _, _ := bytes.Cut(data, []byte("\n"))
+	body := append(append(header, '\n'), bytes.Repeat([]byte{0}, 64<<20)...)
+	for _, at := range []int{len(header) + 1, len(header) + 1<<20, len(header) + 40<<20} {
+		ctx, cancel := context.WithCancelCause(context.Background())
+		res, err := Read(ctx, &cancelAfter{r: bytes.NewReader(body), n: at, cancel: cancel}, "huge.jsonl", Options{})
+		cancel(nil)
+		switch {
+		case err != nil:
+			if !strings.Contains(err.Error(), "SIGTERM") {
+				t.Errorf("cut at %d: err %v, want the cause", at, err)
+			}
+		case res.Err == nil || !strings.Contains(res.Err.Error(), "SIGTERM"):
+			t.Errorf("cut at %d: result error %v, want the cause", at, res.Err)
+		}
 	}
 }

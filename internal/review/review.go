@@ -163,6 +163,12 @@ func Read(ctx context.Context, r io.Reader, name string, opt Options) (*Result, 
 		}
 		cur.add(it)
 	}
+	if res.Err == nil && ctx.Err() != nil {
+		// A reader may end its items quietly on a failed read (one it
+		// notes as a cut line, say): a review the signal cut short must
+		// still say so, never pass for a clean one.
+		res.Err = stopped(ctx, name, ctx.Err())
+	}
 	finish()
 	res.Format = tr.Format() // the runs may have named it more precisely (omp)
 	res.Notes = tr.Notes()
