@@ -19,6 +19,10 @@ const (
 	// CustomResume opens a turn started by [Agent.Resume] (Display and
 	// InContext).
 	CustomResume = "resume"
+	// ContinueText is what a resume with no text of its own says: the
+	// user continuing a stopped run (the `.`/`c` shortcut, RPC resume with
+	// no message).
+	ContinueText = "Continue."
 )
 
 // acquire takes the busy token, or fails with ErrBusy.
@@ -61,13 +65,14 @@ func (a *Agent) Prompt(ctx context.Context, text string) error {
 }
 
 // Resume starts a run in a stopped agent on behalf of a host (the advisor
-// resuming after raising a concern while the agent was idle). It works as
-// Prompt, but its opening message is a custom entry of type CustomResume
-// (displayed, in context) holding text, and its turn_start says
+// resuming after raising a concern while the agent was idle) or of the
+// user continuing a stopped run. It works as Prompt, but its opening
+// message is a custom entry of type CustomResume (displayed, in context)
+// holding text, [ContinueText] when text is empty, and its turn_start says
 // CauseResume.
 func (a *Agent) Resume(ctx context.Context, text string) error {
 	if text == "" {
-		return errors.New("agent: resume: empty text")
+		text = ContinueText
 	}
 	return a.run(ctx, CauseResume, &session.Custom{
 		CustomType: CustomResume, Content: []llm.Block{llm.Text(text)}, Display: true, InContext: true,

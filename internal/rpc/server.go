@@ -163,6 +163,9 @@ func (s *Server) abort() {
 	s.app.Abort()
 }
 
+// errBusy refuses a command that starts a run while one is going.
+var errBusy = errors.New("a turn is running: use steer or follow_up, or abort it first")
+
 // start runs fn in the background as the current turn, then finish with its
 // error once the turn is over (so a reply written by finish is followed only
 // by commands that see the server idle). A turn that already said idle is
@@ -172,7 +175,7 @@ func (s *Server) start(fn func(ctx context.Context) error, finish func(error)) e
 	if t := s.turn; t != nil {
 		if !s.idleSeen {
 			s.mu.Unlock()
-			return errors.New("a turn is running: use steer or follow_up, or abort it first")
+			return errBusy
 		}
 		s.mu.Unlock()
 		select {
@@ -238,17 +241,39 @@ func (s *Server) handle(line int, raw string) {
 		}
 	case "resume":
 		err = s.start(func(ctx context.Context) error { return s.app.Resume(ctx, c.Message) }, s.turnError(c.ID))
-	case "steer":
+	case "steer", "follow_up":
 		if c.Message == "" {
-			err = errors.New("steer needs a message")
-		} else {
-			s.app.Steer(c.Message, c.Interrupt)
+			err = errors.New(c.Type + " needs a message")
+			break
 		}
-	case "follow_up":
-		if c.Message == "" {
-			err = errors.New("follow_up needs a message")
-		} else {
-			s.app.FollowUp(c.Message)
+		queue := func() {
+			if c.Type == "steer" {
+				s.app.Steer(c.Message, c.Interrupt)
+			} else {
+				s.app.FollowUp(c.Message)
+			}
+		}
+		if s.app.State().Running {
+			queue() // a run this server did not start (the advisor's resume)
+			break
+		}
+		// While the run is stopped, a steer or follow-up resumes it: the
+		// message opens the new run as the user's, as a prompt would
+		// (the advice the advisor kept as a card re-enters with it).
+		err = s.start(func(ctx context.Context) error {
+			err := s.app.Prompt(ctx, c.Message)
+			if errors.Is(err, agent.ErrBusy) {
+				queue() // a run started meanwhile takes it
+				return nil
+			}
+			return err
+		}, s.turnError(c.ID))
+		switch {
+		case err == nil:
+			resp.Data = map[string]any{"resumed": true}
+		case errors.Is(err, errBusy):
+			err = nil
+			queue()
 		}
 	case "abort":
 		s.abort()

@@ -104,6 +104,23 @@ func (s *session) next(want string) {
 	}
 }
 
+// nextAll reads len(want) lines and checks they are want, in any order.
+func (s *session) nextAll(want ...string) {
+	s.t.Helper()
+	var got []string
+	for range want {
+		if !s.out.Scan() {
+			s.t.Fatalf("output ended after %q; want %q", got, want)
+		}
+		got = append(got, s.out.Text())
+	}
+	slices.Sort(got)
+	sorted := slices.Sorted(slices.Values(want))
+	if !slices.Equal(got, sorted) {
+		s.t.Fatalf("got  %q\nwant %q", got, sorted)
+	}
+}
+
 // TestServerLines: the replies, byte for byte as docs/rpc.md has them;
 // a second prompt is refused while one runs, and accepted once it is
 // over; at the end of input Serve returns nil.
@@ -177,5 +194,31 @@ func TestServerAbort(t *testing.T) {
 	s.in.Close()
 	if err := <-s.done; err != nil {
 		t.Fatalf("Serve: %v", err)
+	}
+}
+
+// TestServerResumeSemantics: while the run is stopped, a steer or a
+// follow-up starts a run opened by its message (the reply says resumed),
+// and resume with no message continues; while a run is going they queue.
+func TestServerResumeSemantics(t *testing.T) {
+	app := &fakeApp{release: make(chan struct{})}
+	close(app.release) // every run ends at once
+	s := serve(t, app)
+	// Each run ends at once, so its idle and the reply race: read both.
+	s.send(`{"type":"steer","id":"1","message":"use the other API"}`)
+	s.nextAll(`{"type":"response","id":"1","command":"steer","success":true,"data":{"resumed":true}}`, `{"type":"idle"}`)
+	s.send(`{"type":"follow_up","id":"2","message":"and add a test"}`)
+	s.nextAll(`{"type":"response","id":"2","command":"follow_up","success":true,"data":{"resumed":true}}`, `{"type":"idle"}`)
+	s.send(`{"type":"resume","id":"3"}`)
+	s.nextAll(`{"type":"response","id":"3","command":"resume","success":true}`, `{"type":"idle"}`)
+	s.send(`{"type":"follow_up","id":"4"}`)
+	s.next(`{"type":"response","id":"4","command":"follow_up","success":false,"error":"follow_up needs a message"}`)
+	s.in.Close()
+	if err := <-s.done; err != nil {
+		t.Fatalf("Serve: %v", err)
+	}
+	want := "prompt use the other API; prompt and add a test; prompt "
+	if got := strings.Join(app.calls, "; "); got != want {
+		t.Fatalf("calls %q, want %q", got, want)
 	}
 }
