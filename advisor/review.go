@@ -2,7 +2,10 @@ package advisor
 
 import (
 	"context"
+	"fmt"
 	"slices"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/vigil-dev/vigil/history"
 	"github.com/vigil-dev/vigil/llm"
@@ -63,6 +66,7 @@ func (r *Runtime) converse(ctx context.Context) error {
 	}
 	keep := -1
 	var usage llm.Usage
+	advised := false // the review called advise at least once
 	model, name := r.currentModel()
 	defer func() { r.addUsage(name, usage) }()
 	for round := 0; ; round++ {
@@ -87,7 +91,11 @@ func (r *Runtime) converse(ctx context.Context) error {
 		r.reported, r.reportedAt = resp.Usage.Total(), len(r.messages)+1
 		r.appendMessage(resp.Message, resp.Usage)
 		calls := resp.Message.ToolCalls()
+		for _, c := range calls {
+			advised = advised || c.Name == AdviseToolName
+		}
 		if len(calls) == 0 {
+			r.checkProse(advised, resp.Message.Text())
 			return nil
 		}
 		spent := round+1 >= r.opts.MaxToolRounds
@@ -105,6 +113,51 @@ func (r *Runtime) converse(ctx context.Context) error {
 		if spent {
 			return nil
 		}
+	}
+}
+
+// ProseMin is the length from which a review's closing text, with no
+// advise call in the review, counts as advice written as prose: the
+// silence the system prompt asks for is a few words, not paragraphs.
+const ProseMin = 280
+
+// ProseWarnAfter is how many such reviews in a row make the runtime warn
+// that its notes never reach the agent.
+const ProseWarnAfter = 3
+
+// checkProse counts reviews that end in prose without an advise call
+// (models that review in text and never call the tool), and warns once
+// per streak, with what the advisor was saying; an advise call ends the
+// streak.
+func (r *Runtime) checkProse(advised bool, text string) {
+	text = strings.TrimSpace(text)
+	r.mu.Lock()
+	switch {
+	case advised:
+		r.status.ProseStreak = 0
+		r.prosewarned = false
+	case utf8.RuneCountInString(text) >= ProseMin:
+		r.status.ProseStreak++
+	}
+	warn := r.status.ProseStreak >= ProseWarnAfter && !r.prosewarned
+	if warn {
+		r.prosewarned = true
+		r.status.ProseWarnings++
+	}
+	streak := r.status.ProseStreak
+	r.mu.Unlock()
+	if !warn {
+		return
+	}
+	excerpt := []rune(strings.Join(strings.Fields(text), " "))
+	if len(excerpt) > 160 {
+		excerpt = append(excerpt[:160], '…')
+	}
+	msg := fmt.Sprintf("advisor: its last %d reviews ended in prose without calling advise, so nothing reached the agent (it was saying: %q); this model may not use tools as asked: try another advisor model", streak, string(excerpt))
+	if r.opts.OnWarning != nil {
+		r.opts.OnWarning(msg)
+	} else {
+		r.logf("%s", msg)
 	}
 }
 

@@ -138,6 +138,11 @@ type Status struct {
 	Promotions, Compactions, Reprimes int
 	// Promoted lists the promotions, oldest first.
 	Promoted []PromotionRecord
+	// ProseStreak is how many reviews in a row ended in prose (at least
+	// [ProseMin] characters) with no advise call; an advise call resets
+	// it. ProseWarnings counts the warnings it raised (one per streak
+	// that reached [ProseWarnAfter]).
+	ProseStreak, ProseWarnings int
 	// Pending says a step is waiting to be reviewed.
 	Pending bool
 	// Backlog is how many steps are unreviewed; see
@@ -172,6 +177,8 @@ type Runtime struct {
 	status    Status
 	model     llm.Model
 	modelName string
+	// prosewarned says the current prose streak was warned of.
+	prosewarned bool
 	// shared is the advisor's context as last published by the drain
 	// goroutine, for Transcript. Its backing array is never written
 	// below its length again (a rollback copies), so readers may keep it.

@@ -587,6 +587,9 @@ func (a *app) AdvisorStatus() string {
 	if st.Promotions+st.Compactions+st.Reprimes > 0 {
 		fmt.Fprintf(&b, " Context maintenance: %d promotions, %d compactions, %d re-primes.", st.Promotions, st.Compactions, st.Reprimes)
 	}
+	if st.ProseStreak >= advisor.ProseWarnAfter {
+		fmt.Fprintf(&b, " Warning: its last %d reviews ended in prose without calling advise, so nothing reached the agent; this model may not use tools as asked.", st.ProseStreak)
+	}
 	for _, p := range st.Promoted {
 		fmt.Fprintf(&b, " Promoted from %s to %s at about %s tokens.", p.From, p.To, group(p.Need))
 	}
