@@ -465,6 +465,31 @@ func TestCodexAttached(t *testing.T) {
 		t.Fatalf("the agent's last answer is not the scripted one:\n%s", out)
 	}
 	checkRepeatRun(t, s, "gpt-fake-1")
+	// Codex has no SessionEnd hook: its sidecar stops on its own once
+	// the codex process has gone and the transcript is quiet.
+	s.awaitSidecarsGone(t, 10*time.Second)
+}
+
+// awaitSidecarsGone waits, looking every 50 ms for at most within, until
+// the sidecars recorded now have exited and removed their records.
+func (s *attachedSetup) awaitSidecarsGone(t *testing.T, within time.Duration) {
+	t.Helper()
+	matches, _ := filepath.Glob(filepath.Join(s.runDir, "*.json"))
+	if len(matches) == 0 {
+		t.Fatalf("no sidecar recorded after the run:\n%s", s.logs(t))
+	}
+	start := time.Now()
+	for {
+		left, _ := filepath.Glob(filepath.Join(s.runDir, "*.json"))
+		if len(left) == 0 {
+			t.Logf("%d sidecar(s) stopped %v after the agent exited", len(matches), time.Since(start).Round(time.Millisecond))
+			return
+		}
+		if time.Since(start) > within {
+			t.Fatalf("%d sidecar(s) still running %v after the agent exited:\n%s", len(left), within, s.logs(t))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // TestCodexSidecarKilled is TestClaudeCodeSidecarKilled for the real

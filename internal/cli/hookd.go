@@ -153,9 +153,10 @@ func (c *hookdCmd) Run(e *env) error {
 	activity := make(chan struct{}, 1)
 	mux := http.NewServeMux()
 	mux.Handle("POST "+hook.Pattern, &hook.Router{
-		Dir:      dir,
-		Secret:   cfg.Secret,
-		Spawn:    func(agent string) hook.Spawner { return spawnSidecar(dir, agent) },
+		Dir:    dir,
+		Secret: cfg.Secret,
+		// hookd outlives the agents it serves: no process to watch.
+		Spawn:    func(agent string) hook.Spawner { return spawnSidecar(dir, agent, sidecar.Proc{}) },
 		Logf:     logger.Printf,
 		Activity: activity,
 	})

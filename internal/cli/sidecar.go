@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -45,7 +46,9 @@ func (c *hookCmd) Run(e *env) error {
 		Stdin:  e.stdin,
 		Stdout: e.stdout,
 		Dir:    dir,
-		Spawn:  spawnSidecar(dir, c.Agent),
+		// The agent started this hook (perhaps through a shell): the
+		// sidecar it starts stops once that process has gone.
+		Spawn: spawnSidecar(dir, c.Agent, sidecar.AgentOf(os.Getppid())),
 		// The HTTP hooks (vigil attach --http) need vigil hookd: the
 		// command hooks at the start of a session and of each prompt
 		// make sure it runs.
@@ -67,8 +70,10 @@ func (c *hookCmd) Run(e *env) error {
 
 // spawnSidecar starts `vigil sidecar` for a session in its own session
 // (setsid), detached from the hook's streams (the agent waits for those
-// to close), and waits until it listens or gives up.
-func spawnSidecar(dir sidecar.Dir, agent string) hook.Spawner {
+// to close), and waits until it listens or gives up. The sidecar
+// watches the agent's process proc, when it is set, and stops once that
+// has gone.
+func spawnSidecar(dir sidecar.Dir, agent string, proc sidecar.Proc) hook.Spawner {
 	return func(ctx context.Context, key sidecar.Key, in sidecar.Input) error {
 		start := in.HookEventName
 		if in.HookEventName == sidecar.EventSessionStart && in.Source != "" {
@@ -78,7 +83,11 @@ func spawnSidecar(dir sidecar.Dir, agent string) hook.Spawner {
 		if cwd == "" {
 			cwd, _ = os.Getwd()
 		}
-		return sidecar.SpawnDetached(ctx, dir.Log(key), cwd, "sidecar", agent, "--session", in.SessionID, "--transcript", in.Transcript(), "--cwd", cwd, "--start", start)
+		args := []string{"sidecar", agent, "--session", in.SessionID, "--transcript", in.Transcript(), "--cwd", cwd, "--start", start}
+		if proc.PID > 0 {
+			args = append(args, "--agent-pid", strconv.Itoa(proc.PID), "--agent-start", strconv.FormatUint(proc.Start, 10))
+		}
+		return sidecar.SpawnDetached(ctx, dir.Log(key), cwd, args...)
 	}
 }
 
@@ -98,6 +107,13 @@ type sidecarCmd struct {
 	ReadyFD    int           `name:"ready-fd" help:"A file descriptor to write one byte to once it listens."`
 	Idle       time.Duration `default:"30m" help:"Stop after this long without a hook."`
 	Poll       time.Duration `default:"250ms" help:"Read the transcript this often between hooks."`
+	AgentPID   int           `name:"agent-pid" help:"The agent's process: stop once it has gone and the transcript is quiet (0: watch none)."`
+	AgentStart uint64        `name:"agent-start" help:"The agent process's start time (/proc/PID/stat field 22), so that another process given its id is not taken for it."`
+}
+
+// agentWatch is the watch of the agent's process the flags ask for.
+func (c *sidecarCmd) agentWatch() sidecar.AgentWatch {
+	return sidecar.AgentWatch{Proc: sidecar.Proc{PID: c.AgentPID, Start: c.AgentStart}}
 }
 
 func (c *sidecarCmd) Run(e *env) error {
@@ -140,6 +156,7 @@ func (c *sidecarCmd) Run(e *env) error {
 		Ready:        ready,
 		IdleTimeout:  c.Idle,
 		PollInterval: c.Poll,
+		Agent:        c.agentWatch(),
 	})
 	if errors.Is(err, sidecar.ErrRunning) {
 		logf("another sidecar serves this session: leaving it to that one")
@@ -256,7 +273,7 @@ func (c *sidecarCmd) serveDisabled(e *env, dir sidecar.Dir, info sidecar.Info, r
 	}()
 	info.Reviewer = "none: " + msg
 	sc := sidecar.New(sidecar.Options{Key: info.Key, Disabled: msg, Logf: logf})
-	err := sidecar.Serve(ctx, sc, sidecar.ServeOptions{Dir: dir, Info: info, Ready: ready, IdleTimeout: c.Idle})
+	err := sidecar.Serve(ctx, sc, sidecar.ServeOptions{Dir: dir, Info: info, Ready: ready, IdleTimeout: c.Idle, Agent: c.agentWatch()})
 	if errors.Is(err, sidecar.ErrRunning) {
 		return nil
 	}

@@ -102,6 +102,11 @@ type Info struct {
 	// hook command gives up on a stuck sidecar after that, not after
 	// its own generous default.
 	Waits map[string]int64 `json:"waits_ms,omitempty"`
+	// AgentPID and AgentStart name the agent's process the sidecar
+	// watches (its start time in clock ticks since boot, 0 when
+	// unknown): it stops once that has gone. Absent: it watches none.
+	AgentPID   int    `json:"agent_pid,omitempty"`
+	AgentStart uint64 `json:"agent_start,omitempty"`
 }
 
 // ReadInfo reads k's registry file; ok is false when there is none or it

@@ -73,6 +73,7 @@ func (s *Sidecar) apply(b transcript.Batch) {
 	if len(b.Entries) == 0 {
 		return
 	}
+	s.touchLocked()
 	var evs []at
 	if s.readsAnew() {
 		s.o.Host.restartView()

@@ -97,6 +97,9 @@ type ServeOptions struct {
 	// step that ends with no hook after it is reviewed in time; 0 reads
 	// only when a hook fires.
 	PollInterval time.Duration
+	// Agent, when its Proc is set, stops the sidecar once the agent's
+	// process has gone and the transcript is quiet (agentproc.go).
+	Agent AgentWatch
 }
 
 // ErrRunning is returned by [Serve] when another sidecar already serves
@@ -144,6 +147,7 @@ func Serve(ctx context.Context, s *Sidecar, o ServeOptions) error {
 	o.Info.PID = os.Getpid()
 	o.Info.Socket = sock
 	o.Info.Waits = s.Waits()
+	o.Info.AgentPID, o.Info.AgentStart = o.Agent.Proc.PID, o.Agent.Proc.Start
 	if o.Info.Started.IsZero() {
 		o.Info.Started = time.Now().UTC()
 	}
@@ -163,6 +167,15 @@ func Serve(ctx context.Context, s *Sidecar, o ServeOptions) error {
 		t := time.NewTicker(o.PollInterval)
 		defer t.Stop()
 		tick = t.C
+	}
+	agentTick := o.Agent.Tick
+	if o.Agent.Proc.PID > 0 {
+		o.Agent.defaults()
+		if agentTick == nil {
+			t := time.NewTicker(o.Agent.Poll)
+			defer t.Stop()
+			agentTick = t.C
+		}
 	}
 	var idle <-chan time.Time
 	var idleTimer *time.Timer
@@ -192,6 +205,10 @@ loop:
 			}
 		case <-tick:
 			s.Sync()
+		case <-agentTick:
+			if s.checkAgent(ctx, o.Agent) {
+				break loop
+			}
 		}
 	}
 	// Let the hook in flight (SessionEnd) get its answer.

@@ -111,6 +111,10 @@ type Sidecar struct {
 	restarted       bool
 
 	runs int // runs started, for their names
+	// lastActive is when a hook came or an entry was read last, so a
+	// sidecar whose agent has gone waits for a quiet transcript
+	// (agentproc.go).
+	lastActive time.Time
 
 	ended     chan struct{}
 	endOnce   sync.Once
@@ -132,7 +136,7 @@ func New(o Options) *Sidecar {
 	if o.GoneWait <= 0 {
 		o.GoneWait = DefaultGoneWait
 	}
-	s := &Sidecar{o: o, path: o.Transcript, ended: make(chan struct{}), activity: make(chan struct{}, 1)}
+	s := &Sidecar{o: o, path: o.Transcript, ended: make(chan struct{}), activity: make(chan struct{}, 1), lastActive: time.Now()}
 	if o.Disabled != "" {
 		s.problem, s.untold, s.stats.LastError = o.Disabled, o.Disabled, LogText(o.Disabled)
 		return s
@@ -192,6 +196,7 @@ func (s *Sidecar) Handle(ctx context.Context, in Input) (*Output, error) {
 	s.mu.Lock()
 	s.stats.Hooks++
 	s.stats.LastHook = time.Now()
+	s.touchLocked()
 	if s.o.Disabled != "" {
 		s.mu.Unlock()
 		if in.HookEventName == EventSessionEnd {
