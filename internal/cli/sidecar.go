@@ -163,7 +163,7 @@ func (c *sidecarCmd) Run(e *env) error {
 		return nil
 	}
 	st := w.sc.Stats()
-	logf("stopped: %d hooks, %d steps, %d notes delivered (%d as Stop blocks)", st.Hooks, st.Steps, st.Delivered, st.Blocks)
+	logf("stopped: %d hooks, %d steps, %d notes delivered (%d as Stop blocks), %d withheld", st.Hooks, st.Steps, st.Delivered, st.Blocks, st.Withheld)
 	return err
 }
 

@@ -133,6 +133,11 @@ func sidecarStats(ctx context.Context, sock string) (sidecar.Stats, error) {
 	return st, nil
 }
 
+// sidecarActivity is a sidecar's Activity column.
+func sidecarActivity(st sidecar.Stats) string {
+	return fmt.Sprintf("%d hooks, %d steps, %d notes (%d Stop blocks), %d withheld", st.Hooks, st.Steps, st.Delivered, st.Blocks, st.Withheld)
+}
+
 func printStatus(e *env, rep statusReport) {
 	w := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, "Attached\tScope\tFile\tState")
@@ -161,7 +166,7 @@ func printStatus(e *env, rep statusReport) {
 		for _, s := range rep.Sidecars {
 			act := s.Error
 			if s.Stats != nil {
-				act = fmt.Sprintf("%d hooks, %d steps, %d notes (%d Stop blocks)", s.Stats.Hooks, s.Stats.Steps, s.Stats.Delivered, s.Stats.Blocks)
+				act = sidecarActivity(*s.Stats)
 			}
 			fmt.Fprintf(w, "%s\t%s\t%d\t%s\t%s\t%s\t%s\n", s.Agent, s.Key.Session, s.PID, s.Started.Local().Format("Jan 2 15:04"), s.Reviewer, act, s.Transcript)
 		}

@@ -84,7 +84,16 @@ type Stats struct {
 	Resets    int       `json:"resets"`
 	LastHook  time.Time `json:"last_hook,omitzero"`
 	LastError string    `json:"last_error,omitempty"`
+	// Withheld counts the notes kept from the agent
+	// (advisor.allowPromptInjection: false); WithheldNotes are the
+	// latest [StatsWithheld] of them, oldest first, escaped to one line
+	// each ([LogText]).
+	Withheld      int      `json:"withheld"`
+	WithheldNotes []string `json:"withheld_notes,omitempty"`
 }
+
+// StatsWithheld bounds the withheld notes [Sidecar.Stats] returns.
+const StatsWithheld = 5
 
 // Sidecar follows one watched session and answers its hooks.
 type Sidecar struct {
@@ -179,11 +188,19 @@ func (s *Sidecar) Ended() <-chan struct{} { return s.ended }
 // hook, so an idle timer can be reset.
 func (s *Sidecar) Activity() <-chan struct{} { return s.activity }
 
-// Stats returns the counters.
+// Stats returns the counters, with the notes withheld from the agent.
 func (s *Sidecar) Stats() Stats {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.stats
+	st := s.stats
+	s.mu.Unlock()
+	if s.o.Host != nil {
+		n, latest := s.o.Host.Withheld()
+		st.Withheld = n
+		for _, a := range latest[max(len(latest)-StatsWithheld, 0):] {
+			st.WithheldNotes = append(st.WithheldNotes, LogText(a.Note))
+		}
+	}
+	return st
 }
 
 // Handle answers one hook event; a nil Output means "nothing to say".
