@@ -192,15 +192,21 @@ func FormatAdvisories(notes []Advice) string {
 			b.WriteString(`" `)
 		}
 		b.WriteString(`guidance="` + advisoryGuidance + "\">\n")
-		for j, line := range strings.Split(n.Note, "\n") {
-			if j > 0 {
-				b.WriteByte('\n')
-			}
-			escapeText(&b, strings.TrimSuffix(line, "\r"))
-		}
+		escapeLines(&b, n.Note)
 		b.WriteString("\n</advisory>")
 	}
 	return b.String()
+}
+
+// escapeLines writes s XML-escaped line by line, so that its line breaks
+// are kept (a CR before a line break is dropped).
+func escapeLines(b *strings.Builder, s string) {
+	for j, line := range strings.Split(s, "\n") {
+		if j > 0 {
+			b.WriteByte('\n')
+		}
+		escapeText(b, strings.TrimSuffix(line, "\r"))
+	}
 }
 
 // escapeText writes s XML-escaped. EscapeText writes to a strings.Builder,

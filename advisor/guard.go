@@ -51,6 +51,9 @@ type Guard struct {
 type remembered struct {
 	severity Severity // the highest it was delivered at
 	text     string   // as first delivered, for the reason text
+	// answered says it was said in the answer to a consult
+	// ([Guard.Answered]), not as a note.
+	answered bool
 }
 
 // NewUpdate tells the guard that a new update (one advisor review of a
@@ -85,6 +88,10 @@ func (g *Guard) Decide(a Advice) Decision {
 	}
 	key := strings.Join(words, " ")
 	prev, seen := g.notes[key]
+	if seen && a.Severity.rank() <= prev.severity.rank() && prev.answered {
+		return Decision{Reason: fmt.Sprintf("it repeats your answer to the agent's question (%s), which the agent already has; repeat it only to escalate it to a blocker",
+			quote(prev.text))}
+	}
 	if seen && a.Severity.rank() <= prev.severity.rank() {
 		return Decision{Reason: fmt.Sprintf("it repeats an earlier note (%s) at %s severity; repeat a note only to escalate it to a higher severity",
 			quote(prev.text), sameOrLower(a.Severity, prev.severity))}
@@ -98,14 +105,52 @@ func (g *Guard) Decide(a Advice) Decision {
 // Record remembers a delivered note: it takes the update's one slot and
 // later repeats of it at the same or a lower severity are dropped.
 func (g *Guard) Record(a Advice) {
-	key := strings.Join(normalise(a.Note), " ")
 	g.updateTaken = true
+	g.remember(a, false)
+}
+
+// Answered remembers the answer the advisor gave to a question of the
+// agent ([Runtime.Consult]) as said at concern severity: a later note that
+// repeats the whole answer, one of its paragraphs or one of its
+// sentences, at concern severity or lower, is dropped; a blocker still
+// goes through. It takes no update's slot.
+func (g *Guard) Answered(answer string) {
+	for _, part := range answerParts(answer) {
+		if part = strings.TrimSpace(part); !contentFree(normalise(part)) {
+			g.remember(Advice{Note: part, Severity: SeverityConcern}, true)
+		}
+	}
+}
+
+// answerParts splits an answer into itself, its paragraphs and its
+// sentences (ended by . ! or ? before white space, or by a line break).
+func answerParts(answer string) []string {
+	parts := []string{answer}
+	for _, para := range strings.Split(answer, "\n\n") {
+		parts = append(parts, para)
+		start := 0
+		for i := 0; i < len(para); i++ {
+			end := para[i] == '\n' || (para[i] == '.' || para[i] == '!' || para[i] == '?') && (i+1 == len(para) || para[i+1] == ' ' || para[i+1] == '\n')
+			if end {
+				parts = append(parts, para[start:i+1])
+				start = i + 1
+			}
+		}
+		parts = append(parts, para[start:])
+	}
+	return parts
+}
+
+// remember keeps a note said to the agent, at the highest severity it was
+// said at.
+func (g *Guard) remember(a Advice, answered bool) {
+	key := strings.Join(normalise(a.Note), " ")
 	if g.notes == nil {
 		g.notes = make(map[string]remembered)
 	}
 	if prev, seen := g.notes[key]; seen {
 		if a.Severity.rank() > prev.severity.rank() {
-			prev.severity = a.Severity
+			prev.severity, prev.answered = a.Severity, answered
 			g.notes[key] = prev
 		}
 		return
@@ -114,7 +159,7 @@ func (g *Guard) Record(a Advice) {
 		delete(g.notes, g.order[0])
 		g.order = g.order[1:]
 	}
-	g.notes[key] = remembered{severity: a.Severity, text: a.Note}
+	g.notes[key] = remembered{severity: a.Severity, text: a.Note, answered: answered}
 	g.order = append(g.order, key)
 }
 

@@ -201,14 +201,14 @@ func (r *Runtime) reprime(ctx context.Context) {
 	r.notice("advisor context at about %d tokens: re-primed from the latest %d entries of the session", before, len(r.pending))
 }
 
-// isUpdate reports whether m is a session update (or a memory that
-// opens one).
+// isUpdate reports whether m is a session update (or a memory or a
+// consult that opens one).
 func isUpdate(m llm.Message) bool {
 	if m.Role != llm.RoleUser || len(m.Content) == 0 {
 		return false
 	}
 	t := m.Content[0].Text
-	return strings.HasPrefix(t, "### Session update") || strings.HasPrefix(t, MemoryHeading)
+	return strings.HasPrefix(t, "### Session update") || strings.HasPrefix(t, MemoryHeading) || strings.HasPrefix(t, ConsultHeading)
 }
 
 func (r *Runtime) notice(format string, args ...any) {

@@ -41,6 +41,12 @@ type PeriodicOptions struct {
 	// OnWarning, if set, is told of a failed review and of triggers that
 	// are both off; otherwise Logf is.
 	OnWarning func(string)
+	// ConsultTimeout bounds one [Periodic.Consult], its wait for a review
+	// in flight included; 0 means [DefaultConsultTimeout].
+	ConsultTimeout time.Duration
+	// ConsultMaxPerRun caps the consults of one run; 0 means
+	// [DefaultConsultMaxPerRun].
+	ConsultMaxPerRun int
 }
 
 // Periodic is the periodic mode of the advisor: one review, one steer.
@@ -105,7 +111,11 @@ type Periodic struct {
 	queued   bool
 	queuedAt uint64
 	inFlight *review
-	status   PeriodicStatus
+	// consulting says a consult's fork is in flight; runConsults counts
+	// the consults of the run going.
+	consulting  bool
+	runConsults int
+	status      PeriodicStatus
 	// changed is closed, and replaced, when a review is queued, starts or
 	// settles, or the runtime stops; WaitReview waits on it.
 	changed   chan struct{}
@@ -137,6 +147,12 @@ func NewPeriodic(opts PeriodicOptions) (*Periodic, error) {
 	}
 	if opts.ReviewTimeout <= 0 {
 		opts.ReviewTimeout = DefaultReviewTimeout
+	}
+	if opts.ConsultTimeout <= 0 {
+		opts.ConsultTimeout = DefaultConsultTimeout
+	}
+	if opts.ConsultMaxPerRun <= 0 {
+		opts.ConsultMaxPerRun = DefaultConsultMaxPerRun
 	}
 	p := &Periodic{
 		opts:    opts,
@@ -248,7 +264,7 @@ func pendingKey(ev Event) CallKey {
 // due, the run is the user's, no call is running and none is in flight.
 // p.mu is held.
 func (p *Periodic) armLocked(now time.Time) {
-	if !p.counted || p.inFlight != nil || len(p.pending) > 0 || !p.dueLocked(now) {
+	if !p.counted || p.inFlight != nil || p.consulting || len(p.pending) > 0 || !p.dueLocked(now) {
 		return
 	}
 	p.queued, p.queuedAt = true, p.starts
@@ -285,6 +301,7 @@ func (p *Periodic) endRunLocked(now time.Time) {
 	}
 	p.active = p.runTimeLocked(now)
 	p.run, p.counted = "", false
+	p.runConsults = 0
 	clear(p.pending)
 	p.queued = false
 	if p.inFlight != nil {

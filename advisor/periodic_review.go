@@ -53,8 +53,14 @@ type PeriodicStatus struct {
 	Cancelled, StoodDown                                   int
 	// Last is the outcome of the latest review; "" before the first.
 	Last PeriodicOutcome
-	// Usage sums the usage of every fork's reply.
+	// Usage sums the usage of every fork's reply, consults included.
 	Usage llm.Usage
+	// Consults counts the agent's questions answered ([Periodic.Consult]),
+	// apart from Reviews; ConsultFailures those that failed or ran out
+	// of time, ConsultsRefused those refused at once (the per-run cap);
+	// ConsultUsage is the consults' part of Usage.
+	Consults, ConsultFailures, ConsultsRefused int
+	ConsultUsage                               llm.Usage
 }
 
 // Status returns a snapshot of the runtime's counters.
@@ -107,7 +113,7 @@ func (p *Periodic) dispatch(ctx context.Context) {
 		return
 	}
 	p.queued = false
-	if p.inFlight != nil || p.run == "" {
+	if p.inFlight != nil || p.consulting || p.run == "" {
 		// Not reached (arming needs a run and no review in flight, and a
 		// run's end unqueues), but a queue left set would hold the agent
 		// at its boundary.

@@ -21,7 +21,7 @@ const toolBudgetSpent = "Not run: the tool budget of this update is spent. Decid
 // review failed after delivering a note, it first finishes that one.
 func (r *Runtime) review(ctx context.Context) (ran bool, err error) {
 	if r.continuing {
-		if err := r.converse(ctx); err != nil {
+		if err := r.converse(ctx, nil); err != nil {
 			return false, err
 		}
 		r.continuing = false
@@ -41,7 +41,7 @@ func (r *Runtime) review(ctx context.Context) (ran bool, err error) {
 	}
 	r.appendMessage(llm.UserText(text), llm.Usage{})
 	r.guard.NewUpdate()
-	if err := r.converse(ctx); err != nil {
+	if err := r.converse(ctx, nil); err != nil {
 		if !r.continuing {
 			// Nothing was delivered: the update goes again on retry, as if
 			// it had never been shown.
@@ -59,7 +59,11 @@ func (r *Runtime) review(ctx context.Context) (ran bool, err error) {
 // back to the start of the call, or, when a note was delivered on the
 // way, to the results that told the advisor so; then r.continuing is set
 // and a retry goes on from there, so a note is never delivered twice.
-func (r *Runtime) converse(ctx context.Context) error {
+//
+// With ct set the turn is a consult: its closing text is ct's answer,
+// advise calls add to the answer instead of delivering, and the prose
+// check is skipped (an answer is prose by design).
+func (r *Runtime) converse(ctx context.Context, ct *consultTurn) error {
 	mark := len(r.messages) - 1 // the update, or the results to go on from
 	if r.continuing {
 		mark++
@@ -68,7 +72,14 @@ func (r *Runtime) converse(ctx context.Context) error {
 	var usage llm.Usage
 	advised := false // the review called advise at least once
 	model, name := r.currentModel()
-	defer func() { r.addUsage(name, usage) }()
+	defer func() {
+		r.addUsage(name, usage)
+		if ct != nil {
+			r.mu.Lock()
+			r.status.ConsultUsage = r.status.ConsultUsage.Add(usage)
+			r.mu.Unlock()
+		}
+	}()
 	for round := 0; ; round++ {
 		req := llm.Request{
 			System:    r.system,
@@ -94,15 +105,20 @@ func (r *Runtime) converse(ctx context.Context) error {
 		for _, c := range calls {
 			advised = advised || c.Name == AdviseToolName
 		}
+		if ct != nil {
+			ct.saw(resp.Message.Text())
+		}
 		if len(calls) == 0 {
-			r.checkProse(advised, resp.Message.Text())
+			if ct == nil {
+				r.checkProse(advised, resp.Message.Text())
+			}
 			return nil
 		}
 		spent := round+1 >= r.opts.MaxToolRounds
 		results := make([]llm.Block, 0, len(calls))
 		delivered := false
 		for _, c := range calls {
-			res, ok := r.runTool(ctx, c, spent)
+			res, ok := r.runTool(ctx, c, spent, ct)
 			results = append(results, res)
 			delivered = delivered || ok
 		}
@@ -162,12 +178,17 @@ func (r *Runtime) checkProse(advised bool, text string) {
 }
 
 // runTool answers one tool call of the advisor; delivered says it was an
-// advise call whose note reached the agent.
-func (r *Runtime) runTool(ctx context.Context, c llm.Block, spent bool) (res llm.Block, delivered bool) {
+// advise call whose note reached the agent. In a consult (ct set) an
+// advise call's note joins the answer and nothing is delivered.
+func (r *Runtime) runTool(ctx context.Context, c llm.Block, spent bool, ct *consultTurn) (res llm.Block, delivered bool) {
 	if c.Name == AdviseToolName {
 		a, err := ParseAdvice(c.Arguments)
 		if err != nil {
 			return llm.ToolResult(c.ID, true, llm.Text(err.Error())), false
+		}
+		if ct != nil {
+			ct.notes = append(ct.notes, a.Note)
+			return llm.ToolResult(c.ID, false, llm.Text(consultAdviseResult)), false
 		}
 		text, ok := r.deliver(ctx, a)
 		return llm.ToolResult(c.ID, false, llm.Text(text)), ok

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"sync"
 	"time"
 
@@ -101,53 +100,13 @@ type Options struct {
 	// view replayed to the advisor after a history rewrite and at a
 	// [StartPrimed] start; 0 means [DefaultPrimeTokens].
 	PrimeTokens int
-}
-
-// Status is a snapshot of a runtime's counters.
-type Status struct {
-	// Reviews is how many reviews completed.
-	Reviews int
-	// Failures is how many review attempts failed, retries included.
-	Failures int
-	// Dropped is how many backlogs were dropped after repeated failures.
-	Dropped int
-	// Model names the model serving the advisor now, and Window is its
-	// context window (0 when unknown).
-	Model  string
-	Window int
-	// Usage sums the token usage of every successful model call.
-	Usage llm.Usage
-	// Models splits Usage by the model that served each call, in the
-	// order they first served, so each call is priced at its own model.
-	Models []ModelUsage
-	// ContextMessages is the length of the advisor's own context.
-	ContextMessages int
-	// ContextTokens is the size of the advisor's own context in tokens:
-	// the prompt size the provider reported for the last reply, plus an
-	// estimate (bytes/4) of what was added after it.
-	ContextTokens int64
-	// Delivered counts the notes that reached the agent (as an aside, a
-	// steer or a card); Withheld those shown to the user only
-	// ([Options.Withhold]).
-	Delivered, Withheld int
-	// Resets counts how often the advisor's context was reset by a
-	// history rewrite.
-	Resets int
-	// Promotions, Compactions and Reprimes count the steps of context
-	// maintenance taken.
-	Promotions, Compactions, Reprimes int
-	// Promoted lists the promotions, oldest first.
-	Promoted []PromotionRecord
-	// ProseStreak is how many reviews in a row ended in prose (at least
-	// [ProseMin] characters) with no advise call; an advise call resets
-	// it. ProseWarnings counts the warnings it raised (one per streak
-	// that reached [ProseWarnAfter]).
-	ProseStreak, ProseWarnings int
-	// Pending says a step is waiting to be reviewed.
-	Pending bool
-	// Backlog is how many steps are unreviewed; see
-	// [Runtime.WaitBacklogBelow].
-	Backlog int
+	// ConsultTimeout bounds one [Runtime.Consult], its wait for a review
+	// in flight included (advisor.consult.timeoutSeconds); 0 means
+	// [DefaultConsultTimeout].
+	ConsultTimeout time.Duration
+	// ConsultMaxPerRun caps the consults of one primary run
+	// (advisor.consult.maxPerRun); 0 means [DefaultConsultMaxPerRun].
+	ConsultMaxPerRun int
 }
 
 // ErrStopped is returned by [Runtime.WaitBacklogBelow] when the runtime
@@ -168,15 +127,21 @@ type Runtime struct {
 	defs   []llm.Tool
 
 	wake chan struct{}
+	// askWake is signalled when a consult is queued in asks.
+	askWake chan struct{}
 
-	mu        sync.Mutex
-	queue     []Event // step_ended and history_rewritten, in order
-	latch     Latch
-	immunity  Immunity
-	streaming bool
-	status    Status
-	model     llm.Model
-	modelName string
+	mu sync.Mutex
+	// asks are the consults waiting for the drain goroutine, in order;
+	// runConsults counts those of the primary's current run.
+	asks        []*consultReq
+	runConsults int
+	queue       []Event // step_ended and history_rewritten, in order
+	latch       Latch
+	immunity    Immunity
+	streaming   bool
+	status      Status
+	model       llm.Model
+	modelName   string
 	// prosewarned says the current prose streak was warned of.
 	prosewarned bool
 	// shared is the advisor's context as last published by the drain
@@ -237,7 +202,7 @@ func New(opts Options) (*Runtime, error) {
 	if opts.Host == nil {
 		return nil, errors.New("advisor: Options.Host is required")
 	}
-	r := &Runtime{opts: opts, system: opts.System, model: opts.Model, modelName: opts.ModelName, wake: make(chan struct{}, 1), changed: make(chan struct{})}
+	r := &Runtime{opts: opts, system: opts.System, model: opts.Model, modelName: opts.ModelName, wake: make(chan struct{}, 1), askWake: make(chan struct{}, 1), changed: make(chan struct{})}
 	r.window = opts.ContextWindow
 	r.needPrime = opts.Start != StartAtBeginning
 	r.seedOnly = opts.Start == StartAtEnd
@@ -246,6 +211,12 @@ func New(opts Options) (*Runtime, error) {
 	}
 	if r.opts.PrimeTokens <= 0 {
 		r.opts.PrimeTokens = DefaultPrimeTokens
+	}
+	if r.opts.ConsultTimeout <= 0 {
+		r.opts.ConsultTimeout = DefaultConsultTimeout
+	}
+	if r.opts.ConsultMaxPerRun <= 0 {
+		r.opts.ConsultMaxPerRun = DefaultConsultMaxPerRun
 	}
 	if r.system == "" {
 		r.system = DefaultSystemPrompt
@@ -339,6 +310,7 @@ func (r *Runtime) Notify(ev Event) {
 		r.broadcastLocked()
 	case EventRunEnded:
 		r.streaming = false
+		r.runConsults = 0
 	case EventUserInterrupted:
 		r.latch.UserInterrupted()
 		r.streaming = false
@@ -416,17 +388,6 @@ func (r *Runtime) settleLocked() {
 	}
 }
 
-// Status returns the runtime's counters.
-func (r *Runtime) Status() Status {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	st := r.status
-	st.Model, st.Window = r.modelName, r.window
-	st.Models = slices.Clone(st.Models)
-	st.Promoted = slices.Clone(st.Promoted)
-	return st
-}
-
 func (r *Runtime) logf(format string, args ...any) {
 	if r.opts.Logf != nil {
 		r.opts.Logf(format, args...)
@@ -447,6 +408,7 @@ func (r *Runtime) run(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-r.wake:
+		case <-r.askWake:
 		}
 		r.drain(ctx)
 	}
@@ -456,7 +418,12 @@ func (r *Runtime) run(ctx context.Context) {
 // left, the backlog is dropped, or ctx ends.
 func (r *Runtime) drain(ctx context.Context) {
 	for ctx.Err() == nil {
-		if err := r.collect(ctx); err != nil {
+		if ask := r.nextAsk(); ask != nil {
+			// Between reviews: the consult takes the pending update with it.
+			r.consult(ctx, ask)
+			continue
+		}
+		if err := r.collect(ctx, false); err != nil {
 			if ctx.Err() != nil {
 				return
 			}
@@ -544,6 +511,11 @@ func (r *Runtime) failed(ctx context.Context, err error) bool {
 		return false
 	case <-t.C:
 		return true
+	case <-r.askWake:
+		// A consult does not wait out the retry delay: drain serves it
+		// first (it is queued in asks), with the failed update, and the
+		// retry follows.
+		return true
 	}
 }
 
@@ -557,8 +529,9 @@ func (r *Runtime) setPending(p bool) {
 }
 
 // collect applies the queued events in order and reads the transcript
-// after the last step into r.pending.
-func (r *Runtime) collect(ctx context.Context) error {
+// after the last step into r.pending; with always (a consult) it reads
+// what the transcript holds even when no step ended.
+func (r *Runtime) collect(ctx context.Context, always bool) error {
 	r.mu.Lock()
 	queue := r.queue
 	r.queue = nil
@@ -588,7 +561,7 @@ func (r *Runtime) collect(ctx context.Context) error {
 		}
 		read = false // the view runs to the end
 	}
-	if !read {
+	if !read && !always {
 		return nil
 	}
 	entries, next, err := r.opts.Host.Since(ctx, r.cursor)

@@ -153,7 +153,7 @@ func TestLoadErrors(t *testing.T) {
 		want          string // FILE is replaced by the file's path
 	}{
 		{"unknown key", "advisr:\n  enabled: true\n", "", "user:1:1: advisr: unknown key (the top level takes modelRoles, advisor, compaction, tools; keys are case-sensitive)"},
-		{"unknown nested key", "advisor:\n  enable: true\n", "", "user:2:3: advisor.enable: unknown key (advisor takes enabled, subagents, reviewer, gate, mode, syncBacklog, syncTimeoutSeconds, immuneTurns, periodic, allowPromptInjection, promotion; "},
+		{"unknown nested key", "advisor:\n  enable: true\n", "", "user:2:3: advisor.enable: unknown key (advisor takes enabled, subagents, reviewer, gate, mode, syncBacklog, syncTimeoutSeconds, immuneTurns, periodic, allowPromptInjection, promotion, consult; "},
 		{"wrong type", "advisor:\n  enabled: yes\n", "", `user:2:12: advisor.enabled: want true or false, got "yes"`},
 		{"number wanted", "tools:\n  bash:\n    timeoutSeconds: 2m\n", "", `user:3:21: tools.bash.timeoutSeconds: want a whole number, got "2m"`},
 		{"mapping wanted", "advisor: true\n", "", "user:1:10: advisor: boolean was used where mapping is expected"},
@@ -177,6 +177,8 @@ func TestLoadErrors(t *testing.T) {
 		{"minutes out of range", "advisor:\n  periodic: {everyMinutes: -1}\n", "", "advisor.periodic.everyMinutes: must be 0 (off) to 1440"},
 		{"review instructions too long", "advisor:\n  periodic:\n    reviewInstructions: " + strings.Repeat("x", config.MaxReviewInstructions+1) + "\n", "", "user:3:25: advisor.periodic.reviewInstructions: must be at most 4000 characters, got 4001"},
 		{"review timeout out of range", "advisor:\n  periodic: {reviewTimeoutSeconds: 0}\n", "", "advisor.periodic.reviewTimeoutSeconds: must be 1 to 3600, got 0"},
+		{"consult timeout out of range", "advisor:\n  consult: {timeoutSeconds: 0}\n", "", "advisor.consult.timeoutSeconds: must be 1 to 3600, got 0"},
+		{"consult cap out of range", "advisor:\n  consult: {maxPerRun: 101}\n", "", "advisor.consult.maxPerRun: must be 1 to 100, got 101"},
 		{"promotion not a list", "advisor:\n  promotion: fake/big\n", "", "advisor.promotion"},
 		{"promotion bad reference", "advisor:\n  promotion:\n    - fake/big\n    - \"fake/\"\n", "", "user:4:7: advisor.promotion[1]:"},
 		{"allow prompt injection wrong type", "advisor:\n  allowPromptInjection: no\n", "", `user:2:25: advisor.allowPromptInjection: want true or false, got "no"`},

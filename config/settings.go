@@ -87,6 +87,24 @@ type Advisor struct {
 	// promotes. Unset, it may move to a larger model of its own family,
 	// never the agent's (see internal/models.PromotionPolicy).
 	Promotion []string `yaml:"promotion"`
+	// Consult are the settings of the agent's questions to the advisor
+	// (the ask_advisor tool).
+	Consult Consult `yaml:"consult"`
+}
+
+// Consult are the settings of the ask_advisor tool: the agent's questions
+// to its advisor.
+type Consult struct {
+	// TimeoutSeconds bounds one question, the wait for a review in
+	// flight included.
+	TimeoutSeconds int `yaml:"timeoutSeconds"`
+	// MaxPerRun is how many questions one run of the agent may ask.
+	MaxPerRun int `yaml:"maxPerRun"`
+}
+
+// Timeout returns TimeoutSeconds as a duration.
+func (c Consult) Timeout() time.Duration {
+	return time.Duration(c.TimeoutSeconds) * time.Second
 }
 
 // SyncTimeout returns SyncTimeoutSeconds as a duration.
@@ -236,6 +254,7 @@ func Default() *Settings {
 			Periodic:           Periodic{EveryToolCalls: 10, EveryMinutes: 20, ReviewTimeoutSeconds: 120},
 
 			AllowPromptInjection: true,
+			Consult:              Consult{TimeoutSeconds: 120, MaxPerRun: 5},
 		},
 		Compaction: Compaction{Enabled: true, ReserveTokens: 16384, KeepRecentTokens: 20000},
 		Tools: Tools{

@@ -64,6 +64,12 @@ func (s *Settings) validate(name string, data []byte) error {
 	if n := a.Periodic.ReviewTimeoutSeconds; n < 1 || n > 3600 {
 		return at("$.advisor.periodic.reviewTimeoutSeconds", "must be 1 to 3600, got %d", n)
 	}
+	if n := a.Consult.TimeoutSeconds; n < 1 || n > 3600 {
+		return at("$.advisor.consult.timeoutSeconds", "must be 1 to 3600, got %d", n)
+	}
+	if n := a.Consult.MaxPerRun; n < 1 || n > 100 {
+		return at("$.advisor.consult.maxPerRun", "must be 1 to 100, got %d", n)
+	}
 	for i, ref := range a.Promotion {
 		if _, err := llm.ParseRef(ref); err != nil {
 			return at(fmt.Sprintf("$.advisor.promotion[%d]", i), "%v; want provider/model[:thinking]", err)

@@ -26,6 +26,12 @@ const MemoryType = "advisor_memory"
 // reviews, each followed by the reply of the fork it was sent to.
 const ReviewType = "advisor_review"
 
+// ConsultType is the custom type of the agent's questions to its advisor
+// (the ask_advisor tool), each with the session update it came with and
+// followed by the advisor's answer; in the periodic mode, the consult's
+// prompt to the fork.
+const ConsultType = "advisor_consult"
+
 // PromotionType is the custom type of the entries that record the
 // advisor's moves to a larger model, in its transcript and, displayed and
 // outside the model's context, in the agent's session. Their details are
@@ -35,7 +41,8 @@ const PromotionType = "advisor_promotion"
 // Transcript is an [advisor.Recorder] that appends the advisor's turns to
 // its session's advisor transcript, <artifacts>/__advisor.jsonl, in the
 // session format. Update prompts are custom entries of [UpdateType] (the
-// periodic mode's review prompts of [ReviewType]), so nothing counts them
+// periodic mode's review prompts of [ReviewType], the agent's questions
+// of [ConsultType]), so nothing counts them
 // as user messages; replies are assistant messages
 // with their model and usage. The file only ever grows: resets of the
 // advisor's context do not touch it, and a later advisor of the same
@@ -89,6 +96,9 @@ func (t *Transcript) Record(m llm.Message, u llm.Usage) {
 	}
 	var body session.Body
 	switch {
+	case advisor.IsConsult(m):
+		// Before the update it may open with: a consult is counted apart.
+		body = &session.Custom{CustomType: ConsultType, Content: m.Content, InContext: true}
 	case m.Role == llm.RoleUser && strings.HasPrefix(m.Text(), "### Session update"):
 		body = &session.Custom{CustomType: UpdateType, Content: m.Content, InContext: true}
 	case m.Role == llm.RoleUser && strings.HasPrefix(m.Text(), advisor.MemoryHeading):

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vigil-dev/vigil/advisor"
 	"github.com/vigil-dev/vigil/internal/advisorhost"
 	"github.com/vigil-dev/vigil/llm"
 	"github.com/vigil-dev/vigil/session"
@@ -25,6 +26,10 @@ func TestTranscriptAppendsAcrossAdvisors(t *testing.T) {
 		}
 		tr.Record(llm.UserText("### Session update\n\n**user**: go"), llm.Usage{})
 		tr.Record(llm.Message{Role: llm.RoleAssistant, Content: []llm.Block{llm.Text("reply " + string(rune('A'+i)))}}, llm.Usage{Input: 10, Output: 3})
+		if i == 1 { // a consult, opening with its update
+			tr.Record(llm.Message{Role: llm.RoleUser, Content: []llm.Block{llm.Text("### Session update\n\nx"), llm.Text(advisor.ConsultHeading + "\n\nq")}}, llm.Usage{})
+			tr.Record(llm.Message{Role: llm.RoleAssistant, Content: []llm.Block{llm.Text("answer")}}, llm.Usage{Input: 10, Output: 3})
+		}
 		if err := tr.Close(); err != nil {
 			t.Fatal(err)
 		}
@@ -48,7 +53,7 @@ func TestTranscriptAppendsAcrossAdvisors(t *testing.T) {
 			}
 		}
 	}
-	if got := strings.Join(kinds, " "); got != "advisor_update assistant:fake/adv advisor_update assistant:fake/adv" {
+	if got := strings.Join(kinds, " "); got != "advisor_update assistant:fake/adv advisor_update assistant:fake/adv advisor_consult assistant:fake/adv" {
 		t.Errorf("entries: %s", got)
 	}
 }
