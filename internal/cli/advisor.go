@@ -243,6 +243,9 @@ func (a *app) newAdvisorRuntime(host advisor.Host, sess *session.Session, start 
 		Redactor: a.redactor(),
 		// The runtime's warnings name the advisor themselves.
 		OnWarning: func(s string) { fmt.Fprintln(a.e.stderr, "vigil: warning: "+s) },
+		// The agent's questions (the ask_advisor tool).
+		ConsultTimeout:   a.settings.Advisor.Consult.Timeout(),
+		ConsultMaxPerRun: a.settings.Advisor.Consult.MaxPerRun,
 	})
 	if err != nil {
 		if rec != nil {
@@ -534,6 +537,7 @@ func (a *app) AdvisorStatus() string {
 	// Each call is priced at the model that served it.
 	fmt.Fprintf(&b, ", $%.4f. Reviews: %d (%d failed attempts, %d backlogs dropped, %d resets). %s",
 		a.priceUsage(append(spentBy, st.Models...), res.Info.Price), st.Reviews, st.Failures, st.Dropped, st.Resets, a.notesStatus(st))
+	b.WriteString(consultsStatus(st.Consults, st.ConsultFailures, st.ConsultsRefused, st.ConsultUsage))
 	if st.Promotions+st.Compactions+st.Reprimes > 0 {
 		fmt.Fprintf(&b, " Context maintenance: %d promotions, %d compactions, %d re-primes.", st.Promotions, st.Compactions, st.Reprimes)
 	}

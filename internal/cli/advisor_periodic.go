@@ -72,6 +72,9 @@ func (a *app) periodicOptions(host advisor.PeriodicHost, rec advisor.Recorder, l
 		Recorder:       rec,
 		Logf:           logf,
 		OnWarning:      func(w string) { logf("warning: %s", w) },
+
+		ConsultTimeout:   s.Consult.Timeout(),
+		ConsultMaxPerRun: s.Consult.MaxPerRun,
 	}
 }
 
@@ -126,6 +129,7 @@ func (a *app) periodicStatus(run *advisorRun) string {
 		last = "none yet"
 	}
 	fmt.Fprintf(&b, " Last: %s.", strings.ReplaceAll(last, "_", " "))
+	b.WriteString(consultsStatus(st.Consults, st.ConsultFailures, st.ConsultsRefused, st.ConsultUsage))
 	if !a.settings.Advisor.AllowPromptInjection {
 		b.WriteString(" Corrections are withheld from the agent (advisor.allowPromptInjection is false): blocked ones are shown here, in the transcript and in the log, never in the agent's context.")
 	}

@@ -1,0 +1,181 @@
+package advisorhost_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vigil-dev/vigil/advisor"
+	"github.com/vigil-dev/vigil/agent"
+	"github.com/vigil-dev/vigil/internal/advisorhost"
+	"github.com/vigil-dev/vigil/internal/fakellm"
+	"github.com/vigil-dev/vigil/llm"
+	"github.com/vigil-dev/vigil/llm/anthropic"
+	"github.com/vigil-dev/vigil/session"
+	"github.com/vigil-dev/vigil/tools"
+)
+
+// The question of an ask_advisor call, and the advisor's answer to it.
+const (
+	askQuestion = "Should I run the migration on prod now?"
+	askAnswer   = "No: run it on staging first, the prod backup is a day old & <unverified>."
+)
+
+// End to end, against fakellm: the agent's model calls ask_advisor; the
+// advisor's request extends its last review's (its prefix read from the
+// cache) with the step since and then the question; the answer, escaped,
+// is the tool result in the agent's next request.
+func TestAskAdvisorEndToEnd(t *testing.T) {
+	srv := fakellm.StartTest(t, fakellm.MustParse(t, `
+rules:
+  - model: m
+    steps:
+      - tool_calls: [{name: write, arguments: {path: "plan.txt", content: "migrate users\n"}}]
+      - tool_calls: [{name: ask_advisor, arguments: {question: "`+askQuestion+`"}}]
+      - text: "Staging first, then."
+  - model: adv
+    steps:
+      - text: "Nothing to add."
+      - text: "`+askAnswer+`"
+  - model: adv
+    repeat: true
+    steps:
+      - text: "Nothing new."
+`))
+	dir := t.TempDir()
+	sess, err := session.NewManager(t.TempDir(), session.Options{}).New(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close()
+	model := func(name string) llm.Model {
+		m, err := anthropic.New(anthropic.Config{BaseURL: srv.URL(), APIKey: "k", Model: name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	ts, err := tools.NewSession(tools.Options{Cwd: dir, Roots: []string{dir}, ArtifactsDir: sess.ArtifactsDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rt *advisor.Runtime
+	ask := advisorhost.AskTool(func(ctx context.Context, q string) (string, error) { return rt.Consult(ctx, q) })
+	var fwd hookRef
+	ag, err := agent.New(agent.Options{Model: model("m"), Session: sess, Tools: append(ts.Tools(), ask), Hooks: []agent.Hook{&fwd}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	host := advisorhost.New(ag, sess)
+	defer host.Close()
+	fwd.h = host.Hook()
+	rt, err = advisor.New(advisor.Options{Model: model("adv"), Host: host, Roots: []string{dir}, Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Each step is reviewed before the next, so the consult follows a
+	// review whose prompt the cache holds.
+	host.SetSync(1, 30*time.Second, rt.WaitBacklogBelow)
+	host.Forward(rt.Notify)
+	rt.Start(context.Background())
+	defer rt.Stop()
+
+	if err := ag.Prompt(t.Context(), "migrate the users table"); err != nil {
+		t.Fatal(err)
+	}
+	if err := rt.WaitBacklogBelow(t.Context(), 1); err != nil {
+		t.Fatal(err)
+	}
+
+	var primary, adv []fakellm.Request
+	for _, r := range srv.Requests() {
+		if r.Model == "m" {
+			primary = append(primary, r)
+		} else {
+			adv = append(adv, r)
+		}
+	}
+	if len(primary) != 3 || len(adv) < 2 {
+		t.Fatalf("%d agent and %d advisor requests, want 3 and at least 2", len(primary), len(adv))
+	}
+	review, consult := adv[0], adv[1]
+	body := string(consult.Body)
+	// The question follows the update, which holds the write's result and
+	// the ask_advisor call itself.
+	write, call := strings.Index(body, "plan.txt"), strings.LastIndex(body, "ask_advisor(")
+	head, q := strings.Index(body, advisor.ConsultHeading), strings.Index(body, `\u003cquestion\u003e\n`+askQuestion)
+	if write < 0 || call < 0 || head < 0 || q < 0 || !(write < head && call < head && head < q) {
+		t.Errorf("consult request: want the update (write at %d, the call at %d) before the heading (%d) and the question (%d):\n%s", write, call, head, q, body)
+	}
+	if u := consult.Usage; u.CacheRead == 0 || u.CacheRead < review.Usage.Input+review.Usage.CacheRead+review.Usage.CacheWrite-1 {
+		t.Errorf("consult usage %+v: want the review's whole prompt (%+v) read from the cache", u, review.Usage)
+	}
+	// The agent's next request carries the answer as the tool's result.
+	var req struct {
+		Messages []struct {
+			Role    string `json:"role"`
+			Content []struct {
+				Type    string          `json:"type"`
+				Content json.RawMessage `json:"content"`
+				IsError bool            `json:"is_error"`
+			} `json:"content"`
+		} `json:"messages"`
+	}
+	if err := json.Unmarshal(primary[2].Body, &req); err != nil {
+		t.Fatal(err)
+	}
+	last := req.Messages[len(req.Messages)-1]
+	if len(last.Content) == 0 || last.Content[0].Type != "tool_result" || last.Content[0].IsError {
+		t.Fatalf("the agent's last message %+v, want the ask_advisor result", last)
+	}
+	want := advisor.FormatAnswer(askAnswer)
+	if got := string(last.Content[0].Content); !strings.Contains(got, mustJSONString(t, want)) {
+		t.Errorf("tool result %s, want the escaped answer %q", got, want)
+	}
+	if st := rt.Status(); st.Consults != 1 || st.Reviews < 1 {
+		t.Errorf("status %+v", st)
+	}
+}
+
+func mustJSONString(t *testing.T, s string) string {
+	t.Helper()
+	b, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Trim(string(b), `"`)
+}
+
+// The tool's arguments are checked before anything is asked, and a
+// consult with no answer is an error for the model saying so.
+func TestAskToolErrors(t *testing.T) {
+	asked := 0
+	tool := advisorhost.AskTool(func(context.Context, string) (string, error) {
+		asked++
+		return "", advisor.ErrStopped
+	})
+	if def := tool.Definition(); def.Name != advisor.AskToolName || !strings.Contains(def.Description, "irreversible") || !strings.Contains(def.Description, "stuck") || !strings.Contains(def.Description, "compete") {
+		t.Errorf("definition %+v", def)
+	}
+	for _, args := range []string{``, `[]`, `{}`, `{"question": 3}`, `{"question": "  "}`, `{"question": "q", "force": true}`} {
+		if _, err := tool.Run(t.Context(), tools.Call{Name: advisor.AskToolName, Arguments: json.RawMessage(args)}); err == nil || !strings.HasPrefix(err.Error(), "ask_advisor: ") {
+			t.Errorf("arguments %s: %v", args, err)
+		}
+	}
+	if asked != 0 {
+		t.Errorf("asked %d times with bad arguments", asked)
+	}
+	_, err := tool.Run(t.Context(), tools.Call{Name: advisor.AskToolName, Arguments: json.RawMessage(`{"question": "Is it safe?"}`)})
+	if err == nil || !strings.Contains(err.Error(), "unavailable") {
+		t.Errorf("with no advisor: %v", err)
+	}
+	limited := advisorhost.AskTool(func(context.Context, string) (string, error) {
+		return "", errors.Join(advisor.ErrConsultLimit)
+	})
+	if _, err := limited.Run(t.Context(), tools.Call{Arguments: json.RawMessage(`{"question": "Again?"}`)}); err == nil || !strings.Contains(err.Error(), "used up") {
+		t.Errorf("past the cap: %v", err)
+	}
+}
