@@ -60,6 +60,7 @@ var newHomes = []struct {
 }{
 	{"internal/commands", nil, "the slash commands act on the Target interface they are given, nothing else"},
 	{"internal/rpc", []string{"agent", "internal/commands"}, "the RPC server drives an App interface and writes the agent's events; it parses slash commands as the registry does"},
+	{"internal/tui", []string{"agent", "internal/commands", "session", "llm", "tools"}, "the terminal UI drives an App interface, shows the agent's events and the session's entries, and lists the registry's commands"},
 }
 
 // cliListed is what TestCLIOnlyWires needs of each package.

@@ -119,7 +119,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			}
 		}
 	}()
-	kctx, err := parser.Parse(args)
+	kctx, err := parser.Parse(resumeArgs(args))
 	if err != nil {
 		return &exitError{code: exitUsage, err: err}
 	}

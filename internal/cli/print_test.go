@@ -70,7 +70,9 @@ func TestPrintPromptErrors(t *testing.T) {
 		{"no prompt, nothing piped", "", []string{"-p"}, "no prompt: pass it as an argument"},
 		{"empty stdin", "\n\n", []string{"-p"}, "stdin was empty"},
 		{"binary stdin", "\xff\xfe\x00", []string{"-p"}, "not UTF-8"},
-		{"no -p", "", []string{"fix", "it"}, `terminal UI is not built yet: run the prompt with vigil -p "fix it"`},
+		{"no -p, no terminal", "", []string{"fix", "it"}, `terminal UI needs a terminal (stdin and stdout are not one): run the prompt with vigil -p "fix it"`},
+		{"no arguments, no terminal", "", nil, "terminal UI needs a terminal (stdin and stdout are not one): pass -p PROMPT"},
+		{"bare --resume outside the UI", "", []string{"-p", "hi", "--resume"}, "--resume needs a session id outside the terminal UI"},
 		{"rpc with a prompt", "", []string{"--mode", "rpc", "hi"}, "--mode rpc takes its prompts as commands"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/vigil-dev/vigil/agent"
 	"github.com/vigil-dev/vigil/internal/rpc"
+	"github.com/vigil-dev/vigil/internal/tui"
 )
 
 // runCmd runs the agent: on one prompt (-p), or driven over stdin (--mode
@@ -19,7 +21,7 @@ type runCmd struct {
 	Prompt   []string `arg:"" optional:"" help:"The prompt, with -p or --mode json; several words are joined by spaces."`
 	Mode     string   `enum:"text,json,rpc" default:"text" help:"Output: text (the final answer), json (every event as a JSON line), rpc (JSONL commands on stdin, events and replies on stdout; see docs/rpc.md)."`
 	Continue bool     `short:"c" help:"Continue the latest session of this folder."`
-	Resume   string   `help:"Resume a session by id, id prefix or file." placeholder:"ID"`
+	Resume   string   `help:"Resume a session by id, id prefix or file; in the terminal UI, --resume alone opens a picker." placeholder:"ID"`
 	Fork     bool     `help:"With --resume or --continue: go on in a copy of that session, leaving it as it is (safe while another vigil writes it)."`
 	Model    string   `short:"m" help:"Model reference provider/model[:thinking]; default: modelRoles.default." placeholder:"REF"`
 	Advisor  bool     `help:"Run the advisor, a second model that reviews the agent's steps (also: advisor.enabled)."`
@@ -32,11 +34,26 @@ func (c *runCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	a, err := newApp(e, appOptions{model: c.Model, cont: c.Continue, resume: c.Resume, fork: c.Fork, modelsYM: c.Models, advisor: c.Advisor, advModel: c.AdvModel})
+	ui := !c.Print && c.Mode == "text"
+	if ui && !(tui.IsTerminal(e.stdin) && tui.IsTerminal(e.stdout)) {
+		return notTerminal(prompt)
+	}
+	pick := c.Resume == pickSession
+	if pick && !ui {
+		return errors.New("--resume needs a session id outside the terminal UI (vigil sessions lists them)")
+	}
+	resume := c.Resume
+	if pick {
+		resume = ""
+	}
+	a, err := newApp(e, appOptions{model: c.Model, cont: c.Continue, resume: resume, fork: c.Fork, modelsYM: c.Models, advisor: c.Advisor, advModel: c.AdvModel})
 	if err != nil {
 		return err
 	}
 	defer a.close()
+	if ui {
+		return runTUI(e, a, prompt, pick)
+	}
 	switch c.Mode {
 	case "rpc":
 		return serveRPC(e, a)
@@ -53,6 +70,27 @@ func (c *runCmd) Run(e *env) error {
 		fmt.Fprintln(e.stdout, ans)
 	}
 	return err
+}
+
+// pickSession is the value of a bare --resume (no id): the UI opens its
+// session picker. resumeArgs puts it in.
+const pickSession = "\x00pick"
+
+// resumeArgs gives a bare --resume (the last argument, or followed by
+// another flag) the value pickSession, so that vigil --resume opens the
+// picker while vigil --resume ID resumes ID.
+func resumeArgs(args []string) []string {
+	for i, a := range args {
+		if a == "--" {
+			break
+		}
+		if a == "--resume" && (i == len(args)-1 || strings.HasPrefix(args[i+1], "-")) {
+			out := slices.Clone(args)
+			out[i] = "--resume=" + pickSession
+			return out
+		}
+	}
+	return args
 }
 
 // maxStdinPrompt bounds a prompt read from stdin.
@@ -72,10 +110,7 @@ func (c *runCmd) prompt(e *env) (string, error) {
 		}
 		return "", nil
 	case !c.Print && c.Mode == "text":
-		if text != "" {
-			return "", fmt.Errorf("the terminal UI is not built yet: run the prompt with vigil -p %q, or use --mode json or --mode rpc", text)
-		}
-		return "", errors.New("nothing to do: pass -p PROMPT (or pipe it: echo PROMPT | vigil -p), or --mode json|rpc (the terminal UI is not built yet)")
+		return text, nil // the terminal UI's first prompt, if any
 	case text != "":
 		return text, nil
 	}

@@ -1,0 +1,144 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/vigil-dev/vigil/advisor"
+	"github.com/vigil-dev/vigil/internal/commands"
+	"github.com/vigil-dev/vigil/internal/tui"
+	"github.com/vigil-dev/vigil/llm"
+	"github.com/vigil-dev/vigil/session"
+)
+
+// The app is the terminal UI's [tui.App] too (rpc.go has the operations
+// both share).
+var _ tui.App = (*app)(nil)
+
+// runTUI opens the terminal UI on a, sending prompt first when set.
+func runTUI(e *env, a *app, prompt string, pick bool) error {
+	if !tui.IsTerminal(e.stdin) || !tui.IsTerminal(e.stdout) {
+		return notTerminal(prompt)
+	}
+	// While a run goes, the commands that change the session refuse.
+	a.busy = func() bool { return a.agent().State().Running }
+	o := tui.Options{Prompt: prompt, PickSession: pick, Cwd: a.cwd, Commands: commands.New(), In: e.stdin, Out: e.stdout}
+	if nc, ok := e.lookupEnv("NO_COLOR"); ok {
+		o.Env = append(os.Environ(), "NO_COLOR="+nc)
+	}
+	return tui.Run(e.ctx, a, o)
+}
+
+// notTerminal says what to run instead of the UI when there is no
+// terminal (a pipe, CI).
+func notTerminal(prompt string) error {
+	if prompt != "" {
+		return fmt.Errorf("the terminal UI needs a terminal (stdin and stdout are not one): run the prompt with vigil -p %q, or use --mode json or --mode rpc", prompt)
+	}
+	return errors.New("the terminal UI needs a terminal (stdin and stdout are not one): pass -p PROMPT (or pipe it: echo PROMPT | vigil -p), or use --mode json|rpc")
+}
+
+// Entries is the current branch of the session, root first.
+func (a *app) Entries() []session.Entry {
+	s := a.session()
+	path, err := s.Path(s.Leaf())
+	if err != nil {
+		return s.Entries()
+	}
+	return path
+}
+
+// Status is the status line's facts: the agent's model, tokens, cost and
+// context use, and the advisor's.
+func (a *app) Status() tui.Status {
+	ag := a.agent()
+	st := ag.State()
+	a.mu.Lock()
+	res, run, on, advRes, spent, spentBy := a.model, a.adv, a.advOn, a.advisorRes, a.advSpent, slices.Clone(a.advSpentBy)
+	a.mu.Unlock()
+	out := tui.Status{
+		Model: res.Ref().String(), Input: st.Usage.Input, Output: st.Usage.Output, CacheRead: st.Usage.CacheRead,
+		Cost: res.Info.Price.Cost(st.Usage), Context: st.ContextTokens, Window: int64(res.Info.ContextWindow),
+	}
+	switch {
+	case !on || run == nil:
+		if on {
+			out.Advisor = tui.AdvisorStatus{On: true, Model: "no model", Warning: "no model is assigned to the 'advisor' role"}
+		}
+	case run.per != nil:
+		p := run.per.Status()
+		out.Advisor = tui.AdvisorStatus{On: true, Model: "periodic on " + res.Ref().String(), Reviewing: p.InFlight || p.Due, Reviews: p.Reviews, Cost: res.Info.Price.Cost(p.Usage.Add(spent))}
+	case a.rulesOnly() || advRes == nil:
+		rs := run.rt.Status()
+		out.Advisor = tui.AdvisorStatus{On: true, Model: "rules", Reviewing: rs.Pending || rs.Backlog > 0, Backlog: rs.Backlog, Reviews: rs.Reviews}
+	default:
+		rs := run.rt.Status()
+		out.Advisor = tui.AdvisorStatus{
+			On: true, Model: rs.Model, Reviewing: rs.Pending || rs.Backlog > 0, Backlog: rs.Backlog, Reviews: rs.Reviews,
+			Cost:    a.priceUsage(append(spentBy, rs.Models...), advRes.Info.Price),
+			Context: rs.ContextTokens, Window: int64(rs.Window),
+		}
+		if out.Advisor.Model == "" {
+			out.Advisor.Model = advRes.Ref().String()
+		}
+		if out.Advisor.Window == 0 {
+			out.Advisor.Window = int64(advRes.Info.ContextWindow)
+		}
+		if rs.ProseStreak >= advisor.ProseWarnAfter {
+			out.Advisor.Warning = fmt.Sprintf("its last %d reviews ended in prose without advise: nothing reaches the agent (/advisor status)", rs.ProseStreak)
+		}
+	}
+	return out
+}
+
+// Models lists the models that can be used, as references.
+func (a *app) Models() []string {
+	var out []string
+	for _, m := range a.registry.Entries() {
+		if m.Problem == "" {
+			out = append(out, llm.Ref{Provider: m.Info.Provider, Model: m.Info.ID}.String())
+		}
+	}
+	return out
+}
+
+// Sessions lists this folder's sessions for /resume, most recent first.
+func (a *app) Sessions() ([]tui.SessionInfo, error) {
+	infos, err := a.manager.List(a.cwd)
+	cur := a.session().ID()
+	var out []tui.SessionInfo
+	for _, in := range infos {
+		if in.Header.ID == cur || strings.Contains(in.Path, "__advisor") {
+			continue
+		}
+		out = append(out, tui.SessionInfo{ID: in.Header.ID, File: in.Path, Modified: in.Modified.Local().Format("2006-01-02 15:04")})
+	}
+	return out, err
+}
+
+// SwitchSession opens the session id (an id, a prefix or a file) and
+// continues in it.
+func (a *app) SwitchSession(id string) error {
+	path := id
+	var err error
+	if !strings.HasSuffix(path, ".jsonl") {
+		if path, err = a.manager.Find(id); err != nil {
+			return err
+		}
+	}
+	if err := refuseAdvisorTranscript(path); err != nil {
+		return err
+	}
+	sess, err := a.openSession(path, false)
+	if err != nil {
+		return lockedHint(err, appOptions{resume: id})
+	}
+	if err := a.build(sess, a.modelRef); err != nil {
+		sess.Close()
+		return err
+	}
+	return nil
+}
