@@ -169,7 +169,7 @@ func startBench(b *testing.B, opts Options) *benchRun {
 
 // start makes and starts the runtime and waits for its drain loop to go
 // idle.
-func (br *benchRun) start(b *testing.B, opts Options) {
+func (br *benchRun) start(b testing.TB, opts Options) {
 	b.Helper()
 	r, err := New(opts)
 	if err != nil {
@@ -187,7 +187,7 @@ func (br *benchRun) start(b *testing.B, opts Options) {
 }
 
 // wait waits, boundedly, for the drain loop to go idle.
-func (br *benchRun) wait(b *testing.B) {
+func (br *benchRun) wait(b testing.TB) {
 	br.timer.Reset(bound)
 	select {
 	case <-br.idle:
@@ -197,7 +197,7 @@ func (br *benchRun) wait(b *testing.B) {
 }
 
 // step reports one step to the runtime and waits until it is reviewed.
-func (br *benchRun) step(b *testing.B, ev Event) {
+func (br *benchRun) step(b testing.TB, ev Event) {
 	br.r.Notify(ev)
 	br.wait(b)
 }
