@@ -18,6 +18,8 @@ import (
 	"runtime/debug"
 
 	"github.com/alecthomas/kong"
+
+	"github.com/vigil-dev/vigil/internal/hookwire"
 )
 
 // Version is vigil's version, set at link time with
@@ -92,9 +94,15 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	defer func() { err = signals.finish(err) }()
 	if len(args) == 2 && args[0] == "hook" && (args[1] == "claude-code" || args[1] == "codex") {
 		// The agents run this for every hook event: skip building the
-		// command line's parser (a few milliseconds of reflection).
-		c := hookCmd{Agent: args[1]}
-		return c.Run(&env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, lookupEnv: os.LookupEnv})
+		// command line's parser (a few milliseconds of reflection), and
+		// run what vigil-hook runs, starting sidecars with this binary.
+		self, err := os.Executable()
+		if err != nil {
+			io.Copy(io.Discard, stdin)
+			return nil // fail open: nowhere to start a sidecar from
+		}
+		hookwire.Command(ctx, args[1], stdin, stdout, os.LookupEnv, self)
+		return nil
 	}
 	var cli cliArgs
 	parser, err := kong.New(&cli,

@@ -5,9 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"log"
 	"net"
 	"net/http"
@@ -19,41 +17,20 @@ import (
 	"time"
 
 	"github.com/vigil-dev/vigil/internal/hook"
+	"github.com/vigil-dev/vigil/internal/hookwire"
 	"github.com/vigil-dev/vigil/internal/sidecar"
 )
 
-// hookdConfig is where Claude Code's HTTP hooks reach vigil: the loopback
-// address and the secret in the URL path. It is chosen once, by
-// `vigil attach claude-code --http`, and kept in the agent folder
-// (hookd.json), since the URL is written into the agent's settings.
-type hookdConfig struct {
-	Addr   string `json:"addr"`
-	Secret string `json:"secret"`
-}
+// hookdConfig is hookd.json: where Claude Code's HTTP hooks reach vigil
+// hookd, the loopback address and the secret in the URL path, shared by
+// vigil attach --http, vigil hookd and the hook commands that start it.
+type hookdConfig = hookwire.HookdConfig
 
-// URL is the hook URL for agent.
-func (c hookdConfig) URL(agent string) string {
-	return "http://" + c.Addr + "/hook/" + c.Secret + "/" + agent
-}
-
-func hookdFile(agentDir string) string { return filepath.Join(agentDir, "hookd.json") }
+func hookdFile(agentDir string) string { return hookwire.HookdFile(agentDir) }
 
 // loadHookd reads hookd.json; ok is false when there is none.
 func loadHookd(agentDir string) (c hookdConfig, ok bool, err error) {
-	b, err := os.ReadFile(hookdFile(agentDir))
-	if errors.Is(err, fs.ErrNotExist) {
-		return c, false, nil
-	}
-	if err == nil {
-		err = json.Unmarshal(b, &c)
-	}
-	if err == nil && (c.Addr == "" || len(c.Secret) < 32) {
-		err = errors.New("want an addr and a secret of at least 32 characters")
-	}
-	if err != nil {
-		return c, false, fmt.Errorf("%s: %w", hookdFile(agentDir), err)
-	}
-	return c, true, nil
+	return hookwire.LoadHookd(agentDir)
 }
 
 // ensureHookdConfig returns hookd.json, creating it with a free loopback
@@ -91,16 +68,11 @@ func ensureHookd(ctx context.Context, e *env, dir sidecar.Dir) error {
 	if err != nil {
 		return err
 	}
-	c, ok, err := loadHookd(agentDir)
-	if !ok || err != nil {
+	self, err := os.Executable()
+	if err != nil {
 		return err
 	}
-	if conn, err := net.DialTimeout("tcp", c.Addr, 200*time.Millisecond); err == nil {
-		conn.Close()
-		return nil
-	}
-	cwd, _ := os.Getwd()
-	return sidecar.SpawnDetached(ctx, filepath.Join(string(dir), "hookd.log"), cwd, "hookd")
+	return hookwire.EnsureHookd(ctx, self, hookwire.Dir(dir), agentDir)
 }
 
 // hookdCmd is `vigil hookd`: it serves Claude Code's HTTP hooks on the
@@ -130,6 +102,10 @@ func (c *hookdCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	self, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("find the vigil binary: %w", err)
+	}
 	lock, err := os.OpenFile(filepath.Join(string(dir), "hookd.lock"), os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return err
@@ -156,7 +132,9 @@ func (c *hookdCmd) Run(e *env) error {
 		Dir:    dir,
 		Secret: cfg.Secret,
 		// hookd outlives the agents it serves: no process to watch.
-		Spawn:    func(agent string) hook.Spawner { return spawnSidecar(dir, agent, sidecar.Proc{}) },
+		Spawn: func(agent string) hookwire.Spawner {
+			return hookwire.SidecarSpawner(self, hookwire.Dir(dir), agent, nil)
+		},
 		Logf:     logger.Printf,
 		Activity: activity,
 	})

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/vigil-dev/vigil/internal/hookwire"
 	"github.com/vigil-dev/vigil/internal/sidecar"
 )
 
@@ -25,7 +26,7 @@ type Router struct {
 	Secret string
 	// Spawn starts the sidecar of an agent's session; nil never starts
 	// one.
-	Spawn func(agent string) Spawner
+	Spawn func(agent string) hookwire.Spawner
 	// Timeout is the wait for the sidecar's answer; nil: DefaultTimeout.
 	Timeout func(event string) time.Duration
 	// Logf says why an event got no answer; nil logs nothing.
@@ -61,14 +62,14 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 }
 
 func (r *Router) forward(req *http.Request, agent string) ([]byte, error) {
-	body, err := io.ReadAll(io.LimitReader(req.Body, sidecar.MaxEvent+1))
+	body, err := io.ReadAll(io.LimitReader(req.Body, hookwire.MaxEvent+1))
 	if err != nil {
 		return nil, err
 	}
-	if len(body) > sidecar.MaxEvent {
-		return nil, errTooLarge
+	if len(body) > hookwire.MaxEvent {
+		return nil, hookwire.ErrTooLarge
 	}
-	in, err := sidecar.ParseInput(body)
+	in, err := hookwire.ParseInput(body)
 	if err != nil {
 		return nil, err
 	}
@@ -76,11 +77,11 @@ func (r *Router) forward(req *http.Request, agent string) ([]byte, error) {
 	if r.Timeout != nil {
 		timeout = r.Timeout
 	}
-	var spawn Spawner
+	var spawn hookwire.Spawner
 	if r.Spawn != nil {
 		spawn = r.Spawn(agent)
 	}
-	return Forward(req.Context(), r.Dir, agent, in, spawn, timeout(in.HookEventName))
+	return hookwire.Forward(req.Context(), hookwire.Dir(r.Dir), agent, in, spawn, timeout(in.HookEventName))
 }
 
 // Pattern is the route a Router serves, for an http.ServeMux.
