@@ -56,3 +56,15 @@ func within(path, dir string) bool {
 	rel, err := filepath.Rel(filepath.Clean(dir), filepath.Clean(path))
 	return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
+
+// HookBinary returns the binary vigil's hook commands should run for
+// the vigil binary vigil: the hook binary beside it ([HookBinaryName],
+// an executable file in the same folder), which starts sidecars with
+// that vigil, or vigil itself when there is none.
+func HookBinary(vigil string) string {
+	fast := filepath.Join(filepath.Dir(vigil), HookBinaryName)
+	if fi, err := os.Stat(fast); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
+		return fast
+	}
+	return vigil
+}

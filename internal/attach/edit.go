@@ -118,8 +118,8 @@ func AttachWith(data []byte, name string, a Agent, binary, hookURL string) (*Res
 			// Back from HTTP to the command.
 			h.replace(commandHandler(e.st, h.depth, command, want.Timeout))
 			now, changed = command, true
-		case h.url == "" && h.binary != binary:
-			now, changed = withBinary(h.command, h.end, binary), true
+		case h.url == "" && (h.binary != binary || h.fast != IsHookBinary(binary)):
+			now, changed = withBinary(h.command, h.end, binary, a), true
 			h.handler.Members[h.cmd].Value.Value = hujson.Literal(quoteJSONString(now))
 		}
 		if ours && setTimeout(e.st, h.handler, h.depth, want.Timeout) {
@@ -386,7 +386,8 @@ type handlerRef struct {
 	cmd       int // the index of its "command" member
 	command   string
 	binary    string
-	end       int    // where the binary's word ends in command
+	end       int    // where vigil's words (binary, hook, agent) end in command
+	fast      bool   // the command runs the hook binary: no "hook" word
 	url       string // an HTTP hook's URL ("" for a command)
 }
 
@@ -481,11 +482,11 @@ func (e *editor) vigilHandler(handler *hujson.Object, a Agent) (*handlerRef, err
 	if !ok {
 		return nil, nil
 	}
-	binary, end, ok := vigilBinary(command, a)
+	binary, end, fast, ok := vigilBinary(command, a)
 	if !ok {
 		return nil, nil
 	}
-	return &handlerRef{handler: handler, cmd: cmd, command: command, binary: binary, end: end}, nil
+	return &handlerRef{handler: handler, cmd: cmd, command: command, binary: binary, end: end, fast: fast}, nil
 }
 
 // elementIndex returns the index of the element of list that is v, -1

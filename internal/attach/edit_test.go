@@ -258,7 +258,7 @@ func TestRecognisesOnlyVigilsOwnHooks(t *testing.T) {
 		{"/opt/vigil/bin/advisor hook claude-code", ClaudeCode, false},
 		{"", ClaudeCode, false},
 	} {
-		_, _, got := vigilBinary(tc.command, tc.agent)
+		_, _, _, got := vigilBinary(tc.command, tc.agent)
 		if got != tc.want {
 			t.Errorf("vigilBinary(%q, %s) = %v, want %v", tc.command, tc.agent, got, tc.want)
 		}

@@ -18,7 +18,7 @@ type attachCmd struct {
 	Agent   string `arg:"" enum:"claude-code,codex" help:"The agent to attach to: claude-code or codex."`
 	Project string `help:"Claude Code: write the hooks into DIR/.claude/settings.json (default: the git root of this folder, else this folder)." placeholder:"DIR" type:"existingdir"`
 	User    bool   `help:"Claude Code: write the hooks into ~/.claude/settings.json, for every project."`
-	Command string `help:"The vigil binary the hooks run (default: this one). Needed when this one was built by go run." placeholder:"PATH" type:"path"`
+	Command string `help:"The binary the hooks run: vigil, or vigil-hook (default: the vigil-hook beside this vigil, else this vigil). Needed when this one was built by go run." placeholder:"PATH" type:"path"`
 	HTTP    bool   `name:"http" help:"Claude Code: send the tool, Stop, PreCompact and SessionEnd events to vigil hookd as HTTP hooks on loopback (no process per event); SessionStart and UserPromptSubmit stay commands and start hookd."`
 	DryRun  bool   `name:"dry-run" help:"Print the change as a unified diff and write nothing."`
 }
@@ -133,8 +133,11 @@ func (c *detachCmd) Run(e *env) error {
 	return nil
 }
 
-// binary is the vigil binary the hooks run: --command, or this one unless
-// go run or go test built it somewhere it will not stay.
+// binary is the binary the hooks run: --command as given (vigil, or the
+// hook binary vigil-hook), or else the vigil-hook beside this vigil when
+// there is one (it starts several times faster, docs/attach.md), else
+// this vigil; unless go run or go test built this one somewhere it will
+// not stay.
 func (c *attachCmd) binary(e *env) (string, error) {
 	if c.Command != "" {
 		path, err := filepath.Abs(c.Command)
@@ -155,9 +158,9 @@ func (c *attachCmd) binary(e *env) (string, error) {
 	}
 	if why := attach.TransientBinary(exe, e.lookupEnv); why != "" {
 		return "", &exitError{code: exitUsage, err: fmt.Errorf("this vigil (%s) looks like a temporary build: %s, and hooks that run it would break once it is gone.\n"+
-			"Install vigil (go install ./cmd/vigil, or go build -o ~/bin/vigil ./cmd/vigil) and attach with that one, or pass --command PATH naming the vigil binary the hooks should run", exe, why)}
+			"Install vigil (go install ./cmd/vigil ./cmd/vigil-hook, or go build -o ~/bin/ ./cmd/vigil ./cmd/vigil-hook) and attach with that one, or pass --command PATH naming the vigil binary the hooks should run", exe, why)}
 	}
-	return exe, nil
+	return attach.HookBinary(exe), nil
 }
 
 // hooksFile is the file attach and detach edit: Claude Code's project or
