@@ -24,7 +24,10 @@ type attachedSetup struct {
 	agentDir string
 	runDir   string
 	vigil    string
-	env      []string
+	// hookBin is what the hooks run (--command): vigil unless a test
+	// sets the small vigil-hook.
+	hookBin string
+	env     []string
 }
 
 // newAttached prepares a run: fakellm with script, a work folder with a
@@ -35,6 +38,7 @@ type attachedSetup struct {
 func newAttached(t *testing.T, script string) *attachedSetup {
 	t.Helper()
 	s := &attachedSetup{srv: fakellm.StartTest(t, fakellm.MustParse(t, script)), vigil: builtVigil(t)}
+	s.hookBin = s.vigil
 	s.root = t.TempDir()
 	s.work = filepath.Join(s.root, "work")
 	s.home = filepath.Join(s.root, "home")
@@ -276,6 +280,52 @@ func TestClaudeCodeAttached(t *testing.T) {
 	}
 }
 
+// TestClaudeCodeAttachedFastHook is TestClaudeCodeAttached with the
+// hooks running the small vigil-hook beside vigil, as `vigil attach`
+// installs them when it finds it there: the same notes at the same
+// places, the sidecar started by vigil-hook with the vigil beside it.
+func TestClaudeCodeAttachedFastHook(t *testing.T) {
+	bin := realAgent(t, "claude-code")
+	s := newAttached(t, repeatScript("claude-fake-1", claudeBash))
+	s.hookBin = builtVigilHook(t)
+	out := s.vigilCmd(t, nil, "attach", "claude-code", "--project", s.work, "--command", s.hookBin)
+	if !strings.Contains(out, "command: "+s.hookBin+" claude-code\n") {
+		t.Fatalf("attach said:\n%s", out)
+	}
+	settings, _ := os.ReadFile(filepath.Join(s.work, ".claude", "settings.json"))
+	if bytes.Contains(settings, []byte(" hook claude-code")) || !bytes.Contains(settings, []byte(s.hookBin+" claude-code")) {
+		t.Fatalf("the settings do not run vigil-hook:\n%s", settings)
+	}
+	got, err := s.claude(t, bin, "Make ./fail.sh pass.")
+	if err != nil {
+		t.Fatalf("claude: %v\n%s", err, s.logs(t))
+	}
+	if !strings.Contains(got, "I could not fix check.c") {
+		t.Fatalf("the agent's last answer is not the scripted one:\n%s", got)
+	}
+	checkRepeatRun(t, s, "claude-fake-1")
+	if hl, _ := os.ReadFile(filepath.Join(s.runDir, "hook.log")); len(hl) > 0 {
+		t.Errorf("vigil-hook failed open:\n%s", hl)
+	}
+}
+
+// TestCodexAttachedFastHook is TestCodexAttached with the hooks running
+// vigil-hook: its sidecar, started by vigil-hook, still ends with codex.
+func TestCodexAttachedFastHook(t *testing.T) {
+	bin := realAgent(t, "codex")
+	s := newAttached(t, repeatScript("gpt-fake-1", `{name: exec_command, arguments: {cmd: "sh fail.sh"}}`))
+	s.hookBin = builtVigilHook(t)
+	out, err := s.codex(t, bin, "Make ./fail.sh pass.")
+	if err != nil {
+		t.Fatalf("codex: %v\n%s", err, s.logs(t))
+	}
+	if !strings.Contains(out, "I could not fix check.c") {
+		t.Fatalf("the agent's last answer is not the scripted one:\n%s", out)
+	}
+	checkRepeatRun(t, s, "gpt-fake-1")
+	s.awaitSidecarsGone(t, 10*time.Second)
+}
+
 // TestClaudeCodeAttachedHTTP is TestClaudeCodeAttached with
 // `vigil attach claude-code --http`: the tool, Stop, PreCompact and
 // SessionEnd events reach vigil hookd as HTTP hooks (no process per
@@ -439,7 +489,7 @@ base_url = "%s/v1"
 env_key = "FAKE_API_KEY"
 wire_api = "responses"
 `, s.srv.URL()))
-	s.vigilCmd(t, []string{"CODEX_HOME=" + codexHome}, "attach", "codex", "--command", s.vigil)
+	s.vigilCmd(t, []string{"CODEX_HOME=" + codexHome}, "attach", "codex", "--command", s.hookBin)
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, "exec", "--skip-git-repo-check", "--dangerously-bypass-hook-trust", "--json", prompt)

@@ -30,11 +30,28 @@ const (
 type hookEnv struct {
 	vigil, root, work, agentDir, runDir string
 	env                                 []string
+	// command runs the hook for Claude Code: `vigil hook claude-code`
+	// unless a test sets another.
+	command []string
+}
+
+// hookCommand is a hook command vigil attach may install.
+type hookCommand struct {
+	name string
+	argv func(t testing.TB) []string
+}
+
+// hookCommands are the two: vigil's own, and the small hook binary
+// beside it.
+var hookCommands = []hookCommand{
+	{"vigil hook", func(t testing.TB) []string { return []string{builtVigil(t), "hook", "claude-code"} }},
+	{"vigil-hook", func(t testing.TB) []string { return []string{builtVigilHook(t), "claude-code"} }},
 }
 
 func newHookEnv(t *testing.T) *hookEnv {
 	t.Helper()
 	h := &hookEnv{vigil: builtVigil(t), root: t.TempDir()}
+	h.command = []string{h.vigil, "hook", "claude-code"}
 	h.work = filepath.Join(h.root, "work")
 	h.agentDir = filepath.Join(h.root, "home", ".vigil", "agent")
 	write(t, filepath.Join(h.agentDir, "config.yml"), "advisor:\n  reviewer: rules\n")
@@ -84,7 +101,7 @@ func (h *hookEnv) hook(t *testing.T, stdin io.Reader) hookRun {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, h.vigil, "hook", "claude-code")
+	cmd := exec.CommandContext(ctx, h.command[0], h.command[1:]...)
 	cmd.Dir, cmd.Env, cmd.Stdin = h.work, h.env, stdin
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
@@ -92,7 +109,7 @@ func (h *hookEnv) hook(t *testing.T, stdin io.Reader) hookRun {
 	err := cmd.Run()
 	r := hookRun{stdout: out.String(), took: time.Since(start)}
 	if ctx.Err() != nil {
-		t.Fatalf("vigil hook still running after a minute")
+		t.Fatalf("%s still running after a minute", h.command)
 	}
 	if err != nil {
 		r.code = cmd.ProcessState.ExitCode()
@@ -101,7 +118,7 @@ func (h *hookEnv) hook(t *testing.T, stdin io.Reader) hookRun {
 		r.maxRSS = int64(ru.Maxrss) << 10
 	}
 	if errOut.Len() > 0 {
-		t.Errorf("vigil hook wrote to stderr: %q", errOut.String())
+		t.Errorf("%s wrote to stderr: %q", h.command, errOut.String())
 	}
 	return r
 }
@@ -184,18 +201,10 @@ func (r *repeated) Read(p []byte) (int, error) {
 // the hook refused the event itself, one for the session when its
 // sidecar cannot read the transcript (it is told once), none when
 // nothing failed.
+//
+// Both hook commands vigil attach may install are held to it: `vigil
+// hook` and the small vigil-hook binary.
 func TestHostileHookEvents(t *testing.T) {
-	type hostile struct {
-		name string
-		// setup prepares the files and returns the event's stdin.
-		setup func(t *testing.T, h *hookEnv) func() io.Reader
-		// logged is what hook.log's lines say; lines how many there are
-		// after both hooks.
-		logged string
-		lines  int
-		// sidecar says a sidecar serves the session afterwards.
-		sidecar bool
-	}
 	fixed := func(b []byte) func() io.Reader { return func() io.Reader { return bytes.NewReader(b) } }
 	transcriptAt := func(path string) func(t *testing.T, h *hookEnv) func() io.Reader {
 		return func(t *testing.T, h *hookEnv) func() io.Reader {
@@ -325,9 +334,29 @@ func TestHostileHookEvents(t *testing.T) {
 		},
 		logged: "permission denied", lines: 1, sidecar: true,
 	}}
+	for _, hc := range hookCommands {
+		t.Run(hc.name, func(t *testing.T) { hostileHookEvents(t, hc, cases) })
+	}
+}
+
+// hostile is one case of TestHostileHookEvents.
+type hostile struct {
+	name string
+	// setup prepares the files and returns the event's stdin.
+	setup func(t *testing.T, h *hookEnv) func() io.Reader
+	// logged is what hook.log's lines say; lines how many there are
+	// after both hooks.
+	logged string
+	lines  int
+	// sidecar says a sidecar serves the session afterwards.
+	sidecar bool
+}
+
+func hostileHookEvents(t *testing.T, hc hookCommand, cases []hostile) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			h := newHookEnv(t)
+			h.command = hc.argv(t)
 			stdin := c.setup(t, h)
 			for i := range 2 {
 				r := h.hook(t, stdin())
@@ -392,9 +421,16 @@ func TestHookWithASettingsBomb(t *testing.T) {
 			io.WriteString(w, "advisor: {enabled: *x8}\n")
 		},
 	}
+	for _, hc := range hookCommands {
+		t.Run(hc.name, func(t *testing.T) { hookWithASettingsBomb(t, hc, bombs) })
+	}
+}
+
+func hookWithASettingsBomb(t *testing.T, hc hookCommand, bombs map[string]func(io.Writer)) {
 	for name, bomb := range bombs {
 		t.Run(name, func(t *testing.T) {
 			h := newHookEnv(t)
+			h.command = hc.argv(t)
 			var b bytes.Buffer
 			bomb(&b)
 			write(t, filepath.Join(h.work, ".vigil", "config.yml"), b.String())
