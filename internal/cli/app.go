@@ -199,7 +199,7 @@ func (a *app) build(sess *session.Session, ref string) error {
 		Thinking:   res.Thinking,
 		System:     system,
 		Session:    sess,
-		Tools:      ts.Tools(),
+		Tools:      append(ts.Tools(), a.advisorTools()...),
 		Compaction: a.settings.Compaction,
 		Subagents:  a.subagentConfig(subTools),
 		Hooks:      hooks,
