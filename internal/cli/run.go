@@ -46,7 +46,8 @@ func (c *runCmd) Run(e *env) error {
 	if pick {
 		resume = ""
 	}
-	a, err := newApp(e, appOptions{model: c.Model, cont: c.Continue, resume: resume, fork: c.Fork, modelsYM: c.Models, advisor: c.Advisor, advModel: c.AdvModel})
+	// A picker opens on the latest session, so that no empty one is made.
+	a, err := newApp(e, appOptions{model: c.Model, cont: c.Continue || pick, resume: resume, fork: c.Fork, modelsYM: c.Models, advisor: c.Advisor, advModel: c.AdvModel})
 	if err != nil {
 		return err
 	}

@@ -111,10 +111,14 @@ func (a *app) Sessions() ([]tui.SessionInfo, error) {
 	cur := a.session().ID()
 	var out []tui.SessionInfo
 	for _, in := range infos {
-		if in.Header.ID == cur || strings.Contains(in.Path, "__advisor") {
+		if strings.Contains(in.Path, "__advisor") {
 			continue
 		}
-		out = append(out, tui.SessionInfo{ID: in.Header.ID, File: in.Path, Modified: in.Modified.Local().Format("2006-01-02 15:04")})
+		si := tui.SessionInfo{ID: in.Header.ID, File: in.Path, Modified: in.Modified.Local().Format("2006-01-02 15:04")}
+		if in.Header.ID == cur {
+			si.Title = "(open now)"
+		}
+		out = append(out, si)
 	}
 	return out, err
 }
