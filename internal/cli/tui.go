@@ -133,6 +133,9 @@ func (a *app) SwitchSession(id string) error {
 			return err
 		}
 	}
+	if path == a.session().File() {
+		return nil // already open
+	}
 	if err := refuseAdvisorTranscript(path); err != nil {
 		return err
 	}
