@@ -21,6 +21,11 @@
 //     seen in the transcript: resets the advisor, as in the built-in agent;
 //   - SessionEnd: stops the sidecar.
 //
+// Besides the hooks, the sidecar answers the agent's questions to its
+// advisor (POST /consult, from `vigil mcp`'s ask_advisor tool:
+// consult.go); [Dir.ForAgent] finds the sidecar of an agent's process and
+// [Ask] asks it.
+//
 // [Host] is the [advisor.Host] over the followed transcript; [Sidecar]
 // answers the hook events (sidecar.go, served by [Sidecar.Handler] in
 // server.go) and reads the transcript through its follower (read.go);

@@ -29,10 +29,12 @@ const ProblemHeader = "Vigil-Problem"
 
 // Handler serves the hook events: POST /hook with the event JSON as the
 // body answers with the hook's JSON output (204 when there is nothing to
-// say); GET /status answers with [Stats].
+// say); POST /consult with a [ConsultRequest] answers with a
+// [ConsultReply] (consult.go); GET /status answers with [Stats].
 func (s *Sidecar) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /hook", s.serveHook)
+	mux.HandleFunc("POST /consult", s.serveConsult)
 	mux.HandleFunc("GET /status", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		json.NewEncoder(w).Encode(s.Stats())

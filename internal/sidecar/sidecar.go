@@ -90,6 +90,10 @@ type Stats struct {
 	// each ([LogText]).
 	Withheld      int      `json:"withheld"`
 	WithheldNotes []string `json:"withheld_notes,omitempty"`
+	// Consults counts the agent's questions the advisor answered
+	// (POST /consult, from `vigil mcp`); ConsultFailures those it did not.
+	Consults        int `json:"consults,omitempty"`
+	ConsultFailures int `json:"consult_failures,omitempty"`
 }
 
 // StatsWithheld bounds the withheld notes [Sidecar.Stats] returns.
