@@ -1,6 +1,6 @@
 // Package attach edits the hook settings of Claude Code and Codex so that
-// they run `vigil hook AGENT` on the events vigil's advisor needs, and
-// removes those entries again.
+// they run `vigil-hook AGENT` (or `vigil hook AGENT`) on the events
+// vigil's advisor needs, and removes those entries again.
 //
 // # What it edits
 //
@@ -25,8 +25,10 @@
 //
 // vigil's own handlers are recognised by their command alone: a command
 // whose first word is a file named vigil* and whose next two words are
-// "hook" and the agent. That is how a second attach finds the first one
-// (and only updates the binary's path if it moved), and how [Detach]
+// "hook" and the agent, or whose first word is a file named vigil-hook*
+// (the small hook binary, [IsHookBinary]) and whose next word is the
+// agent. That is how a second attach finds the first one (and only
+// rewrites vigil's words if the binary moved or changed), and how [Detach]
 // removes exactly vigil's handlers, with the groups and events it leaves
 // empty.
 //

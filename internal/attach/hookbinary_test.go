@@ -109,3 +109,18 @@ func TestHookBinary(t *testing.T) {
 		t.Fatalf("beside it: %s", got)
 	}
 }
+
+// TestHookBinaryNeedsItsVigil: status calls a vigil-hook missing when
+// the vigil it starts sidecars with is not beside it.
+func TestHookBinaryNeedsItsVigil(t *testing.T) {
+	dir := t.TempDir()
+	fast := filepath.Join(dir, "vigil-hook")
+	os.WriteFile(fast, []byte("#!/bin/sh\n"), 0o755)
+	if binaryExists(fast) {
+		t.Fatal("a vigil-hook with no vigil beside it can run")
+	}
+	os.WriteFile(filepath.Join(dir, "vigil"), []byte("#!/bin/sh\n"), 0o755)
+	if !binaryExists(fast) {
+		t.Fatal("a vigil-hook with its vigil cannot run")
+	}
+}

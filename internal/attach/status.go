@@ -84,19 +84,36 @@ type Attachment struct {
 }
 
 // binaryExists tells whether a hook command's binary can be run: a file
-// at its path, or on $PATH for a bare name.
+// at its path, or on $PATH for a bare name; for the hook binary, with
+// the vigil it starts sidecars with beside it.
 func binaryExists(binary string) bool {
 	if !strings.ContainsRune(binary, '/') {
-		_, err := exec.LookPath(binary)
-		return err == nil
+		path, err := exec.LookPath(binary)
+		if err != nil {
+			return false
+		}
+		binary = path
 	}
 	info, err := os.Stat(binary)
-	return err == nil && !info.IsDir()
+	if err != nil || info.IsDir() {
+		return false
+	}
+	if IsHookBinary(binary) {
+		if r, err := filepath.EvalSymlinks(binary); err == nil {
+			binary = r
+		}
+		info, err := os.Stat(filepath.Join(filepath.Dir(binary), "vigil"))
+		return err == nil && !info.IsDir()
+	}
+	return true
 }
 
 // Binary is a binary that hook entries run.
 type Binary struct {
-	Path   string
+	Path string
+	// Exists tells whether it can run: the file exists, and for the
+	// hook binary (vigil-hook) so does the vigil beside it, which it
+	// starts sidecars with.
 	Exists bool
 }
 
