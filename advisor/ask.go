@@ -2,6 +2,7 @@ package advisor
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/vigil-dev/vigil/llm"
+	"github.com/vigil-dev/vigil/tools"
 )
 
 // AskToolName is the name of the tool with which the watched agent asks
@@ -29,12 +31,45 @@ Worth a call:
 
 Ask a specific question and say what you plan to do; do not repeat the context, the advisor has seen it. Questions are limited per run, so do not ask about routine steps.`
 
-// AskTool returns the definition of the ask_advisor tool.
-func AskTool() llm.Tool {
-	return llm.Tool{Name: AskToolName, Description: AskDescription, Schema: askSchema}
+// AskDefinition returns the definition of the ask_advisor tool.
+func AskDefinition() llm.Tool {
+	return llm.Tool{Name: AskToolName, Description: AskDescription, Schema: AskSchema}
 }
 
-var askSchema = json.RawMessage(`{"type":"object","properties":{"question":{"type":"string","description":"The question, with what you plan to do. At most 4000 characters."}},"required":["question"],"additionalProperties":false}`)
+// Consulter answers the watched agent's questions: [Runtime.Consult],
+// [Periodic.Consult], or a function that finds the advisor running now.
+type Consulter func(ctx context.Context, question string) (string, error)
+
+// AskTool returns the agent's ask_advisor tool ([AskDefinition]): each
+// call asks consult and returns the answer, escaped as consult returns
+// it. A consult that gives no answer (the per-run cap, a timeout, no
+// advisor) is an error saying so, for the model ([ConsultError]), so the
+// agent goes on without it.
+func AskTool(consult Consulter) tools.Tool {
+	return askTool{consult: consult}
+}
+
+type askTool struct{ consult Consulter }
+
+func (askTool) Definition() llm.Tool { return AskDefinition() }
+
+func (t askTool) Run(ctx context.Context, call tools.Call) (tools.Result, error) {
+	q, err := ParseQuestion(call.Arguments)
+	if err != nil {
+		return tools.Result{}, err
+	}
+	answer, err := t.consult(ctx, q)
+	if err != nil {
+		if ctx.Err() != nil {
+			return tools.Result{}, fmt.Errorf("ask_advisor: %w", ctx.Err())
+		}
+		return tools.Result{}, errors.New(ConsultError(err))
+	}
+	return tools.Result{Content: []llm.Block{llm.Text(answer)}}, nil
+}
+
+// AskSchema is the ask_advisor tool's argument schema: one question.
+var AskSchema = json.RawMessage(`{"type":"object","properties":{"question":{"type":"string","description":"The question, with what you plan to do. At most 4000 characters."}},"required":["question"],"additionalProperties":false}`)
 
 // ParseQuestion validates the arguments of an ask_advisor call and
 // returns the question, trimmed; its errors are written for the model.

@@ -3,7 +3,6 @@ package advisorhost_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -63,7 +62,7 @@ rules:
 		t.Fatal(err)
 	}
 	var rt *advisor.Runtime
-	ask := advisorhost.AskTool(func(ctx context.Context, q string) (string, error) { return rt.Consult(ctx, q) })
+	ask := advisor.AskTool(func(ctx context.Context, q string) (string, error) { return rt.Consult(ctx, q) })
 	var fwd hookRef
 	ag, err := agent.New(agent.Options{Model: model("m"), Session: sess, Tools: append(ts.Tools(), ask), Hooks: []agent.Hook{&fwd}})
 	if err != nil {
@@ -147,35 +146,4 @@ func mustJSONString(t *testing.T, s string) string {
 		t.Fatal(err)
 	}
 	return strings.Trim(string(b), `"`)
-}
-
-// The tool's arguments are checked before anything is asked, and a
-// consult with no answer is an error for the model saying so.
-func TestAskToolErrors(t *testing.T) {
-	asked := 0
-	tool := advisorhost.AskTool(func(context.Context, string) (string, error) {
-		asked++
-		return "", advisor.ErrStopped
-	})
-	if def := tool.Definition(); def.Name != advisor.AskToolName || !strings.Contains(def.Description, "irreversible") || !strings.Contains(def.Description, "stuck") || !strings.Contains(def.Description, "compete") {
-		t.Errorf("definition %+v", def)
-	}
-	for _, args := range []string{``, `[]`, `{}`, `{"question": 3}`, `{"question": "  "}`, `{"question": "q", "force": true}`} {
-		if _, err := tool.Run(t.Context(), tools.Call{Name: advisor.AskToolName, Arguments: json.RawMessage(args)}); err == nil || !strings.HasPrefix(err.Error(), "ask_advisor: ") {
-			t.Errorf("arguments %s: %v", args, err)
-		}
-	}
-	if asked != 0 {
-		t.Errorf("asked %d times with bad arguments", asked)
-	}
-	_, err := tool.Run(t.Context(), tools.Call{Name: advisor.AskToolName, Arguments: json.RawMessage(`{"question": "Is it safe?"}`)})
-	if err == nil || !strings.Contains(err.Error(), "unavailable") {
-		t.Errorf("with no advisor: %v", err)
-	}
-	limited := advisorhost.AskTool(func(context.Context, string) (string, error) {
-		return "", errors.Join(advisor.ErrConsultLimit)
-	})
-	if _, err := limited.Run(t.Context(), tools.Call{Arguments: json.RawMessage(`{"question": "Again?"}`)}); err == nil || !strings.Contains(err.Error(), "used up") {
-		t.Errorf("past the cap: %v", err)
-	}
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/vigil-dev/vigil/advisor"
-	"github.com/vigil-dev/vigil/internal/advisorhost"
 	"github.com/vigil-dev/vigil/llm"
 	"github.com/vigil-dev/vigil/tools"
 )
@@ -28,7 +27,7 @@ func (a *app) advisorTools() []tools.Tool {
 	if !on || a.rulesOnly() || (res == nil && !a.periodic()) {
 		return nil
 	}
-	return []tools.Tool{advisorhost.AskTool(a.consultAdvisor)}
+	return []tools.Tool{advisor.AskTool(a.consultAdvisor)}
 }
 
 // consultAdvisor asks the advisor running now for the app's agent;
