@@ -147,3 +147,73 @@ func mustJSONString(t *testing.T, s string) string {
 	}
 	return strings.Trim(string(b), `"`)
 }
+
+// In the periodic mode a question is a fork like a review: the agent's
+// own conversation up to its last settled call (the ask_advisor call
+// itself left out), onto its own model, with the question as the next
+// message; the answer is the tool result of the agent's next request.
+func TestAskAdvisorPeriodic(t *testing.T) {
+	srv := fakellm.StartTest(t, fakellm.MustParse(t, `
+rules:
+  - name: consult
+    model: m
+    match: ["### Consult"]
+    steps:
+      - text: "`+askAnswer+`"
+  - name: primary
+    model: m
+    steps:
+      - tool_calls: [{name: write, arguments: {path: "plan.txt", content: "migrate users\n"}}]
+      - tool_calls: [{name: ask_advisor, arguments: {question: "`+askQuestion+`"}}]
+      - text: "Staging first, then."
+`))
+	dir := t.TempDir()
+	sess, err := session.NewManager(t.TempDir(), session.Options{}).New(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close()
+	m, err := anthropic.New(anthropic.Config{BaseURL: srv.URL(), APIKey: "k", Model: "m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, err := tools.NewSession(tools.Options{Cwd: dir, Roots: []string{dir}, ArtifactsDir: sess.ArtifactsDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var per *advisor.Periodic
+	ask := advisor.AskTool(func(ctx context.Context, q string) (string, error) { return per.Consult(ctx, q) })
+	var fwd hookRef
+	ag, err := agent.New(agent.Options{Model: m, Session: sess, Tools: append(ts.Tools(), ask), Hooks: []agent.Hook{&fwd}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	host := advisorhost.New(ag, sess)
+	defer host.Close()
+	fwd.h = host.Hook()
+	ph := advisorhost.NewPeriodic(host, true, nil)
+	per, err = advisor.NewPeriodic(advisor.PeriodicOptions{Host: ph, EveryToolCalls: 100, Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ph.Forward(per.Notify)
+	per.Start(context.Background())
+	defer per.Stop()
+	if err := ag.Prompt(t.Context(), "migrate the users table"); err != nil {
+		t.Fatal(err)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 4 || reqs[2].Rule != "consult" {
+		t.Fatalf("%d requests (the third by rule %q), want the agent's two, the consult's fork, the agent's last", len(reqs), reqs[min(2, len(reqs)-1)].Rule)
+	}
+	fork := string(reqs[2].Body)
+	if !strings.Contains(fork, "plan.txt") || strings.Contains(fork, `"name":"ask_advisor","type":"tool_use"`) || !strings.Contains(fork, `\u003cquestion\u003e\n`+askQuestion) {
+		t.Errorf("the fork: want the write, the question, and not the unanswered ask_advisor call:\n%s", fork)
+	}
+	if want := mustJSONString(t, advisor.FormatAnswer(askAnswer)); !strings.Contains(string(reqs[3].Body), want) {
+		t.Errorf("the agent's last request lacks the answer %q", want)
+	}
+	if st := per.Status(); st.Consults != 1 || st.Reviews != 0 {
+		t.Errorf("status %+v", st)
+	}
+}
