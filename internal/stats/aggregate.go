@@ -98,7 +98,7 @@ func (s *scanner) session(owner string, files []*file) (Session, bool) {
 		if f == main {
 			continue
 		}
-		t := Transcript{ID: f.header.ID, File: f.path, Role: f.role, ReadOnly: f.role == RoleAdvisor, Reviews: f.reviews, Usage: f.usage}
+		t := Transcript{ID: f.header.ID, File: f.path, Role: f.role, ReadOnly: f.role == RoleAdvisor, Reviews: f.reviews, Consults: f.consults, Usage: f.usage}
 		if f.header.Parent != nil {
 			t.Parent = f.header.Parent.ID
 		}

@@ -17,17 +17,21 @@ import (
 const (
 	advisorUpdate = "advisor_update"
 	advisorReview = "advisor_review"
+	// advisorConsult is a question of the agent to its advisor
+	// (ask_advisor): counted apart from the reviews.
+	advisorConsult = "advisor_consult"
 )
 
 // file is what one session file holds, once read and filtered.
 type file struct {
-	path    string
-	header  session.Header
-	role    Role
-	prompts int
-	reviews int
-	usage   Usage
-	models  map[string]*Model
+	path     string
+	header   session.Header
+	role     Role
+	prompts  int
+	reviews  int
+	consults int
+	usage    Usage
+	models   map[string]*Model
 	// active is set when the file has an entry, or was created, at or
 	// after Options.Since.
 	active bool
@@ -72,6 +76,9 @@ func (s *scanner) readFile(path string, nested bool) (*file, *Problem) {
 		case *session.Custom:
 			if f.role == RoleAdvisor && (b.CustomType == advisorUpdate || b.CustomType == advisorReview) {
 				f.reviews++
+			}
+			if f.role == RoleAdvisor && b.CustomType == advisorConsult {
+				f.consults++
 			}
 		}
 	}

@@ -164,6 +164,9 @@ type Transcript struct {
 	// Reviews counts the reviews an advisor was asked for (session
 	// updates, and the periodic mode's review prompts); 0 for a subagent.
 	Reviews int `json:"reviews"`
+	// Consults counts the agent's questions to its advisor (the
+	// ask_advisor tool), apart from Reviews.
+	Consults int `json:"consults"`
 	Usage
 }
 

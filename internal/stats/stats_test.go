@@ -113,6 +113,8 @@ func buildTree(t *testing.T) tree {
 		// Its memory after a compaction is no review; a periodic review is.
 		&session.Custom{CustomType: "advisor_memory", Content: []llm.Block{llm.Text("memory")}, InContext: true},
 		&session.Custom{CustomType: "advisor_review", Content: []llm.Block{llm.Text("review the last steps")}, InContext: true},
+		// A question of the agent is no review: it is counted apart.
+		&session.Custom{CustomType: "advisor_consult", Content: []llm.Block{llm.Text("### Consult\n\nshould I?")}, InContext: true},
 	)
 	adv.Close()
 	leaf := main.Leaf()
@@ -186,7 +188,7 @@ func TestScanAttributesRolesPromptsAndCost(t *testing.T) {
 		t.Fatalf("advisors = %+v", main.Advisors)
 	}
 	adv := main.Advisors[0]
-	if !adv.ReadOnly || adv.Reviews != 3 || adv.Turns != 3 || adv.Tokens.Input != 3050 || adv.Parent != main.ID || adv.Role != stats.RoleAdvisor {
+	if !adv.ReadOnly || adv.Reviews != 3 || adv.Consults != 1 || adv.Turns != 3 || adv.Tokens.Input != 3050 || adv.Parent != main.ID || adv.Role != stats.RoleAdvisor {
 		t.Errorf("advisor = %+v", adv)
 	}
 
@@ -349,6 +351,6 @@ func TestReportJSON(t *testing.T) {
 	s := doc["sessions"].([]any)[0]
 	keys(s, append([]string{"id", "file", "cwd", "started", "prompts", "primary", "subagents", "advisors"}, usage...)...)
 	keys(s.(map[string]any)["tokens"], "input", "output", "cacheRead", "cacheWrite")
-	keys(s.(map[string]any)["advisors"].([]any)[0], append([]string{"id", "file", "role", "parent", "readOnly", "reviews"}, usage...)...)
+	keys(s.(map[string]any)["advisors"].([]any)[0], append([]string{"id", "file", "role", "parent", "readOnly", "reviews", "consults"}, usage...)...)
 	keys(doc["problems"].([]any)[0], "file", "kind", "error")
 }
