@@ -19,6 +19,9 @@ type Options struct {
 	// ProjectDir is the project's root folder, which holds the project
 	// file; empty skips it.
 	ProjectDir string
+	// TrustProject applies the project file's guarded settings without
+	// looking the folder up in the trusted folders.
+	TrustProject bool
 }
 
 // UserFile returns the path of the user settings file in an agent folder.
@@ -36,8 +39,23 @@ func ProjectFile(projectDir string) string {
 // below it. Errors name the file, line, column and key. A file that is not
 // a regular one, or passes the limits of [yamlfile.Parse] (1 MiB, nesting,
 // alias expansion), is an error before anything is built from it.
+//
+// The project file's guarded settings (those that move data or money:
+// model roles, turning the advisor on, its reviewer and mode, what reaches
+// the agent, tools outside the project) apply only when the folder is
+// trusted ([Trust], or Options.TrustProject); otherwise the values below
+// stay. [LoadProject] also says what the project changed.
 func Load(opts Options) (*Settings, error) {
+	s, _, err := LoadProject(opts)
+	return s, err
+}
+
+// LoadProject is [Load], and says which guarded settings the project file
+// changes, applied or held back; the overrides are nil without a project
+// file.
+func LoadProject(opts Options) (*Settings, *ProjectOverrides, error) {
 	s := Default()
+	var project *ProjectOverrides
 	var files []string
 	if opts.AgentDir != "" {
 		files = append(files, UserFile(opts.AgentDir))
@@ -51,13 +69,25 @@ func Load(opts Options) (*Settings, error) {
 			continue
 		}
 		if err != nil {
-			return nil, fmt.Errorf("read settings: %w", err)
+			return nil, nil, fmt.Errorf("read settings: %w", err)
 		}
+		isProject := opts.ProjectDir != "" && name == ProjectFile(opts.ProjectDir)
+		below := s.clone()
 		if err := s.apply(name, data); err != nil {
-			return nil, err
+			return nil, nil, err
+		}
+		if isProject {
+			trusted, terr := opts.TrustProject, error(nil)
+			if !trusted {
+				trusted, terr = Trusted(opts.AgentDir, opts.ProjectDir)
+			}
+			project = s.guardProject(below, name, opts.ProjectDir, data, trusted)
+			if terr != nil {
+				project.TrustErr = terr.Error()
+			}
 		}
 	}
-	return s, nil
+	return s, project, nil
 }
 
 // Parse returns the defaults overlaid with one settings file's data. name

@@ -16,7 +16,7 @@ import (
 func setup(t *testing.T, user, project string) config.Options {
 	t.Helper()
 	root := t.TempDir()
-	opts := config.Options{AgentDir: filepath.Join(root, "agent"), ProjectDir: filepath.Join(root, "proj")}
+	opts := config.Options{AgentDir: filepath.Join(root, "agent"), ProjectDir: filepath.Join(root, "proj"), TrustProject: true}
 	write := func(path, content string) {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)

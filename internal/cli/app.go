@@ -55,6 +55,10 @@ type app struct {
 	fwd *forwardHook
 	// advSpent is what advisors stopped so far spent.
 	advSpent llm.Usage
+	// projectNotice says which of the user's guarded settings the
+	// project's settings file changes, or holds back until the folder is
+	// trusted; "" when none.
+	projectNotice string
 	// advSpentBy is advSpent by the model that served it, for pricing
 	// (continuous advisors only; the periodic mode forks on one model).
 	advSpentBy []advisor.ModelUsage
@@ -139,10 +143,14 @@ func newBaseApp(e *env, cwd, modelsFile string) (*app, error) {
 		return nil, err
 	}
 	a := &app{e: e, cwd: cwd, agentDir: agentDir, project: contextfiles.ProjectRoot(cwd)}
-	a.settings, err = config.Load(config.Options{AgentDir: agentDir, ProjectDir: a.project})
+	var project *config.ProjectOverrides
+	a.settings, project, err = config.LoadProject(config.Options{AgentDir: agentDir, ProjectDir: a.project})
 	if err != nil {
 		return nil, err
 	}
+	// What the folder's settings change of the user's, applied or held
+	// back: always said (runCmd, the UI and the sidecar say it).
+	a.projectNotice = project.Notice()
 	a.registry, err = e.registry(modelsFile)
 	if err != nil {
 		return nil, err

@@ -37,6 +37,7 @@ type cliArgs struct {
 	Demo   demoCmd   `cmd:"" help:"Stream scripted replies through every wire API over loopback, with no key and no network."`
 	Review reviewCmd `cmd:"" help:"Show where recorded agent sessions went off course, with zero-token detectors: no model, no network."`
 	Eval   evalCmd   `cmd:"" help:"Score a reviewer against a labelled set of transcripts: precision, recall, delay, false flags."`
+	Trust  trustCmd  `cmd:"" help:"Trust a folder: its .vigil/config.yml may then choose models, turn the advisor on and let tools leave the project."`
 
 	// vigil's hooks in Claude Code's and Codex's settings (docs/attach.md).
 	Attach attachCmd `cmd:"" help:"Install vigil's hooks into Claude Code's or Codex's settings, so the advisor watches that agent."`

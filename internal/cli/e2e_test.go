@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vigil-dev/vigil/config"
 	"github.com/vigil-dev/vigil/internal/fakellm"
 	"github.com/vigil-dev/vigil/session"
 )
@@ -44,6 +45,11 @@ func fakeSetup(t *testing.T, script string) (*fakellm.Server, string, string) {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
+	}
+	// The tests' project settings turn the advisor on: the folder is
+	// trusted, as a user who wrote them would have it.
+	if _, err := config.Trust(agentDir, work, false); err != nil {
+		t.Fatal(err)
 	}
 	yml := fmt.Sprintf("providers:\n  fake:\n    baseUrl: %s\n    api: anthropic-messages\n    auth: none\n    models:\n      - {id: m, contextWindow: 200000, maxTokens: 4096}\n", srv.URL())
 	if err := os.WriteFile(filepath.Join(agentDir, "models.yml"), []byte(yml), 0o600); err != nil {

@@ -55,6 +55,9 @@ func (c *runCmd) Run(e *env) error {
 	if ui {
 		return runTUI(e, a, prompt, pick)
 	}
+	if a.projectNotice != "" {
+		fmt.Fprintln(e.stderr, "vigil:", a.projectNotice)
+	}
 	switch c.Mode {
 	case "rpc":
 		return serveRPC(e, a)

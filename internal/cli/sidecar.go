@@ -184,6 +184,9 @@ func (c *sidecarCmd) watch(e *env, cwd string, key sidecar.Key, logf func(string
 	if err != nil {
 		return nil, err
 	}
+	if a.projectNotice != "" {
+		logf("%s", a.projectNotice)
+	}
 	periodic := a.periodic()
 	reviewer := config.ReviewerRules
 	if periodic || !a.rulesOnly() {

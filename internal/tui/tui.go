@@ -103,6 +103,9 @@ type Options struct {
 	Prompt string
 	// PickSession opens the /resume picker at start.
 	PickSession bool
+	// Notices are shown first in the transcript: what the user must know
+	// before starting (the folder's settings that override theirs).
+	Notices []string
 	// Cwd is the folder @ completes files from.
 	Cwd string
 	// Commands is the slash-command registry /help and completion use.

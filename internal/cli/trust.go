@@ -1,0 +1,63 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/vigil-dev/vigil/config"
+	"github.com/vigil-dev/vigil/contextfiles"
+)
+
+// trustCmd is `vigil trust`: let a folder's settings file choose models,
+// turn the advisor on and let tools leave the project (docs/config.md).
+type trustCmd struct {
+	Dir    string `arg:"" optional:"" help:"The folder to trust; default: this folder's project (the folder with .git or .vigil)." type:"path"`
+	Revoke bool   `help:"Stop trusting the folder."`
+	List   bool   `help:"List the trusted folders."`
+}
+
+func (c *trustCmd) Run(e *env) error {
+	agentDir, err := e.agentDir()
+	if err != nil {
+		return err
+	}
+	if c.List {
+		folders, err := config.TrustedFolders(agentDir)
+		if err != nil {
+			return err
+		}
+		if len(folders) == 0 {
+			fmt.Fprintln(e.stdout, "No folder is trusted: project settings that choose models or turn the advisor on are held back everywhere.")
+		}
+		for _, f := range folders {
+			fmt.Fprintln(e.stdout, f)
+		}
+		return nil
+	}
+	dir := c.Dir
+	if dir == "" {
+		cwd, err := os.Getwd()
+		if err != nil {
+			return fmt.Errorf("find the working folder: %w", err)
+		}
+		dir = contextfiles.ProjectRoot(cwd)
+	}
+	d, err := config.Trust(agentDir, dir, c.Revoke)
+	if err != nil {
+		return err
+	}
+	if c.Revoke {
+		fmt.Fprintf(e.stdout, "No longer trusted: %s. Its settings that choose models, turn the advisor on or let tools leave the project are held back again.\n", d)
+		return nil
+	}
+	// Say what trusting it changes now.
+	_, p, err := config.LoadProject(config.Options{AgentDir: agentDir, ProjectDir: d})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "Trusted: %s (listed in %s).\n", d, config.TrustFile(agentDir))
+	if n := p.Notice(); n != "" {
+		fmt.Fprintln(e.stdout, n)
+	}
+	return nil
+}
