@@ -107,6 +107,8 @@ func ConsultError(err error) string {
 	switch {
 	case errors.Is(err, ErrConsultLimit):
 		return "The advisor did not answer: " + strings.TrimPrefix(err.Error(), "advisor: ") + ". Go on with your own judgement."
+	case errors.Is(err, ErrConsultWithheld):
+		return "The advisor answers no questions here: " + strings.TrimPrefix(err.Error(), "advisor: ") + ". Go on with your own judgement."
 	case errors.Is(err, ErrStopped), errors.Is(err, ErrNoConsultModel):
 		return "The advisor is unavailable. Go on with your own judgement."
 	}

@@ -32,6 +32,12 @@ const NoAnswer = "The advisor gave no answer."
 // has had [Options.ConsultMaxPerRun] consults.
 var ErrConsultLimit = errors.New("advisor: this run has used up its consults")
 
+// ErrConsultWithheld is returned by [Runtime.Consult] and
+// [Periodic.Consult] when the advisor's words are kept out of the agent's
+// context ([Options.Withhold], advisor.allowPromptInjection: false): an
+// answer would enter it as the tool's result, so none is asked for.
+var ErrConsultWithheld = errors.New("advisor: its words are kept from the agent (advisor.allowPromptInjection is false), so it answers no questions")
+
 // ErrNoConsultModel is returned by [Runtime.Consult] when the advisor has
 // no model (the detectors alone review): nothing can answer a question.
 var ErrNoConsultModel = errors.New("advisor: no advisor model to answer (the zero-token detectors alone review)")
@@ -109,8 +115,9 @@ func (ct *consultTurn) answer() string {
 // the advisor's context as if it had not been asked; it is refused at
 // once with [ErrConsultLimit] after [Options.ConsultMaxPerRun] consults
 // in one run of the primary (counted from its last [EventRunEnded]),
-// with [ErrNoConsultModel] without a model and with [ErrStopped] when the
-// runtime is not running.
+// with [ErrNoConsultModel] without a model, with [ErrConsultWithheld]
+// under [Options.Withhold] and with [ErrStopped] when the runtime is not
+// running.
 func (r *Runtime) Consult(ctx context.Context, question string) (string, error) {
 	question = strings.TrimSpace(question)
 	if question == "" {
@@ -125,6 +132,10 @@ func (r *Runtime) Consult(ctx context.Context, question string) (string, error) 
 		r.status.ConsultsRefused++
 		r.mu.Unlock()
 		return "", ErrNoConsultModel
+	case r.opts.Withhold:
+		r.status.ConsultsRefused++
+		r.mu.Unlock()
+		return "", ErrConsultWithheld
 	case r.runConsults >= r.opts.ConsultMaxPerRun:
 		r.status.ConsultsRefused++
 		r.mu.Unlock()

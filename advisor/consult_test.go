@@ -284,6 +284,22 @@ func TestConsultRefusals(t *testing.T) {
 	if _, err := r.Consult(t.Context(), "Anyone?"); !errors.Is(err, ErrNoConsultModel) {
 		t.Errorf("consult without a model: %v", err)
 	}
+
+	// With every note withheld from the agent, an answer would enter its
+	// context as the tool's result: nothing is asked.
+	m := newBlockingModel()
+	w, err := New(Options{Model: m, Host: &fakeHost{}, Withhold: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Start(t.Context())
+	defer w.Stop()
+	if _, err := w.Consult(t.Context(), "Anyone?"); !errors.Is(err, ErrConsultWithheld) || !strings.Contains(ConsultError(err), "allowPromptInjection is false") {
+		t.Errorf("consult with notes withheld: %v", err)
+	}
+	if s := w.Status(); s.ConsultsRefused != 1 || s.Usage.Total() != 0 {
+		t.Errorf("status %+v", s)
+	}
 }
 
 func TestFormatAnswer(t *testing.T) {

@@ -47,6 +47,10 @@ type PeriodicOptions struct {
 	// ConsultMaxPerRun caps the consults of one run; 0 means
 	// [DefaultConsultMaxPerRun].
 	ConsultMaxPerRun int
+	// Withhold says nothing of the advisor's may enter the agent's
+	// context (advisor.allowPromptInjection: false): consults are refused
+	// ([ErrConsultWithheld]); corrections are the host's to block.
+	Withhold bool
 }
 
 // Periodic is the periodic mode of the advisor: one review, one steer.

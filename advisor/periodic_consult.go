@@ -43,7 +43,8 @@ func ConsultPrompt(question string) string {
 // ([PeriodicStatus.Consults]). It ends with an error after
 // [PeriodicOptions.ConsultTimeout] (waiting included) or when ctx ends,
 // and is refused at once past [PeriodicOptions.ConsultMaxPerRun] in one
-// run ([ErrConsultLimit]) or when the runtime is not running
+// run ([ErrConsultLimit]), with [PeriodicOptions.Withhold]
+// ([ErrConsultWithheld]), or when the runtime is not running
 // ([ErrStopped]).
 func (p *Periodic) Consult(ctx context.Context, question string) (string, error) {
 	question = strings.TrimSpace(question)
@@ -57,6 +58,11 @@ func (p *Periodic) Consult(ctx context.Context, question string) (string, error)
 	if !p.started || p.stopped {
 		p.mu.Unlock()
 		return "", ErrStopped
+	}
+	if p.opts.Withhold {
+		p.status.ConsultsRefused++
+		p.mu.Unlock()
+		return "", ErrConsultWithheld
 	}
 	if p.runConsults >= p.opts.ConsultMaxPerRun {
 		p.status.ConsultsRefused++

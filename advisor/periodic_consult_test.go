@@ -78,4 +78,11 @@ func TestPeriodicConsultLimits(t *testing.T) {
 			t.Errorf("status %+v", st)
 		}
 	})
+	bubble(t, PeriodicOptions{EveryToolCalls: 5, Withhold: true}, func(x *pt) {
+		x.runStarted("r1", TriggerUser)
+		if _, err := x.p.Consult(x.t.Context(), "Anyone?"); !errors.Is(err, ErrConsultWithheld) {
+			t.Errorf("consult with corrections withheld: %v", err)
+		}
+		x.noFork("for a withheld consult")
+	})
 }

@@ -11,8 +11,9 @@ import (
 
 // advisorTools are the tools the advisor adds to the agent app.build
 // makes: ask_advisor while an advisor with a model is on (continuous with
-// modelRoles.advisor, or periodic), none otherwise. build adds them to
-// the agent's own tools:
+// modelRoles.advisor, or periodic) and may speak to the agent
+// (advisor.allowPromptInjection), none otherwise. build adds them to the
+// agent's own tools:
 //
 //	Tools: append(ts.Tools(), a.advisorTools()...),
 //
@@ -24,7 +25,7 @@ func (a *app) advisorTools() []tools.Tool {
 	a.mu.Lock()
 	on, res := a.advOn, a.advisorRes
 	a.mu.Unlock()
-	if !on || a.rulesOnly() || (res == nil && !a.periodic()) {
+	if !on || a.rulesOnly() || (res == nil && !a.periodic()) || !a.settings.Advisor.AllowPromptInjection {
 		return nil
 	}
 	return []tools.Tool{advisor.AskTool(a.consultAdvisor)}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/vigil-dev/vigil/advisor"
+	"github.com/vigil-dev/vigil/config"
 	"github.com/vigil-dev/vigil/internal/fakellm"
 	"github.com/vigil-dev/vigil/tools"
 )
@@ -18,7 +19,8 @@ import (
 // which asks the advisor running now with the consult settings
 // (advisor.consult.maxPerRun here), counted in /advisor status; with the
 // advisor turned off it answers at once that the advisor is unavailable;
-// a rules-only advisor offers no tool.
+// a rules-only advisor, and one whose notes are withheld
+// (advisor.allowPromptInjection: false), offer no tool.
 func TestAdvisorConsultTool(t *testing.T) {
 	srv := fakellm.StartTest(t, fakellm.MustParse(t, `
 rules:
@@ -35,6 +37,9 @@ rules:
 	}
 	yml := fmt.Sprintf("providers:\n  fake:\n    baseUrl: %s\n    api: anthropic-messages\n    auth: none\n    models:\n      - {id: m, contextWindow: 200000, maxTokens: 4096}\n      - {id: adv, contextWindow: 200000, maxTokens: 4096}\n", srv.URL())
 	if err := os.WriteFile(filepath.Join(agentDir, "models.yml"), []byte(yml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := config.Trust(agentDir, work, false); err != nil { // its settings turn the advisor on
 		t.Fatal(err)
 	}
 	cfg := "advisor:\n  enabled: true\n  consult: {maxPerRun: 1, timeoutSeconds: 30}\n"
@@ -86,5 +91,13 @@ rules:
 	a.advOn = true
 	if set := a.advisorTools(); len(set) != 0 {
 		t.Errorf("a rules-only advisor offers %v", set)
+	}
+	a.advFlagRef = "fake/adv"
+	if set := a.advisorTools(); len(set) != 1 {
+		t.Fatalf("the model advisor back on offers %v", set)
+	}
+	a.settings.Advisor.AllowPromptInjection = false
+	if set := a.advisorTools(); len(set) != 0 {
+		t.Errorf("an advisor whose words are withheld offers %v", set)
 	}
 }

@@ -75,6 +75,7 @@ func (a *app) periodicOptions(host advisor.PeriodicHost, rec advisor.Recorder, l
 
 		ConsultTimeout:   s.Consult.Timeout(),
 		ConsultMaxPerRun: s.Consult.MaxPerRun,
+		Withhold:         !s.AllowPromptInjection,
 	}
 }
 
