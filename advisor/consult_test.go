@@ -96,7 +96,9 @@ func equalJSON(a, b any) bool {
 }
 
 // A consult asked while a review is in flight waits for it, then goes
-// before the steps queued meanwhile, which it takes with it.
+// before the steps queued meanwhile, which it takes with it; a primary
+// waiting at a boundary for the backlog (advisor.syncBacklog) meanwhile
+// is released when the consult has covered its steps.
 func TestConsultWaitsForTheReviewInFlight(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		r, m, host := startBlocking(t)
@@ -105,10 +107,13 @@ func TestConsultWaitsForTheReviewInFlight(t *testing.T) {
 		<-m.calls // step one in review
 		r.Notify(host.step("step two"))
 		res := consultAsync(t.Context(), r, "Is step two safe?")
+		synced := waitAsync(t.Context(), r, 1)
 		synctest.Wait()
 		select {
 		case got := <-res:
 			t.Fatalf("consult returned %+v during a review", got)
+		case err := <-synced:
+			t.Fatalf("the backlog wait returned (%v) during a review", err)
 		default:
 		}
 		m.replies <- fakeReply{text: "ok"}
@@ -121,6 +126,9 @@ func TestConsultWaitsForTheReviewInFlight(t *testing.T) {
 		got := <-res
 		if got.err != nil || got.answer != "Yes." {
 			t.Fatalf("consult = %+v", got)
+		}
+		if err := <-synced; err != nil {
+			t.Errorf("the backlog wait after the consult: %v", err)
 		}
 		if s := r.Status(); s.Reviews != 1 || s.Consults != 1 || s.Backlog != 0 {
 			t.Errorf("status %+v", s)

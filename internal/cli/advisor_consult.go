@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/vigil-dev/vigil/advisor"
+	"github.com/vigil-dev/vigil/internal/sidecar"
 	"github.com/vigil-dev/vigil/llm"
 	"github.com/vigil-dev/vigil/tools"
 )
@@ -30,6 +31,12 @@ func (a *app) advisorTools() []tools.Tool {
 	}
 	return []tools.Tool{advisor.AskTool(a.consultAdvisor)}
 }
+
+// The sidecar's advisors answer the questions of vigil mcp.
+var (
+	_ sidecar.Consulter = (*advisor.Runtime)(nil)
+	_ sidecar.Consulter = periodicAdvisor{}
+)
 
 // consultAdvisor asks the advisor running now for the app's agent;
 // with none it is unavailable at once.
