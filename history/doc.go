@@ -30,7 +30,10 @@
 // in the same rendering, "ok · N lines", or "error · N lines — FIRST
 // LINE". With Options.MaxToolOutput the result's text follows the line; a
 // longer one keeps its head (two fifths of the budget) and tail (three
-// fifths), cut at line breaks, around "[… N lines (M bytes) cut …]". A
+// fifths), cut at line breaks, around "[vigil cut N of its L lines here (M of B bytes);
+// the agent saw the whole output]" (or, when the bash tool had cut it
+// for the agent too, "the agent saw it cut too: the whole output is in
+// PATH"). A
 // result whose call was in an earlier delta gets a line of its own,
 // "→ (result of an earlier call) ⇒ STATUS".
 //

@@ -20,7 +20,7 @@ var rendererLine = regexp.MustCompile(`^(?:` +
 	`|→ \(result of an earlier call\) ⇒ (?:ok · \d+ lines?|error · \d+ lines?(?: — [^→⇒]+)?)` +
 	`|// [^→⇒]+` +
 	`|\[image\]` +
-	`|\[… (?:\d+ lines? \()?\d+ bytes\)? cut …\]` +
+	`|\[vigil cut \d+ of its (?:\d+ lines here \(\d+ of \d+ bytes\)|\d+ bytes here); the agent (?:saw the whole output|saw it cut too: the whole output is in [^\s\[\]` + "`" + `]+)\]` +
 	`|\[[A-Za-z0-9._:-]+\](?: .*)?` +
 	`|<primary-context kind="[A-Za-z0-9._:-]+">` +
 	`|</primary-context>` +
