@@ -206,4 +206,3 @@ func BenchmarkMCPConsult(b *testing.B) {
 	b.ReportMetric(float64(times[len(times)/2].Nanoseconds())/1e3, "µs-median")
 	b.ReportMetric(float64(times[len(times)*9/10].Nanoseconds())/1e3, "µs-p90")
 }
-

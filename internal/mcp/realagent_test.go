@@ -106,7 +106,9 @@ rules:
 	sc := sidecar.New(sidecar.Options{Key: key, Host: host, Advisor: rt, Transcript: "/t/real.jsonl", Follow: func(string) sidecar.Follower { return quietFollower{} }})
 	sctx, stop := context.WithCancel(context.Background())
 	served, ready := make(chan error, 1), make(chan byte, 1)
-	go func() { served <- sidecar.Serve(sctx, sc, sidecar.ServeOptions{Dir: dir, Info: sidecar.Info{Key: key}, Ready: chanWriter(ready)}) }()
+	go func() {
+		served <- sidecar.Serve(sctx, sc, sidecar.ServeOptions{Dir: dir, Info: sidecar.Info{Key: key}, Ready: chanWriter(ready)})
+	}()
 	<-ready
 	defer func() {
 		stop()
