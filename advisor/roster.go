@@ -1,0 +1,50 @@
+package advisor
+
+import "strings"
+
+// RosterPrompt is the system prompt of one advisor of a roster, in the
+// documented order: vigil's prompt (base), the WATCHDOG.md blocks
+// ([WatchdogPrompt]), the roster's shared instructions, then the
+// advisor's own. Each instruction block is wrapped in an element that
+// names where it comes from; text inside that would open or close one
+// early is neutralised, as in WATCHDOG.md's attention blocks. Empty parts
+// are left out.
+func RosterPrompt(base, watchdog, shared, name, own string) string {
+	parts := []string{base}
+	if strings.TrimSpace(watchdog) != "" {
+		parts = append(parts, watchdog)
+	}
+	if s := strings.TrimSpace(shared); s != "" {
+		parts = append(parts, "Instructions for every advisor of this session:\n<roster-instructions>\n"+neutraliseTag(s, "roster-instructions")+"\n</roster-instructions>")
+	}
+	if s := strings.TrimSpace(own); s != "" {
+		parts = append(parts, "You are the advisor named \""+attrEscape(name)+"\". Your own instructions:\n<advisor-instructions name=\""+attrEscape(name)+"\">\n"+neutraliseTag(s, "advisor-instructions")+"\n</advisor-instructions>")
+	} else if name != "" {
+		parts = append(parts, "You are the advisor named \""+attrEscape(name)+"\".")
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+// neutraliseTag escapes the bracket of every tag of the element name in
+// s, any case, with "/" or spaces after the bracket.
+func neutraliseTag(s, name string) string {
+	lower := strings.ToLower(s)
+	var b strings.Builder
+	last := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] != '<' {
+			continue
+		}
+		j := i + 1
+		for j < len(s) && strings.IndexByte("/ \t\n", s[j]) >= 0 {
+			j++
+		}
+		if strings.HasPrefix(lower[j:], name) {
+			b.WriteString(s[last:i])
+			b.WriteString("&lt;")
+			last = i + 1
+		}
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
