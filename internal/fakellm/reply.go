@@ -74,6 +74,7 @@ type reply struct {
 // call is a ToolCall with its id and JSON arguments settled.
 type call struct {
 	id, name, args string
+	namespace      string // Responses only
 }
 
 // defaultChunk is the text delta size in bytes when a step sets none.
@@ -100,7 +101,7 @@ func newReply(st *Step, seq int64, wr *wireRequest, now time.Time) *reply {
 	}
 	for _, tc := range st.ToolCalls {
 		args, _ := argumentsJSON(tc.Arguments)
-		rp.calls = append(rp.calls, call{id: tc.ID, name: tc.Name, args: args})
+		rp.calls = append(rp.calls, call{id: tc.ID, name: tc.Name, args: args, namespace: tc.Namespace})
 	}
 	if st.StopReason == "" && len(rp.calls) > 0 {
 		rp.stop = stopToolUse

@@ -166,8 +166,12 @@ func (responsesAPI) render(rp *reply, it outputItem, done bool, itemStatus strin
 	if done {
 		args, status = c.args, itemStatus
 	}
-	return obj("id", it.id, "type", "function_call", "status", status,
+	o := obj("id", it.id, "type", "function_call", "status", status,
 		"arguments", args, "call_id", rp.callID("call", it.call), "name", c.name)
+	if c.namespace != "" {
+		o = append(o, "namespace", c.namespace)
+	}
+	return o
 }
 
 func outputText(text string) object {

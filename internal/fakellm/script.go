@@ -89,6 +89,10 @@ type ToolCall struct {
 	// Arguments is the input: an object (sent as JSON), a string holding a
 	// JSON object (sent as written), or nothing (sent as {}).
 	Arguments any `yaml:"arguments,omitempty" json:"arguments,omitempty"`
+	// Namespace, for the OpenAI Responses API, is the namespace of a
+	// tool offered in one (Codex offers an MCP server's tools in the
+	// namespace mcp__SERVER); the other APIs ignore it.
+	Namespace string `yaml:"namespace,omitempty" json:"namespace,omitempty"`
 }
 
 // Fault is a failure to act out. Exactly one of Status, CutAfter, Malformed
