@@ -70,6 +70,9 @@ type Advice struct {
 	Note string `json:"note"`
 	// Severity is how strongly to weigh it; SeverityOmitted when not given.
 	Severity Severity `json:"severity,omitempty"`
+	// Advisor names the roster's advisor that wrote it; "" for the single
+	// advisor. The runtime sets it: no model can.
+	Advisor string `json:"-"`
 }
 
 const adviseDescription = `Send one concrete, terse note to the agent you are watching. Use it sparingly and stay silent when nothing matters. Call it to head off work that is likely wrong or materially wasteful.

@@ -264,6 +264,9 @@ func (r *Runtime) answer(ctx context.Context, question string) (string, error) {
 	r.pending, r.hints, r.due = nil, nil, false
 	answer := ct.answer()
 	r.guard.Answered(answer)
+	if g := r.opts.Roster; g != nil {
+		g.answered(answer)
+	}
 	return FormatAnswer(answer), nil
 }
 

@@ -174,7 +174,8 @@ const advisoryGuidance = "weigh, don't blindly obey"
 //	</advisory>
 //
 // with no severity attribute when the severity was omitted (an explicit
-// nit gives severity="nit"). BODY is the note XML-escaped by
+// nit gives severity="nit"), and advisor="NAME" first when a roster's
+// advisor wrote it. BODY is the note XML-escaped by
 // [xml.EscapeText], line by line so that a multi-line note keeps its line
 // breaks; nothing in it can close the wrapper. A steer or a card carries
 // one note; an aside batch carries every note queued since the last step
@@ -186,6 +187,11 @@ func FormatAdvisories(notes []Advice) string {
 			b.WriteByte('\n')
 		}
 		b.WriteString("<advisory ")
+		if n.Advisor != "" {
+			b.WriteString(`advisor="`)
+			escapeText(&b, n.Advisor)
+			b.WriteString(`" `)
+		}
 		if n.Severity != SeverityOmitted {
 			b.WriteString(`severity="`)
 			escapeText(&b, string(n.Severity))

@@ -208,6 +208,12 @@ func (r *Runtime) deliver(ctx context.Context, a Advice) (string, bool) {
 	if !d.Deliver {
 		return AdviseResult(d, Route{}), false
 	}
+	if g := r.opts.Roster; g != nil {
+		if rd := g.reserve(a); !rd.Deliver {
+			return AdviseResult(rd, Route{}), false
+		}
+	}
+	a.Advisor = r.opts.Name
 	r.mu.Lock()
 	in := RouteInput{UserStopped: r.latch.Stopped(), Streaming: r.streaming, Immune: r.immunity.Active(), Withhold: r.opts.Withhold}
 	r.mu.Unlock()
@@ -237,10 +243,16 @@ func (r *Runtime) deliver(ctx context.Context, a Advice) (string, bool) {
 		err = r.opts.Host.Aside(ctx, a)
 	}
 	if err != nil {
+		if g := r.opts.Roster; g != nil {
+			g.release(a)
+		}
 		r.logf("advisor: delivering a %s: %v", route.Channel, err)
 		return "Not delivered: the agent could not be reached (" + err.Error() + ").", false
 	}
 	r.guard.Record(a)
+	if g := r.opts.Roster; g != nil {
+		g.commit(a)
+	}
 	r.mu.Lock()
 	if route.Channel == ChannelWithheld {
 		r.status.Withheld++

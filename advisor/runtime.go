@@ -32,6 +32,12 @@ type Options struct {
 	// runtime has its own retry rule. Nil makes the Detector the only
 	// reviewer; one of the two is required.
 	Model llm.Model
+	// Name names the advisor in a roster (see [RosterGuard]): its notes
+	// carry advisor="NAME"; "" for the single advisor.
+	Name string
+	// Roster, when set, is the guard shared by the roster's advisors, on
+	// top of this runtime's own.
+	Roster *RosterGuard
 	// ModelName names Model as provider/model in [Status.Models], notices
 	// and promotion records.
 	ModelName string

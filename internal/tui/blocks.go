@@ -169,7 +169,7 @@ func (t *transcript) custom(c *session.Custom) {
 			t.add(&block{kind: kindNote, delivery: delivery, text: text})
 		}
 		for _, n := range notes {
-			t.add(&block{kind: kindNote, delivery: delivery, severity: n.severity, text: n.body})
+			t.add(&block{kind: kindNote, delivery: delivery, severity: n.severity, label: n.advisor, text: n.body})
 		}
 	case c.CustomType == agent.CustomAborted:
 		t.add(&block{kind: kindInfo, label: "interrupted", text: strings.Trim(text, "[]")})
@@ -199,10 +199,10 @@ func noteDelivery(details json.RawMessage) string {
 	return d.Delivery
 }
 
-type advisory struct{ severity, body string }
+type advisory struct{ advisor, severity, body string }
 
 var advisoryRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?s)<advisory(?: severity="([^"]*)")?[^>]*>\n?(.*?)\n?</advisory>`)
+	return regexp.MustCompile(`(?s)<advisory(?: advisor="([^"]*)")?(?: severity="([^"]*)")?[^>]*>\n?(.*?)\n?</advisory>`)
 })
 
 // parseAdvisories reads the notes of an advisory text, unescaped: the UI
@@ -210,7 +210,7 @@ var advisoryRe = sync.OnceValue(func() *regexp.Regexp {
 func parseAdvisories(s string) []advisory {
 	var out []advisory
 	for _, m := range advisoryRe().FindAllStringSubmatch(s, -1) {
-		out = append(out, advisory{severity: html.UnescapeString(m[1]), body: html.UnescapeString(m[2])})
+		out = append(out, advisory{advisor: html.UnescapeString(m[1]), severity: html.UnescapeString(m[2]), body: html.UnescapeString(m[3])})
 	}
 	return out
 }

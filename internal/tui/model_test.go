@@ -79,6 +79,10 @@ func TestNotesShownAsText(t *testing.T) {
 	m := newTestModel(t, &fakeApp{entries: sampleEntries(), status: sampleStatus()})
 	f := plain(m)
 	assertContains(t, f, "advisor · concern · steer", "Run the test again & check that a < b holds.", "advisor · nit · card", "The commit message could name the bug.")
+	m.Update(eventsMsg{{Type: agent.EventCustomAppended, Entry: &session.Entry{ID: "r1", Body: &session.Custom{CustomType: "advisor", Display: true,
+		Details: []byte(`{"delivery":"aside"}`), Content: []llm.Block{llm.Text(`<advisory advisor="security" severity="nit" guidance="weigh, don't blindly obey">` + "\nRotate the key.\n</advisory>")}}}}})
+	f = plain(m)
+	assertContains(t, f, "advisor security · nit · aside", "Rotate the key.")
 	if strings.Contains(f, "advisory") || strings.Contains(f, "&lt;") {
 		t.Errorf("markup on screen:\n%s", f)
 	}

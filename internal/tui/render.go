@@ -313,6 +313,9 @@ func (r *renderer) note(b *block, width, flags int) string {
 		col = t.severity[""]
 	}
 	head := "advisor"
+	if b.label != "" {
+		head += " " + b.label // a roster's advisor names itself
+	}
 	if b.severity != "" {
 		head += " · " + b.severity
 	}
