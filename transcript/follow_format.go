@@ -47,8 +47,10 @@ func newMachine(f Format, d *decodeState) (lineMachine, int, error) {
 		return &ccMachine{r: &ccReader{d: d}}, ccProbeLines, nil
 	case FormatCodex:
 		return &cxMachine{r: newCXReader(d)}, cxProbeLines, nil
+	case FormatPi, FormatOmp:
+		return newPiMachine(d), piProbeLines, nil
 	}
-	return nil, 0, fmt.Errorf("following %s transcripts is not supported (only %s and %s)", f, FormatClaudeCode, FormatCodex)
+	return nil, 0, fmt.Errorf("following %s transcripts is not supported (only %s, %s, %s and %s)", f, FormatClaudeCode, FormatCodex, FormatPi, FormatOmp)
 }
 
 // ccMachine drives the Claude Code reader.
