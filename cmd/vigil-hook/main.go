@@ -1,6 +1,7 @@
 // Command vigil-hook is the hook command `vigil attach` installs when it
 // finds this binary beside vigil: `vigil-hook claude-code` and
-// `vigil-hook codex` do what `vigil hook AGENT` does (forward the event
+// `vigil-hook codex` (and `vigil-hook pi`, `vigil-hook omp`, which vigil's
+// extension in those agents runs when no sidecar answers) do what `vigil hook AGENT` does (forward the event
 // on stdin to the session's sidecar and print its answer, starting
 // `vigil sidecar` with the vigil beside it when none answers), and start
 // in a few milliseconds, since they link nothing but the standard
@@ -16,15 +17,16 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 
 	"github.com/vigil-dev/vigil/internal/hookwire"
 )
 
-const usage = "usage: vigil-hook claude-code|codex  (the hook command vigil attach installs; the event's JSON on stdin)\n"
+const usage = "usage: vigil-hook claude-code|codex|pi|omp  (the hook command vigil attach installs; the event's JSON on stdin)\n"
 
 func main() {
 	args := os.Args[1:]
-	if len(args) != 1 || args[0] != hookwire.AgentClaudeCode && args[0] != hookwire.AgentCodex {
+	if len(args) != 1 || !slices.Contains(hookwire.Agents(), args[0]) {
 		if len(args) == 1 && (args[0] == "-h" || args[0] == "--help") {
 			fmt.Print(usage)
 			return

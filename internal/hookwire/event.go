@@ -22,10 +22,18 @@ const (
 )
 
 // The agents a sidecar can watch: the dialects of the hook contract.
+// pi and omp have no command hooks: vigil's extension in them sends
+// their events in Claude Code's shape (docs/attach.md), through this
+// command only when no sidecar answers yet.
 const (
 	AgentClaudeCode = "claude-code"
 	AgentCodex      = "codex"
+	AgentPi         = "pi"
+	AgentOmp        = "omp"
 )
+
+// Agents lists the dialects, as the hook command takes them.
+func Agents() []string { return []string{AgentClaudeCode, AgentCodex, AgentPi, AgentOmp} }
 
 // MaxEvent bounds a hook event the hook and the sidecar read; tool
 // output can be large, and vigil needs only a few small fields of it.
