@@ -16,8 +16,9 @@ const (
 	Codex      Agent = "codex"
 )
 
-// Agents lists every agent vigil attaches to.
-func Agents() []Agent { return []Agent{ClaudeCode, Codex} }
+// Agents lists every agent vigil attaches to: through hook entries in a
+// settings file, or (pi and omp, [UsesExtension]) with vigil's extension.
+func Agents() []Agent { return []Agent{ClaudeCode, Codex, Pi, Omp} }
 
 // ParseAgent returns the agent named s, or an error listing the known ones.
 func ParseAgent(s string) (Agent, error) {
@@ -26,7 +27,7 @@ func ParseAgent(s string) (Agent, error) {
 			return a, nil
 		}
 	}
-	return "", fmt.Errorf("unknown agent %q: want claude-code or codex", s)
+	return "", fmt.Errorf("unknown agent %q: want claude-code, codex, pi or omp", s)
 }
 
 // Hook is one hook vigil installs for an agent.

@@ -34,7 +34,9 @@ type Locations struct {
 
 // File returns the hooks file of agent a at scope s: Claude Code's
 // PROJECT/.claude/settings.json or HOME/.claude/settings.json, Codex's
-// PROJECT/.codex/hooks.json or CODEX_HOME/hooks.json.
+// PROJECT/.codex/hooks.json or CODEX_HOME/hooks.json; for pi and omp, the
+// file of vigil's extension: PROJECT/.pi/extensions/vigil.ts or
+// HOME/.pi/agent/extensions/vigil.ts (.omp for omp).
 func (l Locations) File(a Agent, s Scope) (string, error) {
 	var dir string
 	switch s {
@@ -59,6 +61,8 @@ func (l Locations) File(a Agent, s Scope) (string, error) {
 			return filepath.Join(l.CodexHome, "hooks.json"), nil
 		}
 		return filepath.Join(dir, ".codex", "hooks.json"), nil
+	case Pi, Omp:
+		return filepath.Join(extensionDir(a, s, dir), ExtensionName), nil
 	}
 	return "", fmt.Errorf("unknown agent %q", a)
 }
@@ -146,6 +150,9 @@ func Status(l Locations) ([]Attachment, error) {
 }
 
 func statusOf(a Agent, s Scope, file string) Attachment {
+	if UsesExtension(a) {
+		return extensionStatus(a, s, file)
+	}
 	at := Attachment{Agent: a, Scope: s, File: file}
 	data, err := yamlfile.ReadRegular(file, MaxSettingsSize)
 	if errors.Is(err, os.ErrNotExist) {

@@ -65,6 +65,10 @@ func TestStatus(t *testing.T) {
 		{Agent: Codex, Scope: Project, File: filepath.Join(loc.Project, ".codex", "hooks.json")},
 		{Agent: Codex, Scope: User, File: filepath.Join(loc.CodexHome, "hooks.json"), Exists: true,
 			Entries: codexEntries, Missing: []string{"Stop"}, Binaries: []Binary{{Path: "/gone/vigil"}}},
+		{Agent: Pi, Scope: Project, File: filepath.Join(loc.Project, ".pi", "extensions", "vigil.ts")},
+		{Agent: Pi, Scope: User, File: filepath.Join(loc.Home, ".pi", "agent", "extensions", "vigil.ts")},
+		{Agent: Omp, Scope: Project, File: filepath.Join(loc.Project, ".omp", "extensions", "vigil.ts")},
+		{Agent: Omp, Scope: User, File: filepath.Join(loc.Home, ".omp", "agent", "extensions", "vigil.ts")},
 	}
 	if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(Attachment{}, "Err")); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
@@ -84,7 +88,7 @@ func TestStatus(t *testing.T) {
 
 	// Without a project, only the user's files; without a home, an error.
 	loc.Project = ""
-	if got, err := Status(loc); err != nil || len(got) != 2 || got[0].Scope != User || got[1].Scope != User {
+	if got, err := Status(loc); err != nil || len(got) != 4 || got[0].Scope != User || got[1].Scope != User || got[3].Agent != Omp {
 		t.Errorf("Status without a project = %v, %v", got, err)
 	}
 	if _, err := Status(Locations{}); err == nil {
