@@ -15,9 +15,10 @@ import (
 
 // attachCmd is `vigil attach AGENT` (docs/attach.md).
 type attachCmd struct {
-	Agent   string `arg:"" enum:"claude-code,codex" help:"The agent to attach to: claude-code or codex."`
-	Project string `help:"Claude Code: write the hooks into DIR/.claude/settings.json (default: the git root of this folder, else this folder)." placeholder:"DIR" type:"existingdir"`
-	User    bool   `help:"Claude Code: write the hooks into ~/.claude/settings.json, for every project."`
+	Agent   string `arg:"" enum:"claude-code,codex,pi,omp" help:"The agent to attach to: claude-code, codex, pi or omp."`
+	Project string `help:"Claude Code: write the hooks into DIR/.claude/settings.json; pi, omp: vigil's extension into DIR/.pi/extensions (.omp/extensions) (default: the git root of this folder, else this folder)." placeholder:"DIR" type:"existingdir"`
+	User    bool   `help:"Claude Code: write the hooks into ~/.claude/settings.json, for every project; pi, omp: the extension into ~/.pi/agent/extensions (~/.omp/agent/extensions)."`
+	File    string `name:"file" help:"pi, omp: write the extension to FILE instead of an extensions folder, to load with -e FILE." placeholder:"FILE" type:"path"`
 	Command string `help:"The binary the hooks run: vigil, or vigil-hook (default: the vigil-hook beside this vigil, else this vigil). Needed when this one was built by go run." placeholder:"PATH" type:"path"`
 	HTTP    bool   `name:"http" help:"Claude Code: send the tool, Stop, PreCompact and SessionEnd events to vigil hookd as HTTP hooks on loopback (no process per event); SessionStart and UserPromptSubmit stay commands and start hookd."`
 	DryRun  bool   `name:"dry-run" help:"Print the change as a unified diff and write nothing."`
@@ -25,9 +26,10 @@ type attachCmd struct {
 
 // detachCmd is `vigil detach AGENT` (docs/attach.md).
 type detachCmd struct {
-	Agent   string `arg:"" enum:"claude-code,codex" help:"The agent to detach from: claude-code or codex."`
-	Project string `help:"Claude Code: edit DIR/.claude/settings.json (default: the git root of this folder, else this folder)." placeholder:"DIR" type:"existingdir"`
-	User    bool   `help:"Claude Code: edit ~/.claude/settings.json."`
+	Agent   string `arg:"" enum:"claude-code,codex,pi,omp" help:"The agent to detach from: claude-code, codex, pi or omp."`
+	Project string `help:"Claude Code: edit DIR/.claude/settings.json; pi, omp: remove the extension from DIR/.pi/extensions (.omp/extensions) (default: the git root of this folder, else this folder)." placeholder:"DIR" type:"existingdir"`
+	User    bool   `help:"Claude Code: edit ~/.claude/settings.json; pi, omp: remove the extension from ~/.pi/agent/extensions (~/.omp/agent/extensions)."`
+	File    string `name:"file" help:"pi, omp: remove the extension written with attach --file FILE." placeholder:"FILE" type:"path"`
 	DryRun  bool   `name:"dry-run" help:"Print the change as a unified diff and write nothing."`
 }
 
@@ -35,6 +37,12 @@ func (c *attachCmd) Run(e *env) error {
 	agent, err := attach.ParseAgent(c.Agent)
 	if err != nil {
 		return &exitError{code: exitUsage, err: err}
+	}
+	if attach.UsesExtension(agent) {
+		return c.runExtension(e, agent)
+	}
+	if c.File != "" {
+		return &exitError{code: exitUsage, err: errors.New("--file is for pi and omp: vigil's extension")}
 	}
 	file, err := e.hooksFile(agent, c.Project, c.User)
 	if err != nil {
@@ -103,6 +111,12 @@ func (c *detachCmd) Run(e *env) error {
 	agent, err := attach.ParseAgent(c.Agent)
 	if err != nil {
 		return &exitError{code: exitUsage, err: err}
+	}
+	if attach.UsesExtension(agent) {
+		return c.runExtension(e, agent)
+	}
+	if c.File != "" {
+		return &exitError{code: exitUsage, err: errors.New("--file is for pi and omp: vigil's extension")}
 	}
 	file, err := e.hooksFile(agent, c.Project, c.User)
 	if err != nil {
@@ -210,8 +224,11 @@ func (e *env) home() (string, error) {
 }
 
 func agentName(a attach.Agent) string {
-	if a == attach.Codex {
+	switch a {
+	case attach.Codex:
 		return "Codex"
+	case attach.Pi, attach.Omp:
+		return string(a)
 	}
 	return "Claude Code"
 }

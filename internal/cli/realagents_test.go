@@ -34,42 +34,68 @@ func realAgent(t *testing.T, name string) string {
 		t.Skip("VIGIL_SKIP_REAL_AGENTS=1: not driving the real " + name)
 	}
 	a := realAgents[name]
-	root := os.Getenv("VIGIL_AGENTS_DIR")
-	if root == "" {
-		cache, err := os.UserCacheDir()
-		if err != nil {
-			t.Fatalf("no cache folder for the real agents (set VIGIL_AGENTS_DIR): %v", err)
-		}
-		root = filepath.Join(cache, "vigil", "agents")
-	}
-	prefix := filepath.Join(root, name+"@"+a.version)
-	bin := filepath.Join(prefix, "node_modules", ".bin", a.bin)
-	if err := os.MkdirAll(root, 0o755); err != nil {
+	bin, err := installNpm(name, a.version, a.bin, a.pkg+"@"+a.version)
+	if err != nil {
 		t.Fatal(err)
+	}
+	return bin
+}
+
+// agentsRoot is the cache folder of the real agents: $VIGIL_AGENTS_DIR,
+// else the user's cache folder.
+func agentsRoot() (string, error) {
+	if root := os.Getenv("VIGIL_AGENTS_DIR"); root != "" {
+		return root, nil
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("no cache folder for the real agents (set VIGIL_AGENTS_DIR): %w", err)
+	}
+	return filepath.Join(cache, "vigil", "agents"), nil
+}
+
+// installNpm returns the path of binary bin of agent name@version,
+// installing pkgs with npm into the agents' cache folder
+// (agentsRoot()/name@version) unless bin --version already says version.
+func installNpm(name, version, bin string, pkgs ...string) (string, error) {
+	root, err := agentsRoot()
+	if err != nil {
+		return "", err
+	}
+	prefix := filepath.Join(root, name+"@"+version)
+	path := filepath.Join(prefix, "node_modules", ".bin", bin)
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		return "", err
 	}
 	// One install at a time, across test processes.
 	lock, err := os.OpenFile(filepath.Join(root, ".lock"), os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
-		t.Fatal(err)
+		return "", err
 	}
 	defer lock.Close()
 	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
-		t.Fatal(err)
+		return "", err
 	}
-	if out, err := exec.Command(bin, "--version").CombinedOutput(); err == nil && strings.Contains(string(out), a.version) {
-		return bin
+	version1 := func() ([]byte, error) {
+		cmd := exec.Command(path, "--version")
+		// omp runs on bun, installed beside it.
+		cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(path)+string(os.PathListSeparator)+os.Getenv("PATH"))
+		return cmd.CombinedOutput()
+	}
+	if out, err := version1(); err == nil && strings.Contains(string(out), version) {
+		return path, nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "npm", "install", "--prefix", prefix, "--no-audit", "--no-fund", "--loglevel=error", a.pkg+"@"+a.version)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("install %s@%s from the npm registry: %v\n%s", a.pkg, a.version, err, out)
+	args := append([]string{"install", "--prefix", prefix, "--no-audit", "--no-fund", "--loglevel=error"}, pkgs...)
+	if out, err := exec.CommandContext(ctx, "npm", args...).CombinedOutput(); err != nil {
+		return "", fmt.Errorf("install %s from the npm registry: %v\n%s", strings.Join(pkgs, " "), err, out)
 	}
-	out, err := exec.Command(bin, "--version").CombinedOutput()
-	if err != nil || !strings.Contains(string(out), a.version) {
-		t.Fatalf("%s --version after the install: %v: %s", bin, err, out)
+	out, err := version1()
+	if err != nil || !strings.Contains(string(out), version) {
+		return "", fmt.Errorf("%s --version after the install: %v: %s", path, err, out)
 	}
-	return bin
+	return path, nil
 }
 
 var (

@@ -1,0 +1,220 @@
+package cli_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The pi and omp versions ../shared/spec/real-agents-offline.md says
+// install and run here; omp runs on bun, installed beside it from npm.
+const (
+	piPackage  = "@mariozechner/pi-coding-agent"
+	piVersion  = "0.73.1"
+	ompPackage = "@oh-my-pi/pi-coding-agent"
+	ompVersion = "18.2.3"
+	bunPackage = "bun@1.4.5"
+)
+
+// piAgent returns the binary of pi or omp, installed by npm into the
+// agents' cache folder the first time; it skips the test, saying why,
+// when npm (or bun, for omp) cannot be installed.
+func piAgent(t *testing.T, name string) string {
+	t.Helper()
+	if os.Getenv("VIGIL_SKIP_REAL_AGENTS") == "1" {
+		t.Skip("VIGIL_SKIP_REAL_AGENTS=1: not driving the real " + name)
+	}
+	if _, err := exec.LookPath("npm"); err != nil {
+		t.Skipf("no npm to install %s with: %v", name, err)
+	}
+	var bin string
+	var err error
+	if name == "pi" {
+		bin, err = installNpm("pi", piVersion, "pi", piPackage+"@"+piVersion)
+	} else {
+		bin, err = installNpm("omp", ompVersion, "omp", ompPackage+"@"+ompVersion, bunPackage)
+	}
+	if err != nil {
+		t.Skipf("cannot install %s: %v", name, err)
+	}
+	return bin
+}
+
+// piModel is the model the agent's requests name on fakellm.
+var piModel = map[string]string{"pi": "pi-fake-1", "omp": "omp-fake-1"}
+
+// piBash is the agent's bash tool running the failing check.
+const piBash = `{name: bash, arguments: {command: "sh fail.sh"}}`
+
+// configure writes the agent's model settings: fakellm as the provider
+// fake, Chat Completions for pi and Anthropic Messages for omp.
+func (s *attachedSetup) configurePi(t *testing.T, name string) {
+	t.Helper()
+	if name == "pi" {
+		write(t, filepath.Join(s.home, ".pi", "agent", "models.json"), fmt.Sprintf(`{"providers": {"fake": {"baseUrl": "%s/v1", "api": "openai-completions", "apiKey": "dummy",
+  "models": [{"id": "pi-fake-1", "name": "pi-fake-1", "reasoning": false, "input": ["text"], "contextWindow": 200000, "maxTokens": 4096, "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0}}]}}}`, s.srv.URL()))
+		return
+	}
+	write(t, filepath.Join(s.home, ".omp", "agent", "models.yml"), fmt.Sprintf("providers:\n  fake:\n    baseUrl: %s\n    apiKey: dummy\n    auth: apiKey\n    api: anthropic-messages\n    models:\n      - {id: omp-fake-1, name: omp-fake-1, contextWindow: 200000, maxTokens: 4096}\n", s.srv.URL()))
+	write(t, filepath.Join(s.home, ".omp", "agent", "config.yml"), "modelRoles:\n  default: fake/omp-fake-1\n  smol: fake/omp-fake-1\n  slow: fake/omp-fake-1\n")
+}
+
+// runPi runs pi or omp in print mode in the work folder.
+func (s *attachedSetup) runPi(t *testing.T, name, bin, prompt string) (string, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	args := []string{"-p", "--provider", "fake", "--model", piModel[name], prompt}
+	if name == "omp" {
+		args = []string{"-p", "--model", "fake/" + piModel[name], "--no-title", "--no-lsp", "--auto-approve", prompt}
+	}
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Dir = s.work
+	cmd.Env = append(append([]string(nil), s.env...), "PATH="+filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	start := time.Now()
+	err := cmd.Run()
+	t.Logf("%s ran %v", name, time.Since(start).Round(time.Millisecond))
+	if err != nil {
+		return out.String(), fmt.Errorf("%v\nstdout:\n%s\nstderr:\n%s", err, out.String(), errOut.String())
+	}
+	return out.String() + errOut.String(), nil
+}
+
+// tree lists the files and folders under root with their content.
+func tree(t *testing.T, root string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		if d.IsDir() {
+			out[rel] = "/"
+		} else if b, err := os.ReadFile(p); err == nil {
+			out[rel] = string(b)
+		}
+		return nil
+	})
+	return out
+}
+
+// testPiAttached drives pi or omp with vigil attached by `vigil attach`
+// (the project's extensions folder, vigil-hook as the hook command): the
+// advisor's concern about the repeated failure is steered into the
+// agent's next model request after the following tool result, the
+// concern about its false claim gives one more turn, the sidecar ends
+// with the agent, and detach leaves the project as it was.
+func testPiAttached(t *testing.T, name string) {
+	bin := piAgent(t, name)
+	s := newAttached(t, repeatScript(piModel[name], piBash))
+	s.configurePi(t, name)
+	hook := builtVigilHook(t)
+	before := tree(t, s.work)
+	out := s.vigilCmd(t, nil, "attach", name, "--project", s.work, "--command", hook)
+	t.Logf("vigil attach %s:\n%s", name, out)
+	ext := filepath.Join(s.work, "."+name, "extensions", "vigil.ts")
+	if _, err := os.Stat(ext); err != nil {
+		t.Fatalf("no extension: %v", err)
+	}
+	if st := s.vigilCmd(t, nil, "status"); !strings.Contains(st, ext) || !strings.Contains(st, "attached: 7 hooks, "+hook) {
+		t.Errorf("vigil status does not show the extension:\n%s", st)
+	}
+	got, err := s.runPi(t, name, bin, "Make ./fail.sh pass.")
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", name, err, s.logs(t))
+	}
+	t.Logf("%s printed: %.300s", name, got)
+	checkRepeatRun(t, s, piModel[name])
+	if hl, _ := os.ReadFile(filepath.Join(s.runDir, "hook.log")); len(hl) > 0 {
+		t.Errorf("the extension failed open:\n%s", hl)
+	}
+	// The extension's SessionEnd stopped the sidecar as the agent quit.
+	if logs := s.logs(t); !strings.Contains(logs, "stopped: ") {
+		t.Errorf("the sidecar did not stop with the session:\n%s", logs)
+	}
+	s.vigilCmd(t, nil, "detach", name, "--project", s.work)
+	after := tree(t, s.work)
+	delete(after, "fail.sh")
+	delete(before, "fail.sh")
+	if !reflect.DeepEqual(after, before) {
+		t.Fatalf("after detach the project holds:\n%v\nbefore attach:\n%v", after, before)
+	}
+}
+
+func TestPiAttached(t *testing.T)  { testPiAttached(t, "pi") }
+func TestOmpAttached(t *testing.T) { testPiAttached(t, "omp") }
+
+// testPiVigilGone: vigil attached, then gone (its hook binary removed,
+// so no sidecar can start): the agent runs its scripted turns and
+// finishes as if nothing were attached, each event failing open.
+func testPiVigilGone(t *testing.T, name string) {
+	bin := piAgent(t, name)
+	s := newAttached(t, repeatScript(piModel[name], piBash))
+	s.configurePi(t, name)
+	gone := filepath.Join(t.TempDir(), "vigil-hook")
+	s.vigilCmd(t, nil, "attach", name, "--project", s.work, "--command", gone)
+	start := time.Now()
+	got, err := s.runPi(t, name, bin, "Make ./fail.sh pass.")
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	took := time.Since(start)
+	if !strings.Contains(got, "Done. All checks pass.") {
+		t.Fatalf("the agent did not finish with its scripted answer:\n%s", got)
+	}
+	if n := len(s.primary(piModel[name])); n != 4 {
+		t.Fatalf("the agent made %d requests, want the 4 scripted", n)
+	}
+	hl, _ := os.ReadFile(filepath.Join(s.runDir, "hook.log"))
+	if !bytes.Contains(hl, []byte("run "+gone)) {
+		t.Errorf("hook.log does not say why:\n%s", hl)
+	}
+	t.Logf("%s finished in %v with vigil gone; hook.log:\n%s", name, took, hl)
+}
+
+func TestPiVigilGone(t *testing.T)  { testPiVigilGone(t, "pi") }
+func TestOmpVigilGone(t *testing.T) { testPiVigilGone(t, "omp") }
+
+// testPiSidecarEndsWithAgent: the agent killed (kill -9 from its own
+// bash tool of the process the sidecar's record names as its agent, so
+// no session_shutdown reaches the extension), its sidecar still ends:
+// vigil-hook, started by the agent's process, named that process.
+func testPiSidecarEndsWithAgent(t *testing.T, name string) {
+	bin := piAgent(t, name)
+	script := fmt.Sprintf(`rules:
+%s
+  - name: primary
+    model: %s
+    steps:
+      - text: Attempt one.
+        tool_calls: [%s]
+      - text: Now the end.
+        tool_calls: [{name: bash, arguments: {command: "sh kill.sh"}}]
+  - name: primary-unscripted
+    model: %s
+    repeat: true
+    steps: [{text: "(unscripted request)"}]
+`, attachedAdvisorScript, piModel[name], piBash, piModel[name])
+	s := newAttached(t, script)
+	s.configurePi(t, name)
+	// A script, not the tool's own shell (omp's will not signal itself).
+	write(t, filepath.Join(s.work, "kill.sh"), "kill -9 $(sed -n 's/.*\"agent_pid\": *\\([0-9]*\\).*/\\1/p' \"$VIGIL_RUNTIME_DIR\"/*.json)\n")
+	s.vigilCmd(t, nil, "attach", name, "--project", s.work, "--command", builtVigilHook(t))
+	if out, err := s.runPi(t, name, bin, "Make ./fail.sh pass."); err == nil || !strings.Contains(err.Error(), "killed") {
+		t.Fatalf("%s was not killed: %v\n%s\n%s", name, err, out, s.logs(t))
+	}
+	s.awaitSidecarsGone(t, 10*time.Second)
+}
+
+func TestPiSidecarEndsWithAgent(t *testing.T)  { testPiSidecarEndsWithAgent(t, "pi") }
+func TestOmpSidecarEndsWithAgent(t *testing.T) { testPiSidecarEndsWithAgent(t, "omp") }
