@@ -29,7 +29,7 @@ import (
 // hookCmd is `vigil hook AGENT`, the command an attached agent runs for
 // every hook event (docs/attach.md).
 type hookCmd struct {
-	Agent string `arg:"" enum:"claude-code,codex" help:"The agent whose hook event is on stdin: claude-code or codex."`
+	Agent string `arg:"" enum:"claude-code,codex,pi,omp" help:"The agent whose hook event is on stdin: claude-code, codex, pi or omp."`
 }
 
 // Run handles the event and always succeeds: an attached agent must
@@ -99,7 +99,7 @@ const sidecarMemoryLimit = 16 << 20
 // watched session: it follows the agent's transcript, runs the advisor
 // and answers the hooks (docs/attach.md). Not for people to run.
 type sidecarCmd struct {
-	Agent      string        `arg:"" enum:"claude-code,codex" help:"The agent it watches."`
+	Agent      string        `arg:"" enum:"claude-code,codex,pi,omp" help:"The agent it watches."`
 	Session    string        `required:"" help:"The agent's session id."`
 	Transcript string        `help:"The agent's transcript file (it may not exist yet)."`
 	Cwd        string        `required:"" help:"The agent's working folder."`
@@ -214,10 +214,7 @@ func (c *sidecarCmd) watch(e *env, cwd string, key sidecar.Key, logf func(string
 		sess.Close()
 		return nil, err
 	}
-	format := transcript.FormatClaudeCode
-	if c.Agent == sidecar.AgentCodex {
-		format = transcript.FormatCodex
-	}
+	format := followFormat(c.Agent)
 	syncBacklog := a.settings.Advisor.SyncBacklog.Threshold()
 	if periodic {
 		// As in vigil's agent: a boundary waits for a review just forked.
