@@ -1,6 +1,7 @@
 // Package attach edits the hook settings of Claude Code and Codex so that
 // they run `vigil-hook AGENT` (or `vigil hook AGENT`) on the events
-// vigil's advisor needs, and removes those entries again.
+// vigil's advisor needs, and removes those entries again; and installs
+// and removes vigil's extension in pi and omp.
 //
 // # What it edits
 //
@@ -39,6 +40,17 @@
 // a backup of the old file beside it, then a temporary file in the same
 // folder renamed over the original, with the original's mode. A file that
 // is not valid JSON is never written; its error names FILE:LINE:COL.
+//
+// # pi and omp
+//
+// pi and omp have no command hooks. For them vigil writes its extension,
+// extension/vigil.ts (embedded with go:embed), into the agent's
+// extensions folder ([PlanExtension], [Plan.WriteExtension]); one line of
+// it holds its configuration ([ExtensionConfig]: the agent, the hook
+// command, the folders attach created), which [ParseExtension] reads
+// back and [PlanExtensionDetach] uses to give the folders back as they
+// were. The extension forwards the agent's events, in Claude Code's
+// shape, to the session's sidecar ([ExtensionEvents]).
 //
 // [Status] reports, for each agent and scope, whether vigil is attached and
 // with which binary.
