@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -38,6 +39,9 @@ type Options struct {
 	// Roster, when set, is the guard shared by the roster's advisors, on
 	// top of this runtime's own.
 	Roster *RosterGuard
+	// ToolNames, when set, keeps only these of the read-only tools (glob
+	// is find); a roster's advisor may be given fewer.
+	ToolNames []string
 	// ModelName names Model as provider/model in [Status.Models], notices
 	// and promotion records.
 	ModelName string
@@ -251,6 +255,12 @@ func New(opts Options) (*Runtime, error) {
 		ro, err := tools.NewReadOnly(to)
 		if err != nil {
 			return nil, fmt.Errorf("advisor: read-only tools: %w", err)
+		}
+		if len(opts.ToolNames) > 0 {
+			ro = slices.DeleteFunc(ro, func(t tools.Tool) bool {
+				name := t.Definition().Name
+				return !slices.Contains(opts.ToolNames, name) && !(name == "find" && slices.Contains(opts.ToolNames, "glob"))
+			})
 		}
 		r.ro = ro
 		r.defs = append(r.defs, tools.Definitions(ro)...)

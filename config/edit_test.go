@@ -75,7 +75,7 @@ func TestKeys(t *testing.T) {
 		"advisor.syncTimeoutSeconds", "advisor.immuneTurns",
 		"advisor.periodic.everyToolCalls", "advisor.periodic.everyMinutes",
 		"advisor.periodic.reviewInstructions", "advisor.periodic.reviewTimeoutSeconds", "advisor.allowPromptInjection", "advisor.promotion",
-		"advisor.consult.timeoutSeconds", "advisor.consult.maxPerRun",
+		"advisor.consult.timeoutSeconds", "advisor.consult.maxPerRun", "advisor.roster",
 		"compaction.enabled", "compaction.thresholdTokens", "compaction.thresholdPercent",
 		"compaction.reserveTokens", "compaction.keepRecentTokens",
 		"tools.bash.timeoutSeconds", "tools.output.maxLines", "tools.output.maxBytes", "tools.allowOutsideRoots",

@@ -90,6 +90,9 @@ type Advisor struct {
 	// Consult are the settings of the agent's questions to the advisor
 	// (the ask_advisor tool).
 	Consult Consult `yaml:"consult"`
+	// Roster turns advisors of the WATCHDOG.yml roster on or off by name,
+	// over their enabled field; /advisor on|off NAME writes it.
+	Roster map[string]bool `yaml:"roster"`
 }
 
 // Consult are the settings of the ask_advisor tool: the agent's questions

@@ -33,6 +33,7 @@ var guarded = []string{
 	"advisor.subagents",
 	"advisor.mode",
 	"advisor.promotion",
+	"advisor.roster",
 	"advisor.allowPromptInjection",
 	"tools.allowOutsideRoots",
 }
@@ -203,6 +204,7 @@ func (s *Settings) clone() *Settings {
 	c := *s
 	c.ModelRoles = maps.Clone(s.ModelRoles)
 	c.Advisor.Promotion = slices.Clone(s.Advisor.Promotion)
+	c.Advisor.Roster = maps.Clone(s.Advisor.Roster)
 	return &c
 }
 
@@ -213,8 +215,11 @@ func (s *Settings) guardedValues() map[string]string {
 	for role, ref := range s.ModelRoles {
 		out["modelRoles."+role] = ref
 	}
+	for name, on := range s.Advisor.Roster {
+		out["advisor.roster."+name] = fmt.Sprint(on)
+	}
 	for _, key := range keys() {
-		if key == "modelRoles" || !isGuarded(key) {
+		if key == "modelRoles" || key == "advisor.roster" || !isGuarded(key) {
 			continue
 		}
 		if v, ok := s.field(key); ok {
@@ -264,8 +269,9 @@ func (s *Settings) guardProject(below *Settings, name, dir string, data []byte, 
 		return p
 	}
 	s.ModelRoles = below.ModelRoles
+	s.Advisor.Roster = below.Advisor.Roster
 	for _, k := range changed {
-		if strings.HasPrefix(k, "modelRoles.") {
+		if strings.HasPrefix(k, "modelRoles.") || strings.HasPrefix(k, "advisor.roster.") {
 			continue
 		}
 		dst, ok1 := s.field(k)

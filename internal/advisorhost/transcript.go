@@ -62,21 +62,36 @@ func TranscriptPath(sess *session.Session) string {
 	return filepath.Join(sess.ArtifactsDir(), session.AdvisorTranscript)
 }
 
+// NamedTranscriptPath is where the transcript of the roster's advisor
+// name lives: __advisor-NAME.jsonl; "" is [TranscriptPath].
+func NamedTranscriptPath(sess *session.Session, name string) string {
+	if name == "" {
+		return TranscriptPath(sess)
+	}
+	return filepath.Join(sess.ArtifactsDir(), strings.TrimSuffix(session.AdvisorTranscript, ".jsonl")+"-"+name+".jsonl")
+}
+
 // OpenTranscript opens the advisor transcript of sess, creating it when
 // there is none. model names the advisor model of each reply as it is
 // recorded; logf reports write failures (nil discards them).
 func OpenTranscript(sess *session.Session, model func() llm.Ref, logf func(string, ...any)) (*Transcript, error) {
+	return OpenNamedTranscript(sess, "", model, logf)
+}
+
+// OpenNamedTranscript is [OpenTranscript] for the roster's advisor name
+// ("": the single advisor), whose transcript is its own file.
+func OpenNamedTranscript(sess *session.Session, name string, model func() llm.Ref, logf func(string, ...any)) (*Transcript, error) {
 	if logf == nil {
 		logf = func(string, ...any) {}
 	}
-	path := TranscriptPath(sess)
+	path := NamedTranscriptPath(sess, name)
 	// The transcript is only ever appended to: its entries' bodies need
 	// not stay in memory for the rest of a long session.
 	opts := session.Options{DropBodies: true}
 	s, err := session.Open(path, opts)
 	if errors.Is(err, fs.ErrNotExist) {
 		s, err = session.Create(path, session.Header{
-			ID:     "advisor-" + sess.ID(),
+			ID:     strings.TrimSuffix("advisor-"+name, "-") + "-" + sess.ID(),
 			Cwd:    sess.Header().Cwd,
 			Parent: &session.Parent{Kind: session.ParentAdvisor, ID: sess.ID(), Path: sess.File(), EntryID: sess.Leaf()},
 		}, opts)

@@ -32,6 +32,9 @@ type advisorRun struct {
 	per   *advisor.Periodic
 	rec   *advisorhost.Transcript // nil without a model: nothing to record
 	unsub func()
+	// members are the roster's advisors (WATCHDOG.yml), rt the first that
+	// runs; nil for the single advisor.
+	members []*rosterMember
 }
 
 // stop stops the runtime, then the host (which waits for a run it
@@ -42,9 +45,16 @@ func (r *advisorRun) stop() (llm.Usage, []advisor.ModelUsage) {
 		return llm.Usage{}, nil
 	}
 	r.unsub()
-	if r.per != nil {
+	switch {
+	case r.per != nil:
 		r.per.Stop()
-	} else {
+	case r.members != nil:
+		for _, m := range r.members {
+			if m.rt != nil {
+				m.rt.Stop()
+			}
+		}
+	default:
 		r.rt.Stop()
 	}
 	r.host.Close()
@@ -54,6 +64,16 @@ func (r *advisorRun) stop() (llm.Usage, []advisor.ModelUsage) {
 	}
 	if r.per != nil {
 		return r.per.Status().Usage, nil
+	}
+	if r.members != nil {
+		var u llm.Usage
+		var by []advisor.ModelUsage
+		for _, m := range running(r.members) {
+			m.stop() // closes its transcript
+			st := m.rt.Status()
+			u, by = u.Add(st.Usage), append(by, st.Models...)
+		}
+		return u, by
 	}
 	st := r.rt.Status()
 	return st.Usage, st.Models
@@ -96,6 +116,9 @@ func (a *app) setupAdvisor(flag bool, ref string) {
 		return
 	}
 	res, err := a.resolveAdvisor(a.settings)
+	if err != nil && len(a.rosterOn()) > 0 {
+		return // the roster's advisors name their own models
+	}
 	if err != nil {
 		fmt.Fprintf(a.e.stderr, "vigil: warning: the advisor is enabled but %v; running without it\n", err)
 		return
@@ -144,7 +167,16 @@ func (a *app) startAdvisor(ag *agent.Agent, sess *session.Session, fwd *forwardH
 		return nil, nil
 	}
 	host := advisorhost.New(ag, sess)
-	rt, rec, err := a.newAdvisorRuntime(host, sess, start, res)
+	if len(a.rosterOn()) > 0 {
+		run, err := a.startRosterRun(host, sess, fwd, start)
+		if run != nil || err != nil {
+			if err != nil {
+				host.Close()
+			}
+			return run, err
+		}
+	}
+	rt, rec, err := a.newAdvisorRuntime(host, sess, start, res, nil)
 	if rt == nil || err != nil {
 		host.Close()
 		return nil, err
@@ -170,7 +202,11 @@ func (a *app) startAdvisor(ag *agent.Agent, sess *session.Session, fwd *forwardH
 // its transcript recorded in sess's artifacts folder, with the model res
 // (nil: the detectors alone when advisor.reviewer is rules). It returns a
 // nil runtime when there is nothing to review with.
-func (a *app) newAdvisorRuntime(host advisor.Host, sess *session.Session, start advisor.StartPoint, res *models.Resolved) (*advisor.Runtime, *advisorhost.Transcript, error) {
+//
+// rr, when set, makes it an advisor of the roster: its name, its own
+// instructions after the shared ones, its tools, its transcript file, and
+// the guard it shares with the others.
+func (a *app) newAdvisorRuntime(host advisor.Host, sess *session.Session, start advisor.StartPoint, res *models.Resolved, rr *rosterRun) (*advisor.Runtime, *advisorhost.Transcript, error) {
 	rulesOnly := a.rulesOnly()
 	if res == nil && !rulesOnly {
 		return nil, nil, nil
@@ -189,7 +225,18 @@ func (a *app) newAdvisorRuntime(host advisor.Host, sess *session.Session, start 
 			detector = rulesadvisor.New(rules.DefaultSettings())
 		}
 	}
-	system, err := a.advisorSystem()
+	var system string
+	var err error
+	var name string
+	if rr != nil {
+		name = rr.member.decl.Name
+		var w string
+		if w, err = a.advisorWatchdog(); err == nil {
+			system = advisor.RosterPrompt(advisor.DefaultSystemPrompt, w, rr.shared, name, rr.member.decl.Instructions)
+		}
+	} else {
+		system, err = a.advisorSystem()
+	}
 	if err != nil {
 		return nil, nil, err
 	}
@@ -197,7 +244,7 @@ func (a *app) newAdvisorRuntime(host advisor.Host, sess *session.Session, start 
 	var recorder advisor.Recorder
 	var rt *advisor.Runtime
 	if model != nil {
-		rec, err = advisorhost.OpenTranscript(sess, func() llm.Ref {
+		rec, err = advisorhost.OpenNamedTranscript(sess, name, func() llm.Ref {
 			// Each reply is recorded with the model that served it, which
 			// a promotion or a changed modelRoles.advisor moves on.
 			if rt == nil {
@@ -219,7 +266,15 @@ func (a *app) newAdvisorRuntime(host advisor.Host, sess *session.Session, start 
 	if model != nil {
 		modelName = res.Ref().String()
 	}
+	var guard *advisor.RosterGuard
+	var toolNames []string
+	if rr != nil {
+		guard, toolNames = rr.guard, rr.member.decl.Tools
+	}
 	rt, err = advisor.New(advisor.Options{
+		Name:        name,
+		Roster:      guard,
+		ToolNames:   toolNames,
 		ModelName:   modelName,
 		System:      system,
 		Recorder:    recorder,
@@ -294,6 +349,16 @@ func (a *app) redactor() *history.Redactor {
 // WATCHDOG.md files (advisor-only guidance) from the agent folder and the
 // project, most general first.
 func (a *app) advisorSystem() (string, error) {
+	w, err := a.advisorWatchdog()
+	if err != nil {
+		return "", err
+	}
+	return advisor.RosterPrompt(advisor.DefaultSystemPrompt, w, "", "", ""), nil
+}
+
+// advisorWatchdog is the WATCHDOG.md files of the agent folder and the
+// project, most general first, as the advisor's prompt shows them.
+func (a *app) advisorWatchdog() (string, error) {
 	home, _ := a.e.lookupEnv("HOME")
 	files, err := contextfiles.Discover(contextfiles.Options{
 		Names:        contextfiles.WatchdogNames(),
@@ -306,10 +371,7 @@ func (a *app) advisorSystem() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if w := advisor.WatchdogPrompt(files); w != "" {
-		return advisor.DefaultSystemPrompt + "\n\n" + w, nil
-	}
-	return advisor.DefaultSystemPrompt, nil
+	return advisor.WatchdogPrompt(files), nil
 }
 
 // subagentConfig is the task tool's configuration: subagents get fresh
@@ -432,6 +494,9 @@ func (a *app) AdvisorTranscript(raw bool) string {
 	if run.per != nil {
 		return strings.TrimRight(run.per.Transcript().Compact(), "\n")
 	}
+	if run.members != nil {
+		return rosterTranscript(run.members, raw)
+	}
 	t := run.rt.Transcript()
 	if raw {
 		name := "rules (zero-token detectors)"
@@ -510,6 +575,8 @@ func (a *app) AdvisorStatus() string {
 	switch {
 	case on && run != nil && run.per != nil:
 		return a.periodicStatus(run)
+	case on && run != nil && run.members != nil:
+		return a.rosterStatus(run.members)
 	case on && run != nil && a.rulesOnly():
 		st := run.rt.Status()
 		return fmt.Sprintf("Advisor is enabled (rules: zero-token detectors, no model). Reviews: %d. %s Spend: $0.", st.Reviews, a.notesStatus(st))

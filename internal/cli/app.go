@@ -59,6 +59,10 @@ type app struct {
 	// project's settings file changes, or holds back until the folder is
 	// trusted; "" when none.
 	projectNotice string
+	// roster is the advisors of WATCHDOG.yml, read once (loadRoster);
+	// notices are its warnings, for the user.
+	roster  *config.Roster
+	notices []string
 	// advSpentBy is advSpent by the model that served it, for pricing
 	// (continuous advisors only; the periodic mode forks on one model).
 	advSpentBy []advisor.ModelUsage

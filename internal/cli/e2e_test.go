@@ -31,6 +31,8 @@ type vigilProc struct {
 	done  chan error
 	dir   string // the working folder
 	agent string // the agent folder
+	// stderr is vigil's stderr; read it after finish.
+	stderr *strings.Builder
 }
 
 // fakeSetup starts fakellm with script and writes an agent folder whose
@@ -84,7 +86,7 @@ func startVigil(t *testing.T, agentDir, work string, args ...string) *vigilProc 
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	p := &vigilProc{t: t, cmd: cmd, stdin: stdin, lines: make(chan map[string]any, 1024), done: make(chan error, 1), dir: work, agent: agentDir}
+	p := &vigilProc{t: t, cmd: cmd, stdin: stdin, lines: make(chan map[string]any, 1024), done: make(chan error, 1), dir: work, agent: agentDir, stderr: &stderr}
 	go func() {
 		sc := bufio.NewScanner(stdout)
 		sc.Buffer(make([]byte, 0, 64*1024), 16<<20)

@@ -55,8 +55,8 @@ func (c *runCmd) Run(e *env) error {
 	if ui {
 		return runTUI(e, a, prompt, pick)
 	}
-	if a.projectNotice != "" {
-		fmt.Fprintln(e.stderr, "vigil:", a.projectNotice)
+	for _, n := range a.userNotices() {
+		fmt.Fprintln(e.stderr, "vigil:", n)
 	}
 	switch c.Mode {
 	case "rpc":

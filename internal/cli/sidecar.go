@@ -184,8 +184,8 @@ func (c *sidecarCmd) watch(e *env, cwd string, key sidecar.Key, logf func(string
 	if err != nil {
 		return nil, err
 	}
-	if a.projectNotice != "" {
-		logf("%s", a.projectNotice)
+	for _, n := range a.userNotices() {
+		logf("%s", n)
 	}
 	periodic := a.periodic()
 	reviewer := config.ReviewerRules
@@ -344,7 +344,16 @@ func (c *sidecarCmd) advisor(a *app, host *sidecar.Host, sess *session.Session, 
 		if c.Start == "startup" {
 			start = advisor.StartAtBeginning
 		}
-		rt, rec, err := a.newAdvisorRuntime(host, sess, start, a.advisorRes)
+		if len(a.rosterOn()) > 0 {
+			r, err := a.newRoster(host, sess, start, logger.Printf)
+			if err != nil {
+				return nil, err
+			}
+			if r != nil {
+				return &sidecarAdvisor{Advisor: r, start: r.start, stop: r.stop}, nil
+			}
+		}
+		rt, rec, err := a.newAdvisorRuntime(host, sess, start, a.advisorRes, nil)
 		if err != nil {
 			return nil, err
 		}

@@ -26,9 +26,7 @@ func runTUI(e *env, a *app, prompt string, pick bool) error {
 	// While a run goes, the commands that change the session refuse.
 	a.busy = func() bool { return a.agent().State().Running }
 	o := tui.Options{Prompt: prompt, PickSession: pick, Cwd: a.cwd, Commands: commands.New(), In: e.stdin, Out: e.stdout}
-	if a.projectNotice != "" {
-		o.Notices = append(o.Notices, a.projectNotice)
-	}
+	o.Notices = a.userNotices()
 	if nc, ok := e.lookupEnv("NO_COLOR"); ok {
 		o.Env = append(os.Environ(), "NO_COLOR="+nc)
 	}
@@ -71,6 +69,27 @@ func (a *app) Status() tui.Status {
 		if on {
 			out.Advisor = tui.AdvisorStatus{On: true, Model: "no model", Warning: "no model is assigned to the 'advisor' role"}
 		}
+	case run.members != nil:
+		live := running(run.members)
+		names := make([]string, len(live))
+		adv := tui.AdvisorStatus{On: true}
+		for i, m := range live {
+			names[i] = m.decl.Name
+			rs := m.rt.Status()
+			adv.Reviewing = adv.Reviewing || rs.Pending || rs.Backlog > 0
+			adv.Backlog = max(adv.Backlog, rs.Backlog)
+			adv.Reviews += rs.Reviews
+			adv.Cost += a.priceUsage(rs.Models, m.res.Info.Price)
+			adv.Context = max(adv.Context, rs.ContextTokens)
+			if rs.ProseStreak >= advisor.ProseWarnAfter {
+				adv.Warning = fmt.Sprintf("%s's last %d reviews ended in prose without advise (/advisor status)", m.decl.Name, rs.ProseStreak)
+			}
+		}
+		adv.Model = fmt.Sprintf("%d of %d: %s", len(live), len(run.members), strings.Join(names, ", "))
+		if len(live) < len(run.members) && adv.Warning == "" {
+			adv.Warning = "some advisors of the roster do not run (/advisor status)"
+		}
+		out.Advisor = adv
 	case run.per != nil:
 		p := run.per.Status()
 		out.Advisor = tui.AdvisorStatus{On: true, Model: "periodic on " + res.Ref().String(), Reviewing: p.InFlight || p.Due, Reviews: p.Reviews, Cost: res.Info.Price.Cost(p.Usage.Add(spent))}

@@ -40,6 +40,12 @@ type Target interface {
 	// AdvisorTranscript is the advisor's transcript: compact, or raw (the
 	// messages as its model saw them).
 	AdvisorTranscript(raw bool) string
+	// AdvisorRoster lists the advisors of the WATCHDOG.yml roster with
+	// each one's state; "" when none is declared.
+	AdvisorRoster() string
+	// SetAdvisorMember turns one advisor of the roster on or off (and
+	// saves the setting), returning what to tell the user.
+	SetAdvisorMember(name string, on bool) (string, error)
 }
 
 // Command is one command a user (or an RPC client) can run by name.
@@ -73,7 +79,7 @@ func New() *Registry {
 		{Name: "fork", Args: "[ENTRY_ID]", Help: "copy this branch (up to an entry) into a new session and switch to it", IdleOnly: true, Run: fork},
 		{Name: "model", Args: "[REF]", Help: "show or switch the model (provider/model[:thinking])", IdleWithArgs: true, Run: model},
 		{Name: "session", Help: "show the session file and id", Run: session},
-		{Name: "advisor", Args: "[on|off|status|dump [raw]]", Help: "toggle the advisor (saved in your settings), or show its status or transcript", Run: advisor},
+		{Name: "advisor", Args: "[on|off [NAME]|list|status|dump [raw]]", Help: "toggle the advisor or one of the roster's (saved in your settings), list the roster, or show its status or transcript", Run: advisor},
 	}
 	return r
 }
@@ -172,17 +178,29 @@ func session(_ context.Context, t Target, _ string) (string, error) {
 }
 
 // advisorUsage is /advisor's answer to a verb it does not know.
-const advisorUsage = "usage: /advisor [on|off|status|dump [raw]]"
+const advisorUsage = "usage: /advisor [on|off [NAME]|list|status|dump [raw]]"
 
 func advisor(_ context.Context, t Target, args string) (string, error) {
 	verb, rest, _ := strings.Cut(args, " ")
+	rest = strings.TrimSpace(rest)
 	switch strings.ToLower(verb) {
-	case "", "toggle":
+	case "":
+		if r := t.AdvisorRoster(); r != "" {
+			return r, nil // a roster: list it (/advisor toggle toggles)
+		}
 		return t.SetAdvisor(!t.AdvisorOn())
-	case "on":
-		return t.SetAdvisor(true)
-	case "off":
-		return t.SetAdvisor(false)
+	case "toggle":
+		return t.SetAdvisor(!t.AdvisorOn())
+	case "list":
+		if r := t.AdvisorRoster(); r != "" {
+			return r, nil
+		}
+		return "No roster: WATCHDOG.yml declares no advisors, so the single advisor (modelRoles.advisor) is the roster of one.", nil
+	case "on", "off":
+		if rest != "" {
+			return t.SetAdvisorMember(rest, strings.EqualFold(verb, "on"))
+		}
+		return t.SetAdvisor(strings.EqualFold(verb, "on"))
 	case "status":
 		return t.AdvisorStatus(), nil
 	case "dump":

@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -12,6 +13,7 @@ type fake struct {
 	busy    bool
 	calls   []string
 	advisor bool
+	roster  string
 	err     error
 }
 
@@ -40,6 +42,11 @@ func (f *fake) AdvisorTranscript(raw bool) string {
 		return "raw"
 	}
 	return "compact"
+}
+func (f *fake) AdvisorRoster() string { return f.roster }
+func (f *fake) SetAdvisorMember(name string, on bool) (string, error) {
+	f.record(fmt.Sprintf("member %s %v", name, on))
+	return "member", f.err
 }
 func (f *fake) SetAdvisor(on bool) (string, error) {
 	f.advisor = on
@@ -81,6 +88,8 @@ func TestRun(t *testing.T) {
 		{"/advisor on", "on", ""},
 		{"/advisor Off", "off", ""},
 		{"/advisor", "on", ""},
+		{"/advisor off security", "member", "member security false"},
+		{"/advisor list", "No roster: WATCHDOG.yml declares no advisors, so the single advisor (modelRoles.advisor) is the roster of one.", ""},
 	} {
 		f := &fake{}
 		out, err := r.Run(context.Background(), f, tc.line)
@@ -98,7 +107,7 @@ func TestRun(t *testing.T) {
 	for line, want := range map[string]string{
 		"/nope":         "unknown command /nope (try /help)",
 		"/branch":       "/branch needs an entry id",
-		"/advisor what": "usage: /advisor [on|off|status|dump [raw]]",
+		"/advisor what": "usage: /advisor [on|off [NAME]|list|status|dump [raw]]",
 	} {
 		if _, err := r.Run(context.Background(), &fake{}, line); err == nil || err.Error() != want {
 			t.Errorf("%s: %v, want %q", line, err, want)
