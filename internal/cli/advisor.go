@@ -297,7 +297,7 @@ func (a *app) newAdvisorRuntime(host advisor.Host, sess *session.Session, start 
 		OnNotice: func(s string) { fmt.Fprintln(a.e.stderr, "vigil: "+s) },
 		Redactor: a.redactor(),
 		// The runtime's warnings name the advisor themselves.
-		OnWarning: func(s string) { fmt.Fprintln(a.e.stderr, "vigil: warning: "+s) },
+		OnWarning: a.supervisionWarning,
 		// The agent's questions (the ask_advisor tool).
 		ConsultTimeout:   a.settings.Advisor.Consult.Timeout(),
 		ConsultMaxPerRun: a.settings.Advisor.Consult.MaxPerRun,

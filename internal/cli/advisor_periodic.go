@@ -36,7 +36,9 @@ func (a *app) startPeriodic(ag *agent.Agent, sess *session.Session, fwd *forward
 	host := advisorhost.New(ag, sess)
 	s := a.settings.Advisor
 	ph := advisorhost.NewPeriodic(host, s.AllowPromptInjection, a.redactor())
-	per, err := advisor.NewPeriodic(a.periodicOptions(ph, rec, logf))
+	opts := a.periodicOptions(ph, rec, logf)
+	opts.OnWarning = a.supervisionWarning // in the session too, where the user looks
+	per, err := advisor.NewPeriodic(opts)
 	if err != nil {
 		host.Close()
 		rec.Close()

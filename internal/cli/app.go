@@ -63,6 +63,9 @@ type app struct {
 	// notices are its warnings, for the user.
 	roster  *config.Roster
 	notices []string
+	// warned are the kinds of supervision failure already shown in the
+	// session (supervisionWarning shows each once).
+	warned map[string]bool
 	// advSpentBy is advSpent by the model that served it, for pricing
 	// (continuous advisors only; the periodic mode forks on one model).
 	advSpentBy []advisor.ModelUsage

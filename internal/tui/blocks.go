@@ -171,6 +171,8 @@ func (t *transcript) custom(c *session.Custom) {
 		for _, n := range notes {
 			t.add(&block{kind: kindNote, delivery: delivery, severity: n.severity, label: n.advisor, text: n.body})
 		}
+	case c.CustomType == "advisor_warning":
+		t.add(&block{kind: kindError, text: "advisor: " + text})
 	case c.CustomType == agent.CustomAborted:
 		t.add(&block{kind: kindInfo, label: "interrupted", text: strings.Trim(text, "[]")})
 	case c.CustomType == agent.CustomResume:

@@ -81,8 +81,10 @@ func TestNotesShownAsText(t *testing.T) {
 	assertContains(t, f, "advisor · concern · steer", "Run the test again & check that a < b holds.", "advisor · nit · card", "The commit message could name the bug.")
 	m.Update(eventsMsg{{Type: agent.EventCustomAppended, Entry: &session.Entry{ID: "r1", Body: &session.Custom{CustomType: "advisor", Display: true,
 		Details: []byte(`{"delivery":"aside"}`), Content: []llm.Block{llm.Text(`<advisory advisor="security" severity="nit" guidance="weigh, don't blindly obey">` + "\nRotate the key.\n</advisory>")}}}}})
+	m.Update(eventsMsg{{Type: agent.EventCustomAppended, Entry: &session.Entry{ID: "w1", Body: &session.Custom{CustomType: "advisor_warning", Display: true,
+		Content: []llm.Block{llm.Text("Supervision is not working: 3 reviews failed in a row.")}}}}})
 	f = plain(m)
-	assertContains(t, f, "advisor security · nit · aside", "Rotate the key.")
+	assertContains(t, f, "advisor security · nit · aside", "Rotate the key.", "✗ advisor: Supervision is not working: 3 reviews failed in a row.")
 	if strings.Contains(f, "advisory") || strings.Contains(f, "&lt;") {
 		t.Errorf("markup on screen:\n%s", f)
 	}

@@ -1,0 +1,62 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/vigil-dev/vigil/agent"
+	"github.com/vigil-dev/vigil/llm"
+	"github.com/vigil-dev/vigil/session"
+)
+
+// warningType is the custom type of the entry that tells the user, in the
+// session, that supervision stopped working: shown by the terminal UI
+// and in the event stream (custom_appended), never sent to the agent's
+// model.
+const warningType = "advisor_warning"
+
+// supervisionWarning tells the user that the advisor is failing: always
+// on stderr; and, in vigil's own agent, once per kind of failure, as a
+// displayed entry in the session with what to do, so it reaches the
+// terminal UI and RPC and JSON clients where they look.
+func (a *app) supervisionWarning(msg string) {
+	fmt.Fprintln(a.e.stderr, "vigil: warning: "+msg)
+	kind, todo := warningKind(msg)
+	a.mu.Lock()
+	ag := a.ag
+	if a.warned == nil {
+		a.warned = map[string]bool{}
+	}
+	first := !a.warned[kind]
+	a.warned[kind] = true
+	a.mu.Unlock()
+	if ag == nil || !first {
+		return
+	}
+	details, _ := json.Marshal(map[string]string{"kind": kind})
+	_, err := ag.AppendCustom(session.Custom{
+		CustomType: warningType,
+		Content:    []llm.Block{llm.Text("Supervision is not working: " + strings.TrimPrefix(msg, "advisor: ") + ". " + todo)},
+		Display:    true,
+		Details:    details,
+	})
+	if err != nil && !errors.Is(err, agent.ErrDeferred) {
+		fmt.Fprintf(a.e.stderr, "vigil: warning: could not record the advisor's failure in the session: %v\n", err)
+	}
+}
+
+// warningKind names a runtime warning's kind and says what the user can
+// do about it.
+func warningKind(msg string) (kind, todo string) {
+	switch {
+	case strings.Contains(msg, "failed in a row"):
+		return "dropped", "Check the advisor model's provider (its key, quota and network); /advisor status counts the failures, and the advisor goes on with the next steps."
+	case strings.Contains(msg, "ended in prose"):
+		return "prose", "Its notes never reach the agent: choose an advisor model that calls tools (modelRoles.advisor or --advisor-model)."
+	case strings.Contains(msg, "review failed"):
+		return "review", "/advisor status shows the failures; the next review tries again."
+	}
+	return "other", "/advisor status has the details."
+}
