@@ -51,6 +51,7 @@ type cliArgs struct {
 	Hook    hookCmd    `cmd:"" help:"Answer one hook event of an attached agent (Claude Code, Codex): the command vigil attach installs."`
 	Sidecar sidecarCmd `cmd:"" hidden:"" help:"Follow one attached agent's session and run its advisor (started by vigil hook)."`
 	Status  statusCmd  `cmd:"" help:"Show where vigil is attached (Claude Code, Codex) and the sidecars watching sessions now."`
+	MCP     mcpCmd     `cmd:"" name:"mcp" help:"Serve the ask_advisor tool over MCP (stdio) to an attached agent, answered by the advisor watching its session."`
 	Hookd   hookdCmd   `cmd:"" hidden:"" help:"Serve Claude Code's HTTP hooks on loopback (started by vigil hook)."`
 }
 
