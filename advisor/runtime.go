@@ -154,6 +154,12 @@ type Runtime struct {
 	modelName   string
 	// prosewarned says the current prose streak was warned of.
 	prosewarned bool
+	// quotaUntil is when the provider's rate limit ends; quotaLatched says
+	// it is a long one (the agent does not wait for the advisor);
+	// healthDetail is the last failure, cleared by a review that works.
+	quotaUntil   time.Time
+	quotaLatched bool
+	healthDetail string
 	// shared is the advisor's context as last published by the drain
 	// goroutine, for Transcript. Its backing array is never written
 	// below its length again (a rollback copies), so readers may keep it.
@@ -366,10 +372,10 @@ func (r *Runtime) WaitBacklogBelow(ctx context.Context, n int) error {
 	}
 	for {
 		r.mu.Lock()
-		backlog, running, changed := r.status.Backlog, r.started && !r.stopped, r.changed
+		backlog, running, changed, latched := r.status.Backlog, r.started && !r.stopped, r.changed, r.quotaLatched
 		r.mu.Unlock()
-		if backlog < n {
-			return nil
+		if backlog < n || latched {
+			return nil // a quota window latched the advisor: nothing to wait for
 		}
 		if !running {
 			return ErrStopped
@@ -476,6 +482,7 @@ func (r *Runtime) drain(ctx context.Context) {
 			r.pending = nil
 			r.due = false
 			r.mu.Lock()
+			r.healthDetail = ""
 			if ran {
 				r.status.Reviews++
 			}
@@ -497,9 +504,16 @@ func (r *Runtime) drain(ctx context.Context) {
 // failed records a failed review and either waits RetryDelay (true: try
 // again) or, after MaxConsecutiveFailures, drops the backlog (false).
 func (r *Runtime) failed(ctx context.Context, err error) bool {
+	if wait, ok := quotaWait(err); ok {
+		r.mu.Lock()
+		r.status.Failures++
+		r.mu.Unlock()
+		return r.quota(ctx, err, wait)
+	}
 	r.failures++
 	r.mu.Lock()
 	r.status.Failures++
+	r.healthDetail = err.Error()
 	r.mu.Unlock()
 	r.logf("advisor: review failed (%d in a row): %v", r.failures, err)
 	if r.failures >= MaxConsecutiveFailures {

@@ -2,6 +2,7 @@ package advisor
 
 import (
 	"slices"
+	"time"
 
 	"github.com/vigil-dev/vigil/llm"
 )
@@ -58,6 +59,11 @@ type Status struct {
 	// the consults spent.
 	Consults, ConsultFailures, ConsultsRefused int
 	ConsultUsage                               llm.Usage
+	// Health says whether the advisor supervises now, HealthDetail why
+	// not (the last failure), and Until when a quota window ends.
+	Health       Health
+	HealthDetail string
+	Until        time.Time
 }
 
 // Status returns the runtime's counters.
@@ -66,6 +72,7 @@ func (r *Runtime) Status() Status {
 	defer r.mu.Unlock()
 	st := r.status
 	st.Model, st.Window = r.modelName, r.window
+	st.Health, st.HealthDetail, st.Until = r.healthLocked(time.Now())
 	st.Models = slices.Clone(st.Models)
 	st.Promoted = slices.Clone(st.Promoted)
 	return st

@@ -611,6 +611,9 @@ func (a *app) AdvisorStatus() string {
 	if st.ProseStreak >= advisor.ProseWarnAfter {
 		fmt.Fprintf(&b, " Warning: its last %d reviews ended in prose without calling advise, so nothing reached the agent; this model may not use tools as asked.", st.ProseStreak)
 	}
+	if h := healthText(st); h != "" {
+		fmt.Fprintf(&b, " Health: %s.", h)
+	}
 	for _, p := range st.Promoted {
 		fmt.Fprintf(&b, " Promoted from %s to %s at about %s tokens.", p.From, p.To, group(p.Need))
 	}

@@ -205,7 +205,9 @@ func (a *app) rosterStatus(members []*rosterMember) string {
 		}
 		st := m.rt.Status()
 		state := "running"
-		if st.Pending || st.Backlog > 0 {
+		if h := healthText(st); h != "" {
+			state = h
+		} else if st.Pending || st.Backlog > 0 {
 			state = fmt.Sprintf("running, reviewing (%d steps behind)", st.Backlog)
 		}
 		fmt.Fprintf(&b, "%s on %s; %d reviews (%d failed attempts), %d notes delivered, context %s tokens, $%.4f.",

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/vigil-dev/vigil/advisor"
 	"github.com/vigil-dev/vigil/agent"
 	"github.com/vigil-dev/vigil/llm"
 	"github.com/vigil-dev/vigil/session"
@@ -55,8 +56,24 @@ func warningKind(msg string) (kind, todo string) {
 		return "dropped", "Check the advisor model's provider (its key, quota and network); /advisor status counts the failures, and the advisor goes on with the next steps."
 	case strings.Contains(msg, "ended in prose"):
 		return "prose", "Its notes never reach the agent: choose an advisor model that calls tools (modelRoles.advisor or --advisor-model)."
+	case strings.Contains(msg, "quota is exhausted"):
+		return "quota", "Reviews resume by themselves when the window ends; to be supervised now, switch the advisor model (modelRoles.advisor, or /advisor off and on with another --advisor-model)."
 	case strings.Contains(msg, "review failed"):
 		return "review", "/advisor status shows the failures; the next review tries again."
 	}
 	return "other", "/advisor status has the details."
+}
+
+// healthText says an advisor's health when it is not simply running: ""
+// when it is.
+func healthText(st advisor.Status) string {
+	switch st.Health {
+	case advisor.HealthRunning, "":
+		return ""
+	case advisor.HealthQuota:
+		return fmt.Sprintf("quota exhausted until %s (%s)", st.Until.Local().Format("15:04"), st.HealthDetail)
+	case advisor.HealthError:
+		return "error: " + st.HealthDetail
+	}
+	return string(st.Health)
 }

@@ -112,6 +112,9 @@ func (a *app) Status() tui.Status {
 		if rs.ProseStreak >= advisor.ProseWarnAfter {
 			out.Advisor.Warning = fmt.Sprintf("its last %d reviews ended in prose without advise: nothing reaches the agent (/advisor status)", rs.ProseStreak)
 		}
+		if h := healthText(rs); h != "" && rs.Health != advisor.HealthPaused {
+			out.Advisor.Warning = h
+		}
 	}
 	return out
 }
