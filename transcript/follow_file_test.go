@@ -279,8 +279,8 @@ func TestFollowDetection(t *testing.T) {
 	}{
 		{"gzip", "\x1f\x8b\x08\x00rest\n", "", "gzip-compressed"},
 		{"not a transcript", "a\nb\nc\n", "", "not a transcript format vigil can follow"},
-		{"pi", `{"type":"session","version":3,"id":"x","timestamp":"2026-11-30T01:00:00.000Z","cwd":"/w"}` + "\n", "", "following pi transcripts is not supported"},
-		{"told pi", ccfPrompt, FormatPi, "following pi transcripts is not supported"},
+		{"told aider", ccfPrompt, FormatAider, "following aider transcripts is not supported"},
+		{"told pi, given Claude Code", ccfPrompt, FormatPi, "not a pi session"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := newFollowTemp(t, "s1.jsonl")
