@@ -569,6 +569,15 @@ func (a *app) addSpent(u llm.Usage, byModel []advisor.ModelUsage) {
 // AdvisorStatus is /advisor status: model, context use, tokens and cost,
 // summed over every advisor this app ran.
 func (a *app) AdvisorStatus() string {
+	text := a.advisorStatusText()
+	if side := a.spendSideBySide(); side != "" {
+		text += " " + side
+	}
+	return text
+}
+
+// advisorStatusText is /advisor status without the side-by-side spend.
+func (a *app) advisorStatusText() string {
 	a.mu.Lock()
 	run, res, on, spent, spentBy := a.adv, a.advisorRes, a.advOn, a.advSpent, slices.Clone(a.advSpentBy)
 	a.mu.Unlock()

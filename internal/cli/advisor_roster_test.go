@@ -93,7 +93,7 @@ advisors:
 	p.finish()
 	stderr := p.stderr.String()
 
-	for _, w := range []string{"- tests: running", "on fake/adv;", "- scope: running", "on fake/adv2;", "- broken: not running, no model"} {
+	for _, w := range []string{"- tests: running", "on fake/adv;", "- scope: running", "on fake/adv2;", "- broken: not running, no model", "Spend side by side: the agent $0.0000 (fake/m), the advisor $0.0000"} {
 		if !strings.Contains(st, w) {
 			t.Errorf("/advisor status lacks %q: %s", w, st)
 		}

@@ -52,6 +52,8 @@ func (a *app) supervisionWarning(msg string) {
 // do about it.
 func warningKind(msg string) (kind, todo string) {
 	switch {
+	case strings.Contains(msg, "failed in a row") && strings.Contains(msg, string(llm.ContextTooLong)):
+		return "context", "The advisor's context no longer fits its model: list a model with a larger window in advisor.promotion, or turn the advisor off and on to start it afresh."
 	case strings.Contains(msg, "failed in a row"):
 		return "dropped", "Check the advisor model's provider (its key, quota and network); /advisor status counts the failures, and the advisor goes on with the next steps."
 	case strings.Contains(msg, "ended in prose"):
@@ -76,4 +78,19 @@ func healthText(st advisor.Status) string {
 		return "error: " + st.HealthDetail
 	}
 	return string(st.Health)
+}
+
+// spendSideBySide is the agent's and the advisor's spend in one line, for
+// /advisor status; "" while the advisor is off.
+func (a *app) spendSideBySide() string {
+	st := a.Status()
+	if !st.Advisor.On {
+		return ""
+	}
+	total := st.Cost + st.Advisor.Cost
+	share := 0.0
+	if total > 0 {
+		share = st.Advisor.Cost * 100 / total
+	}
+	return fmt.Sprintf("Spend side by side: the agent $%.4f (%s), the advisor $%.4f (%.0f%% of $%.4f).", st.Cost, st.Model, st.Advisor.Cost, share, total)
 }
