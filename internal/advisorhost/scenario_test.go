@@ -36,7 +36,9 @@ import (
 //	                     mode: periodic and its everyToolCalls, everyMinutes,
 //	                     reviewInstructions, reviewTimeoutSeconds,
 //	                     allowPromptInjection (default true, in either mode); subagents: true
-//	                     gives the primary the task tool
+//	                     gives the primary the task tool; roster: [{name, model}] runs
+//	                     one advisor per entry (model: its fakellm model, "adv" for the
+//	                     first by default) through one RosterGuard of maxNotesPerUpdate
 //	-- fakellm.yml --    one fakellm script; the primary is model "m", the advisor "adv";
 //	                     a periodic review's fork goes to "m" with "### Advisor review"
 //	                     in its body, and a subagent's requests to "m" with the
@@ -70,6 +72,12 @@ type scenarioSettings struct {
 	Start              string `yaml:"start"`
 	Subagents          bool   `yaml:"subagents"`
 	PeriodicSettings   `yaml:",inline"`
+	// Roster runs several advisors over the one agent.
+	Roster []struct {
+		Name  string `yaml:"name"`
+		Model string `yaml:"model"`
+	} `yaml:"roster"`
+	MaxNotesPerUpdate int `yaml:"maxNotesPerUpdate"`
 }
 
 type scenario struct {
@@ -83,6 +91,7 @@ type scenario struct {
 	ag       *agent.Agent
 	host     *advisorhost.Host
 	rt       *advisor.Runtime
+	roster   []*advisor.Runtime
 	per      *advisor.Periodic
 	gate     *gatedModel
 
@@ -151,6 +160,10 @@ func (s *scenario) build() {
 	s.gate = &gatedModel{m: s.model("adv"), open: make(chan struct{})}
 	close(s.gate.open)
 	start := map[string]advisor.StartPoint{"": advisor.StartAtBeginning, "beginning": advisor.StartAtBeginning, "end": advisor.StartAtEnd, "primed": advisor.StartPrimed}[s.settings.Start]
+	if len(s.settings.Roster) > 0 {
+		s.buildRoster(start)
+		return
+	}
 	s.rt, err = advisor.New(advisor.Options{
 		Model:       s.gate,
 		Host:        s.host,
@@ -175,6 +188,57 @@ func (s *scenario) build() {
 		s.rt.Stop()
 		s.host.Close()
 	})
+}
+
+// buildRoster runs one advisor per roster entry over the host, as vigil's
+// agent does with a WATCHDOG.yml roster.
+func (s *scenario) buildRoster(start advisor.StartPoint) {
+	t := s.t
+	guard := advisor.NewRosterGuard(s.settings.MaxNotesPerUpdate)
+	for _, m := range s.settings.Roster {
+		rt, err := advisor.New(advisor.Options{
+			Name: m.Name, Roster: guard, Model: s.model(cmpOr(m.Model, "adv")), Host: s.host, Roots: []string{s.dir},
+			ImmuneTurns: s.settings.ImmuneTurns, Start: start, Logf: s.logf,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.roster = append(s.roster, rt)
+	}
+	s.rt = s.roster[0]
+	waitAll := func(ctx context.Context, n int) error {
+		for _, rt := range s.roster {
+			if err := rt.WaitBacklogBelow(ctx, n); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	s.host.SetSync(s.settings.SyncBacklog, 30*time.Second, waitAll)
+	s.host.Forward(func(ev advisor.Event) {
+		if ev.Kind == advisor.EventStepEnded {
+			guard.NewStep()
+		}
+		for _, rt := range s.roster {
+			rt.Notify(ev)
+		}
+	})
+	for _, rt := range s.roster {
+		rt.Start(context.Background())
+	}
+	t.Cleanup(func() {
+		for _, rt := range s.roster {
+			rt.Stop()
+		}
+		s.host.Close()
+	})
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
 }
 
 func (s *scenario) record(ev agent.Event) {
@@ -299,6 +363,11 @@ func (s *scenario) wait(what string) error {
 		if s.per != nil {
 			return s.per.WaitReview(ctx)
 		}
+		for _, rt := range s.roster {
+			if err := rt.WaitBacklogBelow(ctx, 1); err != nil {
+				return err
+			}
+		}
 		return s.rt.WaitBacklogBelow(ctx, 1)
 	}
 	types := map[string]agent.EventType{"idle": agent.EventIdle, "tool": agent.EventToolStart, "step": agent.EventStepEnd}
@@ -332,6 +401,9 @@ func (s *scenario) wait(what string) error {
 //	advisor N contains|lacks TEXT
 //	fork N contains|lacks TEXT      a periodic review's fork
 //	primary N tail TEXT             the last message of request N holds TEXT
+//	primary N count K TEXT          TEXT occurs K times in request N
+//	MODEL N contains|lacks TEXT     a roster advisor's request N, by its model
+//	any-advisor contains TEXT       some request of some advisor holds TEXT
 //	primary|advisor|fork|subagent requests N   how many requests each got
 //	advisor N messages K            how many messages request N sends
 //	log contains|lacks TEXT         the advisor's log lines
@@ -346,6 +418,9 @@ func (s *scenario) check() {
 	reqs := map[string][]request{}
 	for _, r := range s.srv.Requests() {
 		who := map[string]string{"m": "primary", "adv": "advisor"}[r.Model]
+		if who == "" {
+			who = r.Model // a roster's other advisors, by their model
+		}
 		switch body := string(r.Body); {
 		case who == "primary" && strings.Contains(body, advisor.ReviewHeading):
 			who = "fork"
@@ -353,6 +428,9 @@ func (s *scenario) check() {
 			who = "subagent"
 		}
 		reqs[who] = append(reqs[who], parseRequest(t, r.Body))
+		if r.Model != "m" {
+			reqs["any-advisor"] = append(reqs["any-advisor"], parseRequest(t, r.Body))
+		}
 	}
 	for n, line := range strings.Split(s.files["want"], "\n") {
 		line = strings.TrimSpace(line)
@@ -370,7 +448,16 @@ func (s *scenario) check() {
 			if got := len(reqs[f[0]]); strconv.Itoa(got) != f[2] {
 				fail("got %d", got)
 			}
-		case len(f) >= 3 && (f[0] == "primary" || f[0] == "advisor" || f[0] == "fork"):
+		case f[0] == "any-advisor" && len(f) >= 3 && f[1] == "contains":
+			text := strings.SplitN(line, " ", 3)[2]
+			found := false
+			for _, req := range reqs["any-advisor"] {
+				found = found || strings.Contains(req.text, text)
+			}
+			if !found {
+				fail("no advisor's request has it")
+			}
+		case len(f) >= 3 && (f[0] == "primary" || f[0] == "advisor" || f[0] == "fork" || reqs[f[0]] != nil):
 			list := reqs[f[0]]
 			i := len(list)
 			if f[1] != "last" {
@@ -389,6 +476,11 @@ func (s *scenario) check() {
 			case f[2] == "lacks" && len(f) == 4:
 				if strings.Contains(req.text, f[3]) {
 					fail("the request's text has it:\n%.4000s", req.text)
+				}
+			case f[2] == "count" && len(f) == 4:
+				n, text, _ := strings.Cut(f[3], " ")
+				if got := strconv.Itoa(strings.Count(req.text, text)); got != n {
+					fail("it occurs %s times:\n%.4000s", got, req.text)
 				}
 			case f[2] == "messages" && len(f) == 4:
 				if strconv.Itoa(req.messages) != f[3] {
