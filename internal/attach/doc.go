@@ -52,6 +52,17 @@
 // were. The extension forwards the agent's events, in Claude Code's
 // shape, to the session's sidecar ([ExtensionEvents]).
 //
+// # vigil's MCP server
+//
+// For Claude Code and Codex, [AttachMCP] and [DetachMCP] register and
+// remove vigil's MCP server (`vigil mcp`, the ask_advisor tool) under the
+// name [MCPServerName]: in Claude Code's PROJECT/.mcp.json or
+// ~/.claude.json, edited like the hooks (mcpjson.go), and in Codex's
+// config.toml as a [mcp_servers.vigil] table, read with a TOML parser and
+// edited as text, each edit checked by parsing its result (mcptoml.go).
+// An entry of that name that is not vigil's is left alone, with a
+// warning. [PlanMCPAttach] and [PlanMCPDetach] make the [Plan]s.
+//
 // [Status] reports, for each agent and scope, whether vigil is attached and
-// with which binary.
+// with which binary, and its MCP server ([MCPStatus]).
 package attach

@@ -27,6 +27,9 @@ type Plan struct {
 	Mode fs.FileMode
 	// Old is the file's content (nil when it does not exist).
 	Old []byte
+	// Remove makes Write delete the file (after its backup) instead of
+	// writing Data: a file attach created that detach leaves empty.
+	Remove bool
 	*Result
 }
 
@@ -101,8 +104,11 @@ func (p *Plan) Diff() string {
 	if !p.Exists {
 		from = "/dev/null"
 	}
-	before, after := string(p.Old), string(p.Data)
-	d, err := udiff.ToUnified(from, p.File, before, udiff.Lines(before, after), udiff.DefaultContextLines)
+	to, before, after := p.File, string(p.Old), string(p.Data)
+	if p.Remove {
+		to, after = "/dev/null", ""
+	}
+	d, err := udiff.ToUnified(from, to, before, udiff.Lines(before, after), udiff.DefaultContextLines)
 	if err != nil {
 		// The edits come from the same two strings: this cannot happen.
 		return fmt.Sprintf("cannot show the diff of %s: %v\n", p.File, err)
@@ -139,6 +145,12 @@ func (p *Plan) Write(now time.Time) (backup string, err error) {
 		if backup, err = writeBackup(p.Target, p.Old, p.Mode, now); err != nil {
 			return "", err
 		}
+	}
+	if p.Remove {
+		if err := os.Remove(p.Target); err != nil {
+			return backup, fmt.Errorf("remove %s: %w", p.File, err)
+		}
+		return backup, nil
 	}
 	if err := replaceFile(p.Target, p.Data, p.Mode); err != nil {
 		return backup, fmt.Errorf("write %s: %w", p.File, err)

@@ -85,6 +85,9 @@ type Attachment struct {
 	Binaries []Binary
 	// Err is why File could not be read, or is not valid JSON.
 	Err error
+	// MCP is vigil's MCP server in the agent's MCP settings at this scope
+	// (Claude Code, Codex; nil for pi and omp).
+	MCP *MCPStatus
 }
 
 // binaryExists tells whether a hook command's binary can be run: a file
@@ -143,7 +146,11 @@ func Status(l Locations) ([]Attachment, error) {
 			if err != nil {
 				return nil, fmt.Errorf("attachment status: %w", err)
 			}
-			out = append(out, statusOf(a, s, file))
+			at := statusOf(a, s, file)
+			if mf, _ := l.MCPFile(a, s); mf != "" {
+				at.MCP = mcpStatusOf(a, mf)
+			}
+			out = append(out, at)
 		}
 	}
 	return out, nil
