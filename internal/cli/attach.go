@@ -21,6 +21,7 @@ type attachCmd struct {
 	File    string `name:"file" help:"pi, omp: write the extension to FILE instead of an extensions folder, to load with -e FILE." placeholder:"FILE" type:"path"`
 	Command string `help:"The binary the hooks run: vigil, or vigil-hook (default: the vigil-hook beside this vigil, else this vigil). Needed when this one was built by go run." placeholder:"PATH" type:"path"`
 	HTTP    bool   `name:"http" help:"Claude Code: send the tool, Stop, PreCompact and SessionEnd events to vigil hookd as HTTP hooks on loopback (no process per event); SessionStart and UserPromptSubmit stay commands and start hookd."`
+	NoMCP   bool   `name:"no-mcp" help:"Claude Code, Codex: install the hooks only, without registering vigil's MCP server (vigil mcp: the ask_advisor tool)."`
 	DryRun  bool   `name:"dry-run" help:"Print the change as a unified diff and write nothing."`
 }
 
@@ -71,10 +72,24 @@ func (c *attachCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	var mcpPlan *attach.Plan
+	if !c.NoMCP {
+		mcpFile, err := e.mcpFile(agent, file, c.User)
+		if err != nil {
+			return err
+		}
+		if mcpPlan, err = attach.PlanMCPAttach(mcpFile, agent, attach.MCPBinary(binary)); err != nil {
+			return err
+		}
+		warn(e.stderr, mcpPlan.Warnings)
+	}
 	warn(e.stderr, plan.Warnings)
 	name := agentName(agent)
-	if !plan.Changed() {
+	if !plan.Changed() && (mcpPlan == nil || !mcpPlan.Changed()) {
 		fmt.Fprintf(e.stdout, "vigil is already attached to %s in %s: nothing to change.\n", name, file)
+		if mcpPlan != nil && mcpPlan.Registered() {
+			fmt.Fprintf(e.stdout, "Its MCP server (ask_advisor) is registered in %s.\n", mcpPlan.File)
+		}
 		if agent == attach.Codex {
 			fmt.Fprint(e.stdout, codexTrustNote(file))
 		}
@@ -82,29 +97,88 @@ func (c *attachCmd) Run(e *env) error {
 	}
 	if c.DryRun {
 		fmt.Fprint(e.stdout, plan.Diff())
-		fmt.Fprintf(e.stdout, "dry run: %s not written.\n", file)
+		if mcpPlan != nil {
+			fmt.Fprint(e.stdout, mcpPlan.Diff())
+		}
+		for _, p := range []*attach.Plan{plan, mcpPlan} {
+			if p != nil && p.Changed() {
+				fmt.Fprintf(e.stdout, "dry run: %s not written.\n", p.File)
+			}
+		}
 		return nil
 	}
 	backup, err := plan.Write(time.Now())
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "vigil attached to %s in %s:\n", name, file)
-	writeChanges(e.stdout, plan.Changes)
-	fmt.Fprintf(e.stdout, "  command: %s\n", attach.Command(binary, agent))
-	if hookURL != "" {
-		fmt.Fprintf(e.stdout, "  http:    %s (vigil hookd; the secret in the path keeps other local programs out)\n", hookURL)
+	if plan.Changed() {
+		fmt.Fprintf(e.stdout, "vigil attached to %s in %s:\n", name, file)
+		writeChanges(e.stdout, plan.Changes)
+		fmt.Fprintf(e.stdout, "  command: %s\n", attach.Command(binary, agent))
+		if hookURL != "" {
+			fmt.Fprintf(e.stdout, "  http:    %s (vigil hookd; the secret in the path keeps other local programs out)\n", hookURL)
+		}
+		if backup != "" {
+			fmt.Fprintf(e.stdout, "  backup:  %s\n", backup)
+		}
+	} else {
+		fmt.Fprintf(e.stdout, "vigil's hooks are already in %s.\n", file)
 	}
-	if backup != "" {
-		fmt.Fprintf(e.stdout, "  backup:  %s\n", backup)
+	if mcpPlan != nil && mcpPlan.Changed() {
+		if err := writeMCP(e, mcpPlan, "registered"); err != nil {
+			return err
+		}
 	}
 	switch agent {
 	case attach.ClaudeCode:
-		fmt.Fprintln(e.stdout, "Claude Code reads hooks when a session starts: sessions already running keep the ones they had.")
+		fmt.Fprintln(e.stdout, "Claude Code reads hooks and MCP servers when a session starts: sessions already running keep the ones they had.")
+		if mcpPlan != nil && filepath.Base(mcpPlan.File) == ".mcp.json" && mcpPlan.Changed() {
+			fmt.Fprintln(e.stdout, "Claude Code asks once, in an interactive session, whether to use the project's MCP server vigil from .mcp.json: approve it to give the agent ask_advisor.")
+		}
 	case attach.Codex:
 		fmt.Fprint(e.stdout, codexTrustNote(file))
 	}
 	return nil
+}
+
+// writeMCP writes the plan of vigil's MCP entry and says what it did.
+func writeMCP(e *env, p *attach.Plan, verb string) error {
+	backup, err := p.Write(time.Now())
+	if err != nil {
+		return err
+	}
+	for _, ch := range p.Changes {
+		switch ch.Action {
+		case attach.Removed:
+			fmt.Fprintf(e.stdout, "vigil's MCP server (ask_advisor) removed from %s (%s).\n", p.File, ch.Event)
+		default:
+			fmt.Fprintf(e.stdout, "vigil's MCP server (ask_advisor) %s in %s as %s: %s\n", verb, p.File, ch.Event, ch.Now)
+		}
+	}
+	if p.Remove {
+		fmt.Fprintf(e.stdout, "  %s held nothing else and is removed.\n", p.File)
+	}
+	if backup != "" {
+		fmt.Fprintf(e.stdout, "  backup:  %s\n", backup)
+	}
+	return nil
+}
+
+// mcpFile is where agent's MCP servers are registered beside its hooks
+// file: Claude Code's PROJECT/.mcp.json (hooks in
+// PROJECT/.claude/settings.json) or, with --user, ~/.claude.json; Codex's
+// config.toml beside its hooks.json.
+func (e *env) mcpFile(agent attach.Agent, hooksFile string, user bool) (string, error) {
+	home, err := e.home()
+	if err != nil {
+		return "", err
+	}
+	loc := attach.Locations{Home: home, CodexHome: filepath.Dir(hooksFile)}
+	scope := attach.User
+	if agent == attach.ClaudeCode && !user {
+		loc.Project, scope = filepath.Dir(filepath.Dir(hooksFile)), attach.Project
+	}
+	return loc.MCPFile(agent, scope)
 }
 
 func (c *detachCmd) Run(e *env) error {
@@ -126,24 +200,42 @@ func (c *detachCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	mcpFile, err := e.mcpFile(agent, file, c.User)
+	if err != nil {
+		return err
+	}
+	mcpPlan, err := attach.PlanMCPDetach(mcpFile, agent)
+	if err != nil {
+		return err
+	}
 	name := agentName(agent)
-	if !plan.Changed() {
+	if !plan.Changed() && !mcpPlan.Changed() {
 		fmt.Fprintf(e.stdout, "vigil is not attached to %s in %s: nothing to change.\n", name, file)
 		return nil
 	}
 	warn(e.stderr, plan.Warnings)
 	if c.DryRun {
 		fmt.Fprint(e.stdout, plan.Diff())
-		fmt.Fprintf(e.stdout, "dry run: %s not written.\n", file)
+		fmt.Fprint(e.stdout, mcpPlan.Diff())
+		for _, p := range []*attach.Plan{plan, mcpPlan} {
+			if p.Changed() {
+				fmt.Fprintf(e.stdout, "dry run: %s not written.\n", p.File)
+			}
+		}
 		return nil
 	}
-	backup, err := plan.Write(time.Now())
-	if err != nil {
-		return err
+	if plan.Changed() {
+		backup, err := plan.Write(time.Now())
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "vigil detached from %s in %s:\n", name, file)
+		writeChanges(e.stdout, plan.Changes)
+		fmt.Fprintf(e.stdout, "  backup:  %s\n", backup)
 	}
-	fmt.Fprintf(e.stdout, "vigil detached from %s in %s:\n", name, file)
-	writeChanges(e.stdout, plan.Changes)
-	fmt.Fprintf(e.stdout, "  backup:  %s\n", backup)
+	if mcpPlan.Changed() {
+		return writeMCP(e, mcpPlan, "")
+	}
 	return nil
 }
 

@@ -234,9 +234,15 @@ func repeatScript(model, call string) string {
 
 func (s *attachedSetup) claude(t *testing.T, bin, prompt string) (string, error) {
 	t.Helper()
+	return s.claudeWith(t, bin, prompt, "Bash")
+}
+
+// claudeWith is claude with the tools allowed without asking.
+func (s *attachedSetup) claudeWith(t *testing.T, bin, prompt, allowed string) (string, error) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "-p", prompt, "--allowedTools", "Bash", "--output-format", "stream-json", "--verbose")
+	cmd := exec.CommandContext(ctx, bin, "-p", prompt, "--allowedTools", allowed, "--output-format", "stream-json", "--verbose")
 	cmd.Dir = s.work
 	cmd.Env = append(append([]string(nil), s.env...),
 		"ANTHROPIC_BASE_URL="+s.srv.URL(), "ANTHROPIC_API_KEY=dummy", "ANTHROPIC_MODEL=claude-fake-1",
@@ -579,4 +585,106 @@ func TestCodexSidecarKilled(t *testing.T) {
 	if logs := s.logs(t); strings.Count(logs, "watching ") < 2 {
 		t.Fatalf("want two sidecar starts (one after the kill):\n%s", logs)
 	}
+}
+
+// askScript scripts an agent that asks vigil's advisor once through the
+// MCP server vigil attach registered (call is its tool call), and the
+// advisor's answer to that consult.
+func askScript(model, call string) string {
+	return fmt.Sprintf(`rules:
+  - name: advisor-consult
+    model: adv
+    match: ["The agent asks you, with its ask_advisor tool"]
+    steps:
+      - text: "ADVISOR-ANSWER: run it on staging first & keep the <backup>."
+  - name: advisor-quiet
+    model: adv
+    repeat: true
+    steps: [{text: "Nothing to add."}]
+  - name: done
+    model: %[1]s
+    match: ["ADVISOR-ANSWER"]
+    repeat: true
+    steps: [{text: "DONE: staging first."}]
+  - name: ask
+    model: %[1]s
+    steps:
+      - text: Asking the advisor.
+        tool_calls: [%[2]s]
+  - name: primary-unscripted
+    model: %[1]s
+    repeat: true
+    steps: [{text: "(unscripted request)"}]
+`, model, call)
+}
+
+// checkAsked asserts that the agent's request after its ask_advisor call
+// holds the advisor's answer, escaped, as the tool's result, and that the
+// advisor's transcript has the consult.
+func checkAsked(t *testing.T, s *attachedSetup, model, resultKind string) {
+	t.Helper()
+	bodies := s.primary(model)
+	i := firstWith(bodies, "ADVISOR-ANSWER")
+	if i < 1 {
+		t.Fatalf("no request of the agent's holds the advisor's answer (%d requests)\n%s", len(bodies), s.logs(t))
+	}
+	b := bodies[i]
+	at := strings.Index(b, "ADVISOR-ANSWER")
+	t.Logf("request %d around the answer: %s", i+1, b[max(at-300, 0):min(at+120, len(b))])
+	if !strings.Contains(b, "run it on staging first &amp; keep the &lt;backup&gt;.") || !strings.Contains(b, resultKind) {
+		t.Fatalf("request %d lacks the escaped answer as a %s:\n%.3000s", i+1, resultKind, b)
+	}
+	advs, _ := filepath.Glob(filepath.Join(s.agentDir, "sessions", "*", "*", "__advisor.jsonl"))
+	if len(advs) != 1 {
+		t.Fatalf("advisor transcripts: %v\n%s", advs, s.logs(t))
+	}
+	if data, _ := os.ReadFile(advs[0]); !bytes.Contains(data, []byte("Should I run the migration on prod now?")) || !bytes.Contains(data, []byte("ADVISOR-ANSWER")) {
+		t.Fatalf("the advisor transcript lacks the consult:\n%s", data)
+	}
+}
+
+// TestClaudeCodeAttachedAsksTheAdvisor: `vigil attach claude-code` alone
+// (no hand-written MCP config) registers vigil's MCP server in the
+// project's .mcp.json; the real Claude Code starts it, its model calls
+// mcp__vigil__ask_advisor, and the answer of the advisor behind the
+// sidecar the hooks started comes back as the tool result.
+func TestClaudeCodeAttachedAsksTheAdvisor(t *testing.T) {
+	bin := realAgent(t, "claude-code")
+	s := newAttached(t, askScript("claude-fake-1", `{name: mcp__vigil__ask_advisor, arguments: {question: "Should I run the migration on prod now?"}}`))
+	out := s.vigilCmd(t, nil, "attach", "claude-code", "--project", s.work, "--command", s.vigil)
+	mcpJSON := filepath.Join(s.work, ".mcp.json")
+	if !strings.Contains(out, "registered in "+mcpJSON) {
+		t.Fatalf("attach said:\n%s", out)
+	}
+	got, err := s.claudeWith(t, bin, "Migrate the users table.", "Bash,mcp__vigil__ask_advisor")
+	if err != nil {
+		t.Fatalf("claude: %v\n%s", err, s.logs(t))
+	}
+	if !strings.Contains(got, "DONE: staging first.") {
+		t.Fatalf("the agent's last answer is not the scripted one:\n%s\n%s", got, s.logs(t))
+	}
+	checkAsked(t, s, "claude-fake-1", `"type":"tool_result"`)
+	if st := s.vigilCmd(t, nil, "status"); !strings.Contains(st, "ask_advisor: MCP server in "+mcpJSON) {
+		t.Errorf("vigil status does not show the MCP server:\n%s", st)
+	}
+}
+
+// TestCodexAttachedAsksTheAdvisor is TestClaudeCodeAttachedAsksTheAdvisor
+// for the real Codex: `vigil attach codex` adds [mcp_servers.vigil] to
+// its config.toml, and Codex offers the tool in the mcp__vigil namespace.
+func TestCodexAttachedAsksTheAdvisor(t *testing.T) {
+	bin := realAgent(t, "codex")
+	s := newAttached(t, askScript("gpt-fake-1", `{name: ask_advisor, namespace: mcp__vigil, arguments: {question: "Should I run the migration on prod now?"}}`))
+	out, err := s.codex(t, bin, "Migrate the users table.")
+	if err != nil {
+		t.Fatalf("codex: %v\n%s", err, s.logs(t))
+	}
+	if !strings.Contains(out, "DONE: staging first.") {
+		t.Fatalf("the agent's last answer is not the scripted one:\n%s\n%s", out, s.logs(t))
+	}
+	cfg, _ := os.ReadFile(filepath.Join(s.root, "codex-home", "config.toml"))
+	if !bytes.Contains(cfg, []byte("[mcp_servers.vigil]\ncommand = \""+s.vigil+"\"\nargs = [\"mcp\"]\nenv_vars = [")) {
+		t.Fatalf("config.toml lacks vigil's MCP server:\n%s", cfg)
+	}
+	checkAsked(t, s, "gpt-fake-1", `"function_call_output"`)
 }

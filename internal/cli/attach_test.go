@@ -87,6 +87,7 @@ func backups(t *testing.T, file string) []string {
 func TestAttachClaudeCodeProject(t *testing.T) {
 	h := newAttachHome(t)
 	settings := filepath.Join(h.project, ".claude", "settings.json")
+	mcpJSON := filepath.Join(h.project, ".mcp.json")
 	original := "{\n  \"permissions\": {\n    \"allow\": [\"Bash(go test:*)\"]\n  },\n  \"hooks\": {\n    \"Stop\": [\n      {\n        \"hooks\": [{\"type\": \"command\", \"command\": \"say done\"}]\n      }\n    ]\n  }\n}\n"
 	if err := os.MkdirAll(filepath.Dir(settings), 0o755); err != nil {
 		t.Fatal(err)
@@ -105,7 +106,10 @@ func TestAttachClaudeCodeProject(t *testing.T) {
 		"  added:   PostToolUse, PostToolUseFailure, Stop, SessionStart, UserPromptSubmit, SessionEnd, PreCompact\n",
 		"  command: "+h.vigil+" hook claude-code\n",
 		"  backup:  "+settings+".vigil-backup-",
-		"sessions already running keep the ones they had")
+		"sessions already running keep the ones they had",
+		"vigil's MCP server (ask_advisor) registered in "+mcpJSON+" as mcpServers.vigil: "+h.vigil+" mcp\n",
+		"approve it to give the agent ask_advisor")
+	wantIn(t, ".mcp.json", readString(t, mcpJSON), `"command": "`+h.vigil+`"`, `"args": [`, `"mcp"`)
 	got := readString(t, settings)
 	wantIn(t, "settings", got, `"command": "say done"`, `"Bash(go test:*)"`, `"command": "`+h.vigil+` hook claude-code",`, `"timeout": 45`)
 	if b := backups(t, settings); len(b) != 1 || readString(t, b[0]) != original {
@@ -117,7 +121,7 @@ func TestAttachClaudeCodeProject(t *testing.T) {
 
 	// Again: nothing to do, nothing written.
 	out, errOut, code = h.run(t, h.project, "attach", "claude-code", "--command", h.vigil)
-	if code != 0 || out != "vigil is already attached to Claude Code in "+settings+": nothing to change.\n" {
+	if code != 0 || out != "vigil is already attached to Claude Code in "+settings+": nothing to change.\nIts MCP server (ask_advisor) is registered in "+mcpJSON+".\n" {
 		t.Errorf("second attach: exit %d\n%s%s", code, out, errOut)
 	}
 	if readString(t, settings) != got || len(backups(t, settings)) != 1 {
@@ -132,6 +136,10 @@ func TestAttachClaudeCodeProject(t *testing.T) {
 	wantIn(t, "detach output", out, "vigil detached from Claude Code in "+settings+":\n", "  removed: Stop, PostToolUse, PostToolUseFailure, SessionStart,", "  backup:  ")
 	if readString(t, settings) != original {
 		t.Errorf("after detach:\n%s\nwant the original:\n%s", readString(t, settings), original)
+	}
+	wantIn(t, "detach output", out, "vigil's MCP server (ask_advisor) removed from "+mcpJSON, mcpJSON+" held nothing else and is removed.")
+	if _, err := os.Stat(mcpJSON); err == nil {
+		t.Errorf("detach left %s", mcpJSON)
 	}
 	out, _, code = h.run(t, h.sub, "detach", "claude-code")
 	if code != 0 || !strings.HasPrefix(out, "vigil is not attached to Claude Code in "+settings) {
@@ -255,5 +263,104 @@ func TestAttachRefusals(t *testing.T) {
 	}
 	if readString(t, settings) != bad || len(backups(t, settings)) != 0 {
 		t.Error("a refused command wrote something")
+	}
+}
+
+// vigil attach codex registers vigil's MCP server in $CODEX_HOME/config.toml
+// beside the hooks: a dry run shows it, attaching again changes nothing,
+// vigil status shows it, and detach gives back the file as it was.
+func TestAttachCodexMCP(t *testing.T) {
+	h := newAttachHome(t)
+	config := filepath.Join(h.codexHome, "config.toml")
+	original := "# mine\nmodel = \"gpt-5\"\n\n[mcp_servers.docs]\ncommand = \"docs-mcp\"\n"
+	write := func(text string) {
+		t.Helper()
+		if err := os.MkdirAll(h.codexHome, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(config, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(original)
+	out, errOut, code := h.run(t, h.sub, "attach", "codex", "--command", h.vigil, "--dry-run")
+	if code != 0 {
+		t.Fatalf("dry run: exit %d\n%s", code, errOut)
+	}
+	wantIn(t, "dry run", out, "--- "+config+"\n+++ "+config+"\n", "+[mcp_servers.vigil]\n", "+command = \""+h.vigil+"\"\n", "+args = [\"mcp\"]\n", "dry run: "+config+" not written.\n")
+	if readString(t, config) != original {
+		t.Fatal("the dry run wrote config.toml")
+	}
+	out, errOut, code = h.run(t, h.sub, "attach", "codex", "--command", h.vigil)
+	if code != 0 {
+		t.Fatalf("attach: exit %d\n%s", code, errOut)
+	}
+	wantIn(t, "attach", out, "vigil's MCP server (ask_advisor) registered in "+config+" as mcp_servers.vigil: "+h.vigil+" mcp\n", "  backup:  "+config+".vigil-backup-")
+	got := readString(t, config)
+	if !strings.HasPrefix(got, original+"\n[mcp_servers.vigil]\n") {
+		t.Errorf("config.toml:\n%s", got)
+	}
+	out, _, _ = h.run(t, h.sub, "attach", "codex", "--command", h.vigil)
+	wantIn(t, "second attach", out, "nothing to change", "Its MCP server (ask_advisor) is registered in "+config)
+	if readString(t, config) != got {
+		t.Error("the second attach changed config.toml")
+	}
+	out, _, _ = h.run(t, h.sub, "status", "--json")
+	wantIn(t, "status", out, `"mcp":{"file":"`+config+`","registered":true,"command":["`+h.vigil+`","mcp"]}`)
+	out, _, _ = h.run(t, h.sub, "status")
+	wantIn(t, "status", out, "ask_advisor: MCP server in "+config)
+	out, errOut, code = h.run(t, h.sub, "detach", "codex")
+	if code != 0 {
+		t.Fatalf("detach: exit %d\n%s", code, errOut)
+	}
+	wantIn(t, "detach", out, "vigil's MCP server (ask_advisor) removed from "+config)
+	if readString(t, config) != original {
+		t.Errorf("after detach:\n%s\nwant:\n%s", readString(t, config), original)
+	}
+
+	// A server named vigil that is not vigil's: attach installs the hooks,
+	// leaves it and says so; detach leaves it too.
+	foreign := original + "\n[mcp_servers.vigil]\ncommand = \"npx\"\nargs = [\"vigil-mcp\"]\n"
+	write(foreign)
+	out, errOut, code = h.run(t, h.sub, "attach", "codex", "--command", h.vigil)
+	if code != 0 {
+		t.Fatalf("attach with a foreign vigil: exit %d\n%s", code, errOut)
+	}
+	wantIn(t, "stderr", errOut, "vigil: warning: "+config+": the MCP server mcp_servers.vigil is not vigil's (runs npx vigil-mcp): vigil leaves it alone")
+	wantIn(t, "attach", out, "vigil attached to Codex in ")
+	if strings.Contains(out, "registered in") || readString(t, config) != foreign {
+		t.Errorf("attach touched the foreign server:\n%s", out)
+	}
+	out, _, _ = h.run(t, h.sub, "status")
+	wantIn(t, "status", out, "the MCP server vigil in "+config+" is not vigil's")
+	if _, _, code := h.run(t, h.sub, "detach", "codex"); code != 0 || readString(t, config) != foreign {
+		t.Errorf("detach: exit %d, config:\n%s", code, readString(t, config))
+	}
+
+	// --no-mcp installs the hooks only.
+	write(original)
+	if _, _, code := h.run(t, h.sub, "attach", "codex", "--command", h.vigil, "--no-mcp"); code != 0 || readString(t, config) != original {
+		t.Errorf("--no-mcp: exit %d, config:\n%s", code, readString(t, config))
+	}
+}
+
+// A project's .mcp.json that is not valid JSON stops attach before it
+// writes anything, hooks included, with the place of the fault.
+func TestAttachRefusesABadMCPFile(t *testing.T) {
+	h := newAttachHome(t)
+	mcpJSON := filepath.Join(h.project, ".mcp.json")
+	bad := "{\"mcpServers\": {\"a\": 1,}}\n"
+	if err := os.WriteFile(mcpJSON, []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, code := h.run(t, h.sub, "attach", "claude-code", "--command", h.vigil)
+	if code != 1 || !strings.Contains(errOut, mcpJSON+":1:24: a comma before '}'") {
+		t.Errorf("exit %d:\n%s", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(h.project, ".claude")); err == nil {
+		t.Error("the hooks were written")
+	}
+	if readString(t, mcpJSON) != bad {
+		t.Error(".mcp.json changed")
 	}
 }

@@ -40,6 +40,18 @@ type attachedStatus struct {
 	Missing  []string `json:"missing,omitempty"`
 	Binaries []string `json:"binaries,omitempty"`
 	Error    string   `json:"error,omitempty"`
+	// MCP is vigil's MCP server (ask_advisor) in the agent's MCP settings.
+	MCP *mcpStatus `json:"mcp,omitempty"`
+}
+
+// mcpStatus is what `vigil status` says of the MCP server named vigil.
+type mcpStatus struct {
+	File       string   `json:"file"`
+	Registered bool     `json:"registered"`
+	Command    []string `json:"command,omitempty"`
+	// Foreign: a server named vigil that is not vigil's.
+	Foreign bool   `json:"foreign,omitempty"`
+	Error   string `json:"error,omitempty"`
 }
 
 type sidecarStatus struct {
@@ -82,6 +94,15 @@ func (c *statusCmd) Run(e *env) error {
 		}
 		if a.Err != nil {
 			s.Error = a.Err.Error()
+		}
+		if m := a.MCP; m != nil && (m.Entry != nil || m.Err != nil) {
+			s.MCP = &mcpStatus{File: m.File, Registered: m.Registered()}
+			if m.Entry != nil {
+				s.MCP.Command, s.MCP.Foreign = append([]string{m.Entry.Command}, m.Entry.Args...), !m.Entry.Ours
+			}
+			if m.Err != nil {
+				s.MCP.Error = m.Err.Error()
+			}
 		}
 		rep.Attached = append(rep.Attached, s)
 	}
@@ -153,6 +174,15 @@ func printStatus(e *env, rep statusReport) {
 			if len(a.HTTP) > 0 {
 				state += fmt.Sprintf(" (%d over HTTP to vigil hookd)", len(a.HTTP))
 			}
+		}
+		switch m := a.MCP; {
+		case m == nil:
+		case m.Error != "":
+			state += "; MCP settings unreadable: " + m.Error
+		case m.Foreign:
+			state += "; the MCP server vigil in " + m.File + " is not vigil's"
+		case m.Registered:
+			state += "; ask_advisor: MCP server in " + m.File
 		}
 		fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", a.Agent, a.Scope, a.File, state)
 	}
