@@ -1,0 +1,181 @@
+package fleet
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/vigil-dev/vigil/advisor"
+	"github.com/vigil-dev/vigil/session"
+)
+
+// DefaultPublishTimeout is the default of [ClientOptions.PublishTimeout].
+const DefaultPublishTimeout = 2 * time.Second
+
+// maxSeen bounds the note ids a client remembers to drop repeats.
+const maxSeen = 4096
+
+// ClientOptions configure a [Client].
+type ClientOptions struct {
+	// Tenant and Session name the session the client publishes. Required.
+	Tenant  string
+	Session string
+	// NextSeq is the number of the first step to publish; 0 means 1. A
+	// session resumed in a new process goes on from its last number + 1.
+	NextSeq uint64
+	// PublishTimeout bounds each Publish; 0 means [DefaultPublishTimeout].
+	PublishTimeout time.Duration
+	// NotesBuffer is how many notes wait in [Client.Notes] before the
+	// client stops reading more from the fleet; 0 means 256.
+	NotesBuffer int
+}
+
+// Client is the agent's side of the fleet for one session: it publishes
+// completed steps and delivers the notes that come back. It fails open:
+// a step it cannot publish within the bound is dropped and counted, and
+// the agent goes on.
+type Client struct {
+	js   jetstream.JetStream
+	nc   *nats.Conn
+	opts ClientOptions
+	cc   jetstream.ConsumeContext
+
+	seq     atomic.Uint64
+	dropped atomic.Int64
+	repeats atomic.Int64
+
+	notes chan Note
+	done  chan struct{}
+	once  sync.Once
+
+	mu    sync.Mutex // guards seen and order
+	seen  map[string]bool
+	order []string
+}
+
+// NewClient returns a client over nc, subscribed to its session's notes
+// from now on. It fails when the notes cannot be subscribed to (the
+// fleet is unreachable, or its streams are not set up): the agent then
+// runs without the fleet.
+func NewClient(ctx context.Context, nc *nats.Conn, opts ClientOptions) (*Client, error) {
+	if err := checkNames(opts.Tenant, opts.Session); err != nil {
+		return nil, err
+	}
+	if opts.Session == "" {
+		return nil, errors.New("fleet: ClientOptions.Session is required")
+	}
+	if opts.PublishTimeout <= 0 {
+		opts.PublishTimeout = DefaultPublishTimeout
+	}
+	if opts.NotesBuffer <= 0 {
+		opts.NotesBuffer = 256
+	}
+	if opts.NextSeq == 0 {
+		opts.NextSeq = 1
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return nil, fmt.Errorf("fleet: jetstream: %w", err)
+	}
+	c := &Client{js: js, nc: nc, opts: opts, notes: make(chan Note, opts.NotesBuffer), done: make(chan struct{}), seen: map[string]bool{}}
+	c.seq.Store(opts.NextSeq)
+	ctx, cancel := context.WithTimeout(ctx, opts.PublishTimeout)
+	defer cancel()
+	oc, err := js.OrderedConsumer(ctx, NoteStream(opts.Tenant), jetstream.OrderedConsumerConfig{
+		FilterSubjects: []string{NoteSubject(opts.Tenant, opts.Session)},
+		DeliverPolicy:  jetstream.DeliverNewPolicy,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("fleet: subscribing to the notes of %s: %w", opts.Session, err)
+	}
+	c.cc, err = oc.Consume(c.receive)
+	if err != nil {
+		return nil, fmt.Errorf("fleet: subscribing to the notes of %s: %w", opts.Session, err)
+	}
+	return c, nil
+}
+
+// receive hands one note to Notes, once per note id.
+func (c *Client) receive(m jetstream.Msg) {
+	var n Note
+	if err := json.Unmarshal(m.Data(), &n); err != nil || n.ID == "" {
+		return
+	}
+	c.mu.Lock()
+	if c.seen[n.ID] {
+		c.mu.Unlock()
+		c.repeats.Add(1)
+		return
+	}
+	c.seen[n.ID] = true
+	c.order = append(c.order, n.ID)
+	if len(c.order) > maxSeen {
+		delete(c.seen, c.order[0])
+		c.order = c.order[1:]
+	}
+	c.mu.Unlock()
+	select {
+	case c.notes <- n:
+	case <-c.done:
+	}
+}
+
+// Notes delivers the session's notes, each once, in the order published.
+func (c *Client) Notes() <-chan Note { return c.notes }
+
+// Publish publishes one completed step: its entries and the events to
+// report before it ends. It returns the step's number, or an error when
+// the step was dropped (the fleet unreachable, or no answer within
+// PublishTimeout); it never blocks longer than that.
+func (c *Client) Publish(ctx context.Context, entries []session.Entry, events ...advisor.Event) (uint64, error) {
+	seq := c.seq.Add(1) - 1
+	st, err := NewStep(c.opts.Tenant, c.opts.Session, seq, entries, events...)
+	if err != nil {
+		c.dropped.Add(1)
+		return seq, err
+	}
+	st.Published = time.Now()
+	if err := c.publish(ctx, st); err != nil {
+		c.dropped.Add(1)
+		return seq, err
+	}
+	return seq, nil
+}
+
+// publish sends a step, deduplicated by its message id.
+func (c *Client) publish(ctx context.Context, st Step) error {
+	if !c.nc.IsConnected() {
+		return fmt.Errorf("fleet: step %d dropped: not connected (%s)", st.Seq, c.nc.Status())
+	}
+	data, err := json.Marshal(st)
+	if err != nil {
+		return fmt.Errorf("fleet: step %d: %w", st.Seq, err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, c.opts.PublishTimeout)
+	defer cancel()
+	if _, err := c.js.PublishMsg(ctx, &nats.Msg{Subject: StepSubject(st.Tenant, st.Session), Data: data}, jetstream.WithMsgID(st.MsgID())); err != nil {
+		return fmt.Errorf("fleet: step %d dropped: %w", st.Seq, err)
+	}
+	return nil
+}
+
+// Dropped counts the steps that could not be published.
+func (c *Client) Dropped() int64 { return c.dropped.Load() }
+
+// Repeats counts the notes received again and not delivered.
+func (c *Client) Repeats() int64 { return c.repeats.Load() }
+
+// Close stops receiving notes.
+func (c *Client) Close() {
+	c.once.Do(func() {
+		close(c.done)
+		c.cc.Stop()
+	})
+}

@@ -1,0 +1,166 @@
+package fleet
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/vigil-dev/vigil/advisor"
+	"github.com/vigil-dev/vigil/llm"
+	"github.com/vigil-dev/vigil/session"
+)
+
+// startServer runs a real nats-server in process, JetStream on a
+// temporary folder.
+func startServer(t testing.TB) *server.Server {
+	t.Helper()
+	s, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir(), NoLog: true, NoSigs: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go s.Start()
+	if !s.ReadyForConnections(10 * time.Second) {
+		t.Fatal("nats-server did not start")
+	}
+	t.Cleanup(func() {
+		s.Shutdown()
+		s.WaitForShutdown()
+	})
+	return s
+}
+
+func connect(t testing.TB, s *server.Server) *nats.Conn {
+	t.Helper()
+	nc, err := nats.Connect(s.ClientURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	return nc
+}
+
+// stepEntries is one assistant call of `ls DIR` and its result, with ids
+// made from the step number (so that a step's note names it).
+func stepEntries(sess string, i int, fail bool) []session.Entry {
+	id := fmt.Sprintf("%s-%d", sess, i)
+	cmd := fmt.Sprintf("ls /dir%d", i)
+	result := "a\nb\n"
+	if fail {
+		cmd = "ls /missing"
+		result = "ls: cannot access '/missing': No such file or directory\n[exit code 2]"
+	}
+	args, _ := json.Marshal(map[string]string{"command": cmd})
+	return []session.Entry{
+		{ID: "a" + id, Time: time.Unix(1, 0).UTC(), Body: &session.Message{Message: llm.Message{Role: llm.RoleAssistant, Content: []llm.Block{{Type: llm.BlockToolCall, ID: "c" + id, Name: "bash", Arguments: args}}}}},
+		{ID: "r" + id, ParentID: "a" + id, Time: time.Unix(1, 0).UTC(), Body: &session.Message{Message: llm.Message{Role: llm.RoleUser, Content: []llm.Block{llm.ToolResult("c"+id, fail, llm.Text(result))}}}},
+	}
+}
+
+// perStep is a detector that writes one note for each assistant entry it
+// sees, naming the entry: every step reviewed yields exactly one note.
+type perStep struct{}
+
+func (perStep) Observe(entries []session.Entry) []advisor.Advice {
+	var out []advisor.Advice
+	for _, e := range entries {
+		if m, ok := e.Body.(*session.Message); ok && m.Message.Role == llm.RoleAssistant {
+			out = append(out, advisor.Advice{Note: "Reviewed entry " + e.ID + " carefully; consider checking its output", Severity: advisor.SeverityNit})
+		}
+	}
+	return out
+}
+
+func (perStep) Reset() {}
+
+func perStepFactory(info SessionInfo, h advisor.Host) (*advisor.Runtime, error) {
+	return advisor.New(advisor.Options{Detector: perStep{}, Host: h, Start: info.Start})
+}
+
+// running is a worker running until the test ends or stop is called.
+type running struct {
+	w      *Worker
+	nc     *nats.Conn
+	cancel context.CancelFunc
+	stop   func() error
+}
+
+// runWorker runs a worker on its own connection; the test fails if Run
+// returns an error, unless the worker was killed.
+func runWorker(t testing.TB, s *server.Server, opts WorkerOptions, hook func(*Worker)) *running {
+	t.Helper()
+	if opts.Factory == nil {
+		opts.Factory = perStepFactory
+	}
+	if opts.Limits == (Limits{}) {
+		opts.Limits = Limits{LeaseTTL: time.Second, Memory: true}
+	}
+	if opts.Logf == nil {
+		opts.Logf = t.Logf
+	}
+	nc := connect(t, s)
+	w, err := NewWorker(nc, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hook != nil {
+		hook(w)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- w.Run(ctx) }()
+	var once sync.Once
+	var runErr error
+	r := &running{w: w, nc: nc, cancel: cancel, stop: func() error {
+		once.Do(func() {
+			cancel()
+			runErr = <-done
+		})
+		return runErr
+	}}
+	t.Cleanup(func() {
+		if err := r.stop(); err != nil && !nc.IsClosed() {
+			t.Errorf("worker %s: %v", w.ID(), err)
+		}
+	})
+	return r
+}
+
+// kill makes the worker die as a crashed process would: its connection
+// goes, its leases are not let go. It does not wait for Run to return.
+func (r *running) kill() {
+	r.nc.Close()
+	r.cancel()
+}
+
+// ensure sets a tenant's streams up, as a worker would, so that clients
+// can subscribe before any worker runs.
+func ensure(t testing.TB, nc *nats.Conn, tenant string) {
+	t.Helper()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Ensure(context.Background(), js, tenant, Limits{LeaseTTL: time.Second, Memory: true}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// waitNote waits for the next note, failing after a generous bound (a
+// hang, not a timing assumption).
+func waitNote(t testing.TB, c *Client) Note {
+	t.Helper()
+	select {
+	case n := <-c.Notes():
+		return n
+	case <-time.After(30 * time.Second):
+		t.Fatal("no note within 30s")
+	}
+	return Note{}
+}

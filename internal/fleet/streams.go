@@ -1,0 +1,111 @@
+package fleet
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// Limits bound what a tenant's streams keep. The zero value of each field
+// means its default.
+type Limits struct {
+	// MaxSteps bounds the steps the tenant's stream keeps, reviewed or not
+	// (the backlog kept while no worker runs); the oldest go first.
+	// Default 1,000,000.
+	MaxSteps int64
+	// MaxStepsPerSession bounds the steps kept of one session (the tail a
+	// worker taking the session over primes from is read from them).
+	// Default 10,000.
+	MaxStepsPerSession int64
+	// MaxNotes bounds the notes kept. Default 1,000,000.
+	MaxNotes int64
+	// MaxAge bounds how long steps and notes are kept. Default 24 hours.
+	MaxAge time.Duration
+	// Duplicates is the window in which a repeated message id (a retried
+	// step, a note of a step reviewed again) is dropped. Default 10
+	// minutes.
+	Duplicates time.Duration
+	// LeaseTTL is how long a session stays owned by a worker that stopped
+	// renewing it: a dead worker's sessions are taken over after it.
+	// Default 10 seconds; at least one second.
+	LeaseTTL time.Duration
+	// Memory keeps the streams in memory instead of files (tests).
+	Memory bool
+}
+
+func (l Limits) withDefaults() Limits {
+	def := func(v *int64, d int64) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	def(&l.MaxSteps, 1_000_000)
+	def(&l.MaxStepsPerSession, 10_000)
+	def(&l.MaxNotes, 1_000_000)
+	if l.MaxAge <= 0 {
+		l.MaxAge = 24 * time.Hour
+	}
+	if l.Duplicates <= 0 {
+		l.Duplicates = 10 * time.Minute
+	}
+	if l.LeaseTTL <= 0 {
+		l.LeaseTTL = 10 * time.Second
+	}
+	l.LeaseTTL = max(l.LeaseTTL, time.Second)
+	return l
+}
+
+// Ensure creates, or updates to limits, the tenant's stream of steps, its
+// stream of notes and its bucket of leases, and returns the bucket.
+func Ensure(ctx context.Context, js jetstream.JetStream, tenant string, limits Limits) (jetstream.KeyValue, error) {
+	if err := checkNames(tenant, ""); err != nil {
+		return nil, err
+	}
+	l := limits.withDefaults()
+	storage := jetstream.FileStorage
+	if l.Memory {
+		storage = jetstream.MemoryStorage
+	}
+	_, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+		Name:              StepStream(tenant),
+		Description:       "vigil fleet: the steps of tenant " + tenant + "'s sessions",
+		Subjects:          []string{StepSubject(tenant, "*")},
+		Retention:         jetstream.LimitsPolicy,
+		Discard:           jetstream.DiscardOld,
+		MaxMsgs:           l.MaxSteps,
+		MaxMsgsPerSubject: l.MaxStepsPerSession,
+		MaxAge:            l.MaxAge,
+		Duplicates:        l.Duplicates,
+		Storage:           storage,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("fleet: stream %s: %w", StepStream(tenant), err)
+	}
+	_, err = js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+		Name:        NoteStream(tenant),
+		Description: "vigil fleet: the advisors' notes to tenant " + tenant + "'s sessions",
+		Subjects:    []string{NoteSubject(tenant, "*")},
+		Retention:   jetstream.LimitsPolicy,
+		Discard:     jetstream.DiscardOld,
+		MaxMsgs:     l.MaxNotes,
+		MaxAge:      l.MaxAge,
+		Duplicates:  l.Duplicates,
+		Storage:     storage,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("fleet: stream %s: %w", NoteStream(tenant), err)
+	}
+	kv, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
+		Bucket:         LeaseBucket(tenant),
+		Description:    "vigil fleet: which worker owns each of tenant " + tenant + "'s sessions",
+		TTL:            l.LeaseTTL,
+		LimitMarkerTTL: l.LeaseTTL,
+		Storage:        storage,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("fleet: bucket %s: %w", LeaseBucket(tenant), err)
+	}
+	return kv, nil
+}

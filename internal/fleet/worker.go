@@ -1,0 +1,581 @@
+package fleet
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/nats-io/nuid"
+
+	"github.com/vigil-dev/vigil/advisor"
+	"github.com/vigil-dev/vigil/internal/rulesadvisor"
+	"github.com/vigil-dev/vigil/rules"
+	"github.com/vigil-dev/vigil/session"
+)
+
+// SessionInfo tells a [Factory] which session a runtime is for.
+type SessionInfo struct {
+	Tenant  string
+	Session string
+	// Start is where the runtime must start ([advisor.Options.Start]):
+	// [advisor.StartAtBeginning] for a session new to the fleet, and
+	// [advisor.StartPrimed] for one taken over from another worker, whose
+	// host's view then holds a bounded tail of the steps already reviewed.
+	Start advisor.StartPoint
+}
+
+// Factory builds the advisor runtime of one session over host; the
+// worker starts it, reports the session's events to it and stops it.
+type Factory func(info SessionInfo, host advisor.Host) (*advisor.Runtime, error)
+
+// RulesFactory reviews with vigil's zero-token detectors alone: no model.
+func RulesFactory(s rules.Settings) Factory {
+	return func(info SessionInfo, h advisor.Host) (*advisor.Runtime, error) {
+		return advisor.New(advisor.Options{Detector: rulesadvisor.New(s), Host: h, Start: info.Start})
+	}
+}
+
+// dispatchConsumer names the durable consumer a tenant's workers share:
+// each step is dispatched to one of them, which takes the session when
+// no worker owns it.
+const dispatchConsumer = "workers"
+
+// sessionConsumerPrefix begins the name of a session's durable consumer.
+const sessionConsumerPrefix = "s_"
+
+// WorkerOptions configure a [Worker].
+type WorkerOptions struct {
+	// Tenant is the one tenant whose sessions the worker reviews. Required.
+	Tenant string
+	// ID names the worker in its leases; "" picks a unique one.
+	ID string
+	// Factory builds each session's advisor runtime. Required.
+	Factory Factory
+	// Limits bound the tenant's streams (see [Ensure]).
+	Limits Limits
+	// MaxSessions bounds the sessions the worker owns at once; a new
+	// session beyond it is left to another worker. Default 10,000.
+	MaxSessions int
+	// IdleTimeout releases a session that published no step for that
+	// long. Default 10 minutes.
+	IdleTimeout time.Duration
+	// PrimeSteps bounds the steps already reviewed replayed to the
+	// advisor of a session taken over. Default 50.
+	PrimeSteps int
+	// AckWait bounds one step's review: a step not acknowledged by then is
+	// delivered again. Default 5 minutes.
+	AckWait time.Duration
+	// OnReviewed, if set, is told of each step reviewed, after its ack.
+	OnReviewed func(Reviewed)
+	// OnSession, if set, is told when the worker takes a session (owned
+	// true) and when it lets it go.
+	OnSession func(sess string, owned bool, start advisor.StartPoint)
+	// Logf, if set, logs what the worker does.
+	Logf func(format string, args ...any)
+}
+
+// Reviewed describes one step a worker reviewed.
+type Reviewed struct {
+	Tenant  string
+	Session string
+	Seq     uint64
+	// Notes is how many notes the review published.
+	Notes int
+	// Latency runs from the step's publication to its ack.
+	Latency time.Duration
+	// Delivered counts the deliveries of the step (more than 1: it was
+	// redelivered after a worker died or let it go).
+	Delivered uint64
+}
+
+// Stats are a worker's counters since it started.
+type Stats struct {
+	// Sessions is how many sessions the worker owns now.
+	Sessions int
+	// Taken counts the sessions it took (new or taken over); TakenOver
+	// those of them primed from steps another worker reviewed.
+	Taken, TakenOver int64
+	// Steps counts the steps received, Reviews those reviewed and acked,
+	// Notes the notes published.
+	Steps, Reviews, Notes int64
+}
+
+// Worker reviews one tenant's sessions: see the package doc.
+type Worker struct {
+	nc    *nats.Conn
+	js    jetstream.JetStream
+	opts  WorkerOptions
+	kv    jetstream.KeyValue
+	steps jetstream.Stream
+
+	mu       sync.Mutex
+	sessions map[string]*owned
+	wg       sync.WaitGroup
+
+	taken, takenOver, nsteps, reviews, notes atomic.Int64
+
+	// beforeAck, if set (by tests), is called after a step's notes are
+	// published and before it is acknowledged.
+	beforeAck func(Step)
+}
+
+// owned is a session the worker owns (or is claiming).
+type owned struct {
+	rev    atomic.Uint64
+	cancel context.CancelFunc
+}
+
+// NewWorker returns a worker over nc; call Run.
+func NewWorker(nc *nats.Conn, opts WorkerOptions) (*Worker, error) {
+	if err := checkNames(opts.Tenant, ""); err != nil {
+		return nil, err
+	}
+	if opts.Factory == nil {
+		return nil, errors.New("fleet: WorkerOptions.Factory is required")
+	}
+	if opts.ID == "" {
+		opts.ID = nuid.Next()
+	}
+	if opts.MaxSessions <= 0 {
+		opts.MaxSessions = 10_000
+	}
+	if opts.IdleTimeout <= 0 {
+		opts.IdleTimeout = 10 * time.Minute
+	}
+	if opts.PrimeSteps <= 0 {
+		opts.PrimeSteps = 50
+	}
+	if opts.AckWait <= 0 {
+		opts.AckWait = 5 * time.Minute
+	}
+	opts.Limits = opts.Limits.withDefaults()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return nil, fmt.Errorf("fleet: jetstream: %w", err)
+	}
+	return &Worker{nc: nc, js: js, opts: opts, sessions: map[string]*owned{}}, nil
+}
+
+// ID is the worker's name in its leases.
+func (w *Worker) ID() string { return w.opts.ID }
+
+// Stats returns the worker's counters.
+func (w *Worker) Stats() Stats {
+	w.mu.Lock()
+	n := len(w.sessions)
+	w.mu.Unlock()
+	return Stats{Sessions: n, Taken: w.taken.Load(), TakenOver: w.takenOver.Load(), Steps: w.nsteps.Load(), Reviews: w.reviews.Load(), Notes: w.notes.Load()}
+}
+
+func (w *Worker) logf(format string, args ...any) {
+	if w.opts.Logf != nil {
+		w.opts.Logf(format, args...)
+	}
+}
+
+// Run serves until ctx ends, then lets its sessions go (their leases
+// deleted, so that other workers take them at once) and returns nil; it
+// returns an error when it cannot set up the tenant's streams or
+// consumers.
+func (w *Worker) Run(ctx context.Context) error {
+	kv, err := Ensure(ctx, w.js, w.opts.Tenant, w.opts.Limits)
+	if err != nil {
+		return err
+	}
+	w.kv = kv
+	w.steps, err = w.js.Stream(ctx, StepStream(w.opts.Tenant))
+	if err != nil {
+		return fmt.Errorf("fleet: stream %s: %w", StepStream(w.opts.Tenant), err)
+	}
+	watcher, err := kv.WatchAll(ctx, jetstream.UpdatesOnly())
+	if err != nil {
+		return fmt.Errorf("fleet: watching leases: %w", err)
+	}
+	defer func() { _ = watcher.Stop() }()
+	disp, err := w.steps.CreateOrUpdateConsumer(ctx, jetstream.ConsumerConfig{
+		Durable:       dispatchConsumer,
+		Description:   "vigil fleet: steps dispatched to the workers, to find sessions no worker owns",
+		FilterSubject: StepSubject(w.opts.Tenant, "*"),
+		AckPolicy:     jetstream.AckExplicitPolicy,
+		AckWait:       30 * time.Second,
+		MaxAckPending: 10_000,
+		HeadersOnly:   true,
+	})
+	if err != nil {
+		return fmt.Errorf("fleet: dispatch consumer: %w", err)
+	}
+	cc, err := disp.Consume(func(m jetstream.Msg) { w.dispatch(ctx, m) })
+	if err != nil {
+		return fmt.Errorf("fleet: dispatch consumer: %w", err)
+	}
+	defer cc.Stop()
+	w.rescan(ctx)
+	tick := time.NewTicker(w.opts.Limits.LeaseTTL)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			cc.Stop()
+			w.stopAll()
+			return nil
+		case e, ok := <-watcher.Updates():
+			if !ok {
+				w.stopAll()
+				return errors.New("fleet: the lease watcher stopped")
+			}
+			if e != nil && e.Operation() != jetstream.KeyValuePut {
+				// A lease expired or was let go: take the session if steps wait.
+				if w.waiting(ctx, e.Key()) {
+					w.wg.Go(func() { w.claim(ctx, e.Key()) })
+				}
+			}
+		case <-tick.C:
+			w.rescan(ctx)
+		}
+	}
+}
+
+// stopAll ends every session and waits for them.
+func (w *Worker) stopAll() {
+	w.mu.Lock()
+	for _, o := range w.sessions {
+		if o.cancel != nil {
+			o.cancel()
+		}
+	}
+	w.mu.Unlock()
+	w.wg.Wait()
+}
+
+// dispatch looks at one step of the shared consumer: a session no worker
+// owns is taken.
+func (w *Worker) dispatch(ctx context.Context, m jetstream.Msg) {
+	sess := sessionOf(m.Subject())
+	if !ValidName(sess) {
+		_ = m.Term()
+		return
+	}
+	w.mu.Lock()
+	_, mine := w.sessions[sess]
+	full := len(w.sessions) >= w.opts.MaxSessions
+	w.mu.Unlock()
+	switch {
+	case mine:
+		_ = m.Ack()
+	case full:
+		_ = m.NakWithDelay(time.Second) // for a worker with room
+	default:
+		w.wg.Go(func() {
+			w.claim(ctx, sess)
+			_ = m.Ack()
+		})
+	}
+}
+
+// waiting reports whether a session has steps not yet reviewed.
+func (w *Worker) waiting(ctx context.Context, sess string) bool {
+	if !ValidName(sess) {
+		return false
+	}
+	c, err := w.steps.Consumer(ctx, sessionConsumerPrefix+sess)
+	if err == nil {
+		info := c.CachedInfo()
+		return info.NumPending+uint64(info.NumAckPending) > 0
+	}
+	// No consumer: its worker died before making it, or it was cleaned up.
+	_, err = w.steps.GetLastMsgForSubject(ctx, StepSubject(w.opts.Tenant, sess))
+	return err == nil
+}
+
+// rescan takes the sessions with steps waiting whose lease is gone: a
+// safety net under the lease watcher.
+func (w *Worker) rescan(ctx context.Context) {
+	lister := w.steps.ListConsumers(ctx)
+	for info := range lister.Info() {
+		sess, ok := strings.CutPrefix(info.Name, sessionConsumerPrefix)
+		if !ok || info.NumPending+uint64(info.NumAckPending) == 0 {
+			continue
+		}
+		w.mu.Lock()
+		_, mine := w.sessions[sess]
+		w.mu.Unlock()
+		if mine {
+			continue
+		}
+		if _, err := w.kv.Get(ctx, sess); errors.Is(err, jetstream.ErrKeyNotFound) || errors.Is(err, jetstream.ErrKeyDeleted) {
+			w.wg.Go(func() { w.claim(ctx, sess) })
+		}
+	}
+	if err := lister.Err(); err != nil && ctx.Err() == nil {
+		w.logf("fleet: listing sessions: %v", err)
+	}
+}
+
+// claim takes the session if no worker owns it, and reviews it until it
+// is idle, lost or the worker stops.
+func (w *Worker) claim(ctx context.Context, sess string) {
+	w.mu.Lock()
+	if _, ok := w.sessions[sess]; ok || len(w.sessions) >= w.opts.MaxSessions || ctx.Err() != nil {
+		w.mu.Unlock()
+		return
+	}
+	o := &owned{}
+	sctx, cancel := context.WithCancel(ctx)
+	o.cancel = cancel
+	w.sessions[sess] = o
+	w.mu.Unlock()
+	defer func() {
+		cancel()
+		w.mu.Lock()
+		delete(w.sessions, sess)
+		w.mu.Unlock()
+	}()
+	rev, err := w.kv.Create(sctx, sess, []byte(w.opts.ID))
+	if err != nil {
+		return // another worker has it
+	}
+	o.rev.Store(rev)
+	renewed := make(chan struct{})
+	go func() {
+		defer close(renewed)
+		w.renew(sctx, cancel, sess, o)
+	}()
+	if err := w.serve(sctx, sess); err != nil && sctx.Err() == nil {
+		w.logf("fleet: session %s: %v", sess, err)
+	}
+	cancel()
+	<-renewed
+	w.release(sess, o)
+}
+
+// renew keeps the lease alive; a lease lost ends the session.
+func (w *Worker) renew(ctx context.Context, cancel context.CancelFunc, sess string, o *owned) {
+	t := time.NewTicker(w.opts.Limits.LeaseTTL / 3)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			rev, err := w.kv.Update(ctx, sess, []byte(w.opts.ID), o.rev.Load())
+			if err != nil {
+				if ctx.Err() == nil {
+					w.logf("fleet: session %s: lease lost: %v", sess, err)
+					cancel()
+				}
+				return
+			}
+			o.rev.Store(rev)
+		}
+	}
+}
+
+// release deletes the session's lease, so that another worker may take
+// it at once (a dead worker's lease expires instead).
+func (w *Worker) release(sess string, o *owned) {
+	if w.nc.IsClosed() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if err := w.kv.Delete(ctx, sess, jetstream.LastRevision(o.rev.Load())); err != nil {
+		w.logf("fleet: session %s: letting the lease go: %v", sess, err)
+	}
+}
+
+// serve reviews the session's steps in order from the first one not
+// acknowledged, until ctx ends or the session is idle.
+func (w *Worker) serve(ctx context.Context, sess string) error {
+	name := sessionConsumerPrefix + sess
+	subject := StepSubject(w.opts.Tenant, sess)
+	// Go on from the old consumer's ack floor; a new consumer delivers at
+	// once what a dead worker was given and never acknowledged.
+	var start uint64
+	if c, err := w.steps.Consumer(ctx, name); err == nil {
+		if fl := c.CachedInfo().AckFloor.Stream; fl > 0 {
+			start = fl + 1
+		}
+		if err := w.steps.DeleteConsumer(ctx, name); err != nil && !errors.Is(err, jetstream.ErrConsumerNotFound) {
+			return fmt.Errorf("replacing consumer: %w", err)
+		}
+	} else if !errors.Is(err, jetstream.ErrConsumerNotFound) {
+		return fmt.Errorf("consumer: %w", err)
+	}
+	h := &host{}
+	info := SessionInfo{Tenant: w.opts.Tenant, Session: sess, Start: advisor.StartAtBeginning}
+	if start > 0 {
+		tail, err := w.tail(ctx, subject, start)
+		if err != nil {
+			return err
+		}
+		if len(tail) > 0 {
+			h.prime(tail)
+			info.Start = advisor.StartPrimed
+		}
+	}
+	rt, err := w.opts.Factory(info, h)
+	if err != nil {
+		return fmt.Errorf("advisor: %w", err)
+	}
+	rt.Start(ctx)
+	defer rt.Stop()
+	cfg := jetstream.ConsumerConfig{
+		Durable:           name,
+		Description:       "vigil fleet: the steps of session " + sess + ", reviewed in order",
+		FilterSubject:     subject,
+		AckPolicy:         jetstream.AckExplicitPolicy,
+		AckWait:           w.opts.AckWait,
+		MaxAckPending:     1,
+		InactiveThreshold: w.opts.Limits.MaxAge,
+	}
+	if start > 0 {
+		cfg.DeliverPolicy, cfg.OptStartSeq = jetstream.DeliverByStartSequencePolicy, start
+	}
+	cons, err := w.steps.CreateOrUpdateConsumer(ctx, cfg)
+	if err != nil {
+		return fmt.Errorf("consumer: %w", err)
+	}
+	msgs := make(chan jetstream.Msg)
+	cc, err := cons.Consume(func(m jetstream.Msg) {
+		select {
+		case msgs <- m:
+		case <-ctx.Done():
+		}
+	})
+	if err != nil {
+		return fmt.Errorf("consuming: %w", err)
+	}
+	defer cc.Stop()
+	w.taken.Add(1)
+	if info.Start == advisor.StartPrimed {
+		w.takenOver.Add(1)
+	}
+	if w.opts.OnSession != nil {
+		w.opts.OnSession(sess, true, info.Start)
+		defer w.opts.OnSession(sess, false, info.Start)
+	}
+	idle := time.NewTimer(w.opts.IdleTimeout)
+	defer idle.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-idle.C:
+			return nil
+		case m := <-msgs:
+			if err := w.review(ctx, sess, rt, h, m); err != nil {
+				return err
+			}
+			idle.Reset(w.opts.IdleTimeout)
+		}
+	}
+}
+
+// tail reads the entries of the last PrimeSteps steps of the session
+// before stream sequence start.
+func (w *Worker) tail(ctx context.Context, subject string, start uint64) ([]session.Entry, error) {
+	oc, err := w.steps.OrderedConsumer(ctx, jetstream.OrderedConsumerConfig{FilterSubjects: []string{subject}})
+	if err != nil {
+		return nil, fmt.Errorf("reading the reviewed steps: %w", err)
+	}
+	var ring [][]session.Entry
+	for done := false; !done; {
+		batch, err := oc.Fetch(256, jetstream.FetchMaxWait(2*time.Second))
+		if err != nil {
+			return nil, fmt.Errorf("reading the reviewed steps: %w", err)
+		}
+		n := 0
+		for m := range batch.Messages() {
+			n++
+			meta, err := m.Metadata()
+			if err != nil || meta.Sequence.Stream >= start {
+				done = true
+				continue
+			}
+			var st Step
+			if json.Unmarshal(m.Data(), &st) == nil {
+				if entries, err := st.Decode(); err == nil {
+					ring = append(ring, entries)
+					if len(ring) > w.opts.PrimeSteps {
+						ring = ring[1:]
+					}
+				}
+			}
+			if meta.NumPending == 0 {
+				done = true
+			}
+		}
+		if batch.Error() != nil || n == 0 {
+			break
+		}
+	}
+	var out []session.Entry
+	for _, es := range ring {
+		out = append(out, es...)
+	}
+	return out, nil
+}
+
+// review gives one step to the session's advisor, waits for its review,
+// publishes its notes and acknowledges the step. An error ends the
+// session, the step unacknowledged.
+func (w *Worker) review(ctx context.Context, sess string, rt *advisor.Runtime, h *host, m jetstream.Msg) error {
+	w.nsteps.Add(1)
+	var st Step
+	if err := json.Unmarshal(m.Data(), &st); err != nil || st.Tenant != w.opts.Tenant || st.Session != sess {
+		w.logf("fleet: session %s: dropping a malformed step (%v)", sess, err)
+		_ = m.Term()
+		return nil
+	}
+	entries, err := st.Decode()
+	if err != nil {
+		w.logf("fleet: session %s: dropping step %d: %v", sess, st.Seq, err)
+		_ = m.Term()
+		return nil
+	}
+	for _, ev := range st.Events {
+		if ev.Kind != advisor.EventStepEnded {
+			rt.Notify(ev)
+		}
+	}
+	cursor := h.append(entries)
+	rt.Notify(advisor.Event{Kind: advisor.EventStepEnded, Cursor: cursor})
+	if err := rt.WaitBacklogBelow(ctx, 1); err != nil {
+		return fmt.Errorf("step %d: waiting for its review: %w", st.Seq, err)
+	}
+	notes := h.take()
+	for i := range notes {
+		n := &notes[i]
+		n.ID, n.Tenant, n.Session, n.Seq, n.StepPublished = noteID(sess, st.Seq, i), st.Tenant, sess, st.Seq, st.Published
+		data, err := json.Marshal(n)
+		if err != nil {
+			return fmt.Errorf("step %d: note: %w", st.Seq, err)
+		}
+		if _, err := w.js.PublishMsg(ctx, &nats.Msg{Subject: NoteSubject(w.opts.Tenant, sess), Data: data}, jetstream.WithMsgID(n.ID)); err != nil {
+			return fmt.Errorf("step %d: publishing note %s: %w", st.Seq, n.ID, err)
+		}
+		w.notes.Add(1)
+	}
+	if w.beforeAck != nil {
+		w.beforeAck(st)
+	}
+	if err := m.DoubleAck(ctx); err != nil {
+		return fmt.Errorf("step %d: ack: %w", st.Seq, err)
+	}
+	w.reviews.Add(1)
+	if w.opts.OnReviewed != nil {
+		var delivered uint64
+		if meta, err := m.Metadata(); err == nil {
+			delivered = meta.NumDelivered
+		}
+		w.opts.OnReviewed(Reviewed{Tenant: st.Tenant, Session: sess, Seq: st.Seq, Notes: len(notes), Latency: time.Since(st.Published), Delivered: delivered})
+	}
+	return nil
+}
