@@ -201,6 +201,33 @@ type MCPStatus struct {
 // Registered tells whether vigil's own MCP server is registered.
 func (s MCPStatus) Registered() bool { return s.Entry != nil && s.Entry.Ours }
 
+// MCPReport is what `vigil status --json` says of the MCP server named
+// vigil in one file.
+type MCPReport struct {
+	File       string   `json:"file"`
+	Registered bool     `json:"registered"`
+	Command    []string `json:"command,omitempty"`
+	// Foreign: a server named vigil that is not vigil's.
+	Foreign bool   `json:"foreign,omitempty"`
+	Error   string `json:"error,omitempty"`
+}
+
+// Report summarises s, nil when its file names no server vigil and
+// reads.
+func (s *MCPStatus) Report() *MCPReport {
+	if s == nil || (s.Entry == nil && s.Err == nil) {
+		return nil
+	}
+	r := &MCPReport{File: s.File, Registered: s.Registered()}
+	if s.Entry != nil {
+		r.Command, r.Foreign = append([]string{s.Entry.Command}, s.Entry.Args...), !s.Entry.Ours
+	}
+	if s.Err != nil {
+		r.Error = s.Err.Error()
+	}
+	return r
+}
+
 func mcpStatusOf(a Agent, file string) *MCPStatus {
 	st := &MCPStatus{File: file}
 	data, err := yamlfile.ReadRegular(file, MaxSettingsSize)

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/BurntSushi/toml"
 	"github.com/vigil-dev/vigil/internal/yamlfile"
@@ -30,11 +31,15 @@ const mcpTOMLKey = "mcp_servers." + MCPServerName
 var (
 	// tomlHeader matches vigil's table header, [mcp_servers.vigil], with
 	// the spaces and quotes TOML allows and a comment after it.
-	tomlHeader = regexp.MustCompile(`^\s*\[\s*(mcp_servers|"mcp_servers"|'mcp_servers')\s*\.\s*(vigil|"vigil"|'vigil')\s*\]\s*(#.*)?$`)
+	tomlHeader = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^\s*\[\s*(mcp_servers|"mcp_servers"|'mcp_servers')\s*\.\s*(vigil|"vigil"|'vigil')\s*\]\s*(#.*)?$`)
+	})
 	// tomlSubHeader matches the header of one of its sub-tables.
-	tomlSubHeader = regexp.MustCompile(`^\s*\[\s*(mcp_servers|"mcp_servers"|'mcp_servers')\s*\.\s*(vigil|"vigil"|'vigil')\s*\.`)
+	tomlSubHeader = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^\s*\[\s*(mcp_servers|"mcp_servers"|'mcp_servers')\s*\.\s*(vigil|"vigil"|'vigil')\s*\.`)
+	})
 	// tomlCommand matches a command key at the start of a line.
-	tomlCommand = regexp.MustCompile(`^(\s*(command|"command"|'command')\s*=\s*)`)
+	tomlCommand = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\s*(command|"command"|'command')\s*=\s*)`) })
 )
 
 // decodeTOML parses data, its errors naming name, the line and column.
@@ -131,13 +136,13 @@ func withoutVigil(m map[string]any) map[string]any {
 func tomlTables(data []byte) (lines []string, ranges [][2]int) {
 	lines = strings.SplitAfter(string(data), "\n")
 	for start, l := range lines {
-		if !tomlHeader.MatchString(strings.TrimRight(l, "\r\n")) {
+		if !tomlHeader().MatchString(strings.TrimRight(l, "\r\n")) {
 			continue
 		}
 		end := start + 1
 		for i := start + 1; i < len(lines); i++ {
 			t := strings.TrimSpace(lines[i])
-			if strings.HasPrefix(t, "[") && !tomlSubHeader.MatchString(lines[i]) {
+			if strings.HasPrefix(t, "[") && !tomlSubHeader().MatchString(lines[i]) {
 				break
 			}
 			if t != "" && !strings.HasPrefix(t, "#") {
@@ -237,7 +242,7 @@ func attachMCPTOML(data []byte, name, vigil string) (*Result, error) {
 // vigil, ok false when r has no command line of one string.
 func rewriteCommand(lines []string, r [2]int, vigil string) ([]byte, bool) {
 	for i := r[0] + 1; i < r[1]; i++ {
-		loc := tomlCommand.FindStringSubmatchIndex(lines[i])
+		loc := tomlCommand().FindStringSubmatchIndex(lines[i])
 		if loc == nil {
 			continue
 		}

@@ -41,17 +41,7 @@ type attachedStatus struct {
 	Binaries []string `json:"binaries,omitempty"`
 	Error    string   `json:"error,omitempty"`
 	// MCP is vigil's MCP server (ask_advisor) in the agent's MCP settings.
-	MCP *mcpStatus `json:"mcp,omitempty"`
-}
-
-// mcpStatus is what `vigil status` says of the MCP server named vigil.
-type mcpStatus struct {
-	File       string   `json:"file"`
-	Registered bool     `json:"registered"`
-	Command    []string `json:"command,omitempty"`
-	// Foreign: a server named vigil that is not vigil's.
-	Foreign bool   `json:"foreign,omitempty"`
-	Error   string `json:"error,omitempty"`
+	MCP *attach.MCPReport `json:"mcp,omitempty"`
 }
 
 type sidecarStatus struct {
@@ -95,15 +85,7 @@ func (c *statusCmd) Run(e *env) error {
 		if a.Err != nil {
 			s.Error = a.Err.Error()
 		}
-		if m := a.MCP; m != nil && (m.Entry != nil || m.Err != nil) {
-			s.MCP = &mcpStatus{File: m.File, Registered: m.Registered()}
-			if m.Entry != nil {
-				s.MCP.Command, s.MCP.Foreign = append([]string{m.Entry.Command}, m.Entry.Args...), !m.Entry.Ours
-			}
-			if m.Err != nil {
-				s.MCP.Error = m.Err.Error()
-			}
-		}
+		s.MCP = a.MCP.Report()
 		rep.Attached = append(rep.Attached, s)
 	}
 	dir, err := sidecar.RuntimeDir(e.lookupEnv)
