@@ -53,6 +53,7 @@ type cliArgs struct {
 	Status  statusCmd  `cmd:"" help:"Show where vigil is attached (Claude Code, Codex) and the sidecars watching sessions now."`
 	MCP     mcpCmd     `cmd:"" name:"mcp" help:"Serve the ask_advisor tool over MCP (stdio) to an attached agent, answered by the advisor watching its session."`
 	Hookd   hookdCmd   `cmd:"" hidden:"" help:"Serve Claude Code's HTTP hooks on loopback (started by vigil hook)."`
+	Serve   serveCmd   `cmd:"" help:"Run a fleet worker: review a tenant's sessions from NATS JetStream and publish the notes back."`
 }
 
 // env is what every command gets: its streams and its view of the world.
