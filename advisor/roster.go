@@ -26,7 +26,8 @@ func RosterPrompt(base, watchdog, shared, name, own string) string {
 }
 
 // neutraliseTag escapes the bracket of every tag of the element name in
-// s, any case, with "/" or spaces after the bracket.
+// s, in any case and with "/" or white space after the bracket, so that
+// the text can neither open nor close that element.
 func neutraliseTag(s, name string) string {
 	lower := strings.ToLower(s)
 	var b strings.Builder

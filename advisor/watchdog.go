@@ -61,27 +61,7 @@ func utf8Start(c byte) bool { return c&0xC0 != 0x80 }
 
 // neutraliseAttention escapes the angle bracket of any attention tag, in
 // any case and spacing, so the text cannot open or close the wrapper.
-func neutraliseAttention(s string) string {
-	lower := strings.ToLower(s)
-	var b strings.Builder
-	last := 0
-	for i := 0; i < len(s); i++ {
-		if s[i] != '<' {
-			continue
-		}
-		j := i + 1
-		for j < len(s) && (s[j] == '/' || s[j] == ' ' || s[j] == '\t' || s[j] == '\n') {
-			j++
-		}
-		if strings.HasPrefix(lower[j:], "attention") {
-			b.WriteString(s[last:i])
-			b.WriteString("&lt;")
-			last = i + 1
-		}
-	}
-	b.WriteString(s[last:])
-	return b.String()
-}
+func neutraliseAttention(s string) string { return neutraliseTag(s, "attention") }
 
 func attrEscape(s string) string {
 	return strings.NewReplacer(`&`, "&amp;", `<`, "&lt;", `>`, "&gt;", `"`, "&quot;").Replace(s)
