@@ -21,14 +21,16 @@ import (
 //
 //	Serve serveCmd `cmd:"" help:"Run a fleet worker: review a tenant's sessions from NATS JetStream and publish the notes back."`
 type serveCmd struct {
-	NATS     string `name:"nats" required:"" placeholder:"URL" help:"The NATS server(s) to join, as NATS clients take them (nats://host:4222, tls://host:4222, comma-separated)."`
-	Creds    string `type:"existingfile" placeholder:"FILE" help:"A NATS credentials file (JWT and nkey seed)."`
-	TLSCA    string `name:"tls-ca" type:"existingfile" placeholder:"FILE" help:"Verify the server's certificate against this CA bundle."`
-	TLSCert  string `name:"tls-cert" type:"existingfile" placeholder:"FILE" help:"Present this client certificate (with --tls-key)."`
-	TLSKey   string `name:"tls-key" type:"existingfile" placeholder:"FILE" help:"The client certificate's key."`
-	Tenant   string `default:"default" help:"The tenant whose sessions to review (a subject token: letters, digits, - and _)."`
-	Reviewer string `enum:"rules" default:"rules" help:"The reviewer: rules (vigil's zero-token detectors, no model)."`
-	Listen   string `placeholder:"ADDR" help:"Serve /healthz and Prometheus /metrics on ADDR (host:port)."`
+	NATS     string        `name:"nats" required:"" placeholder:"URL" help:"The NATS server(s) to join, as NATS clients take them (nats://host:4222, tls://host:4222, comma-separated)."`
+	Creds    string        `type:"existingfile" placeholder:"FILE" help:"A NATS credentials file (JWT and nkey seed)."`
+	TLSCA    string        `name:"tls-ca" type:"existingfile" placeholder:"FILE" help:"Verify the server's certificate against this CA bundle."`
+	TLSCert  string        `name:"tls-cert" type:"existingfile" placeholder:"FILE" help:"Present this client certificate (with --tls-key)."`
+	TLSKey   string        `name:"tls-key" type:"existingfile" placeholder:"FILE" help:"The client certificate's key."`
+	Tenant   string        `default:"default" help:"The tenant whose sessions to review (a subject token: letters, digits, - and _)."`
+	Reviewer string        `enum:"rules" default:"rules" help:"The reviewer: rules (vigil's zero-token detectors, no model)."`
+	Listen   string        `placeholder:"ADDR" help:"Serve /healthz and Prometheus /metrics on ADDR (host:port)."`
+	Backlog  int64         `default:"1000000" help:"The steps the tenant's stream keeps, reviewed or not (the backlog while no worker runs); the oldest go first."`
+	LeaseTTL time.Duration `name:"lease-ttl" default:"10s" help:"How long a dead worker's sessions stay owned before another worker takes them over."`
 }
 
 func (c *serveCmd) Run(e *env) error {
@@ -63,6 +65,7 @@ func (c *serveCmd) Run(e *env) error {
 	reg.MustRegister(latency)
 	wopts := fleet.WorkerOptions{
 		Tenant:     c.Tenant,
+		Limits:     fleet.Limits{MaxSteps: c.Backlog, LeaseTTL: c.LeaseTTL},
 		Factory:    fleet.RulesFactory(rules.DefaultSettings()),
 		OnReviewed: func(r fleet.Reviewed) { latency.Observe(r.Latency.Seconds()) },
 		Logf:       func(format string, args ...any) { fmt.Fprintf(e.stderr, format+"\n", args...) },

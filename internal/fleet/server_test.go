@@ -143,11 +143,17 @@ func (r *running) kill() {
 // can subscribe before any worker runs.
 func ensure(t testing.TB, nc *nats.Conn, tenant string) {
 	t.Helper()
+	ensureWith(t, nc, tenant, Limits{LeaseTTL: time.Second, Memory: true})
+}
+
+// ensureWith sets a tenant's streams up with the workers' limits.
+func ensureWith(t testing.TB, nc *nats.Conn, tenant string, l Limits) {
+	t.Helper()
 	js, err := jetstream.New(nc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Ensure(context.Background(), js, tenant, Limits{LeaseTTL: time.Second, Memory: true}); err != nil {
+	if _, err := Ensure(context.Background(), js, tenant, l); err != nil {
 		t.Fatal(err)
 	}
 }

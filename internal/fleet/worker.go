@@ -117,6 +117,9 @@ type Worker struct {
 
 	mu       sync.Mutex
 	sessions map[string]*owned
+	// others holds when a session was last found owned by another
+	// worker, so that its steps on the shared consumer cost no lookup.
+	others map[string]time.Time
 	wg       sync.WaitGroup
 
 	taken, takenOver, nsteps, reviews, notes atomic.Int64
@@ -160,7 +163,7 @@ func NewWorker(nc *nats.Conn, opts WorkerOptions) (*Worker, error) {
 	if err != nil {
 		return nil, fmt.Errorf("fleet: jetstream: %w", err)
 	}
-	return &Worker{nc: nc, js: js, opts: opts, sessions: map[string]*owned{}}, nil
+	return &Worker{nc: nc, js: js, opts: opts, sessions: map[string]*owned{}, others: map[string]time.Time{}}, nil
 }
 
 // ID is the worker's name in its leases.
@@ -233,7 +236,7 @@ func (w *Worker) Run(ctx context.Context) error {
 			if e != nil && e.Operation() != jetstream.KeyValuePut {
 				// A lease expired or was let go: take the session if steps wait.
 				if w.waiting(ctx, e.Key()) {
-					w.wg.Go(func() { w.claim(ctx, e.Key()) })
+					w.wg.Go(func() { w.claim(ctx, e.Key(), nil) })
 				}
 			}
 		case <-tick.C:
@@ -265,17 +268,17 @@ func (w *Worker) dispatch(ctx context.Context, m jetstream.Msg) {
 	w.mu.Lock()
 	_, mine := w.sessions[sess]
 	full := len(w.sessions) >= w.opts.MaxSessions
+	other, known := w.others[sess]
 	w.mu.Unlock()
 	switch {
-	case mine:
+	case mine, known && time.Since(other) < w.opts.Limits.LeaseTTL:
+		// Ours, or another worker's a moment ago: if that worker dies,
+		// its lease's expiry brings the session back through Run.
 		_ = m.Ack()
 	case full:
 		_ = m.NakWithDelay(time.Second) // for a worker with room
 	default:
-		w.wg.Go(func() {
-			w.claim(ctx, sess)
-			_ = m.Ack()
-		})
+		w.wg.Go(func() { w.claim(ctx, sess, func() { _ = m.Ack() }) })
 	}
 }
 
@@ -297,6 +300,13 @@ func (w *Worker) waiting(ctx context.Context, sess string) bool {
 // rescan takes the sessions with steps waiting whose lease is gone: a
 // safety net under the lease watcher.
 func (w *Worker) rescan(ctx context.Context) {
+	w.mu.Lock()
+	for sess, at := range w.others {
+		if time.Since(at) >= w.opts.Limits.LeaseTTL {
+			delete(w.others, sess)
+		}
+	}
+	w.mu.Unlock()
 	lister := w.steps.ListConsumers(ctx)
 	for info := range lister.Info() {
 		sess, ok := strings.CutPrefix(info.Name, sessionConsumerPrefix)
@@ -310,7 +320,7 @@ func (w *Worker) rescan(ctx context.Context) {
 			continue
 		}
 		if _, err := w.kv.Get(ctx, sess); errors.Is(err, jetstream.ErrKeyNotFound) || errors.Is(err, jetstream.ErrKeyDeleted) {
-			w.wg.Go(func() { w.claim(ctx, sess) })
+			w.wg.Go(func() { w.claim(ctx, sess, nil) })
 		}
 	}
 	if err := lister.Err(); err != nil && ctx.Err() == nil {
@@ -319,8 +329,14 @@ func (w *Worker) rescan(ctx context.Context) {
 }
 
 // claim takes the session if no worker owns it, and reviews it until it
-// is idle, lost or the worker stops.
-func (w *Worker) claim(ctx context.Context, sess string) {
+// is idle, lost or the worker stops. decided, if set, is called once the
+// lease is taken or found taken.
+func (w *Worker) claim(ctx context.Context, sess string, decided func()) {
+	if decided == nil {
+		decided = func() {}
+	}
+	decided = sync.OnceFunc(decided)
+	defer decided()
 	w.mu.Lock()
 	if _, ok := w.sessions[sess]; ok || len(w.sessions) >= w.opts.MaxSessions || ctx.Err() != nil {
 		w.mu.Unlock()
@@ -339,8 +355,14 @@ func (w *Worker) claim(ctx context.Context, sess string) {
 	}()
 	rev, err := w.kv.Create(sctx, sess, []byte(w.opts.ID))
 	if err != nil {
+		if errors.Is(err, jetstream.ErrKeyExists) {
+			w.mu.Lock()
+			w.others[sess] = time.Now()
+			w.mu.Unlock()
+		}
 		return // another worker has it
 	}
+	decided()
 	o.rev.Store(rev)
 	renewed := make(chan struct{})
 	go func() {

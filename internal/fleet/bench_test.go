@@ -1,0 +1,141 @@
+package fleet
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/vigil-dev/vigil/rules"
+)
+
+// envInt reads a benchmark size from the environment.
+func envInt(name string, def int) int {
+	if v, err := strconv.Atoi(os.Getenv(name)); err == nil && v > 0 {
+		return v
+	}
+	return def
+}
+
+// BenchmarkFleet runs FLEET_SESSIONS simulated sessions (default 50) of
+// FLEET_STEPS steps each (default 20) through 2 workers on a real
+// nats-server (JetStream on files): each session publishes its steps one
+// after another, as an agent does, without waiting for reviews. It
+// reports steps reviewed per second per worker, p50 and p99 from a
+// step's publication to its review's ack, and p50 and p99 from a step's
+// publication to its note's delivery to the client.
+//
+//	FLEET_SESSIONS=500 FLEET_STEPS=100 go test -run '^$' -bench Fleet -benchtime 1x ./internal/fleet/
+func BenchmarkFleet(b *testing.B) {
+	sessions, steps := envInt("FLEET_SESSIONS", 50), envInt("FLEET_STEPS", 20)
+	b.Run(fmt.Sprintf("rules/%dx%d", sessions, steps), func(b *testing.B) {
+		benchFleet(b, RulesFactory(rules.DefaultSettings()), sessions, steps)
+	})
+	b.Run(fmt.Sprintf("note-per-step/%dx%d", sessions, steps), func(b *testing.B) {
+		benchFleet(b, perStepFactory, sessions, steps)
+	})
+}
+
+func benchFleet(b *testing.B, factory Factory, sessions, steps int) {
+	for range b.N {
+		s := startServer(b)
+		total := sessions * steps
+		var mu sync.Mutex
+		var review []time.Duration
+		allReviewed := make(chan struct{})
+		opts := WorkerOptions{Tenant: "bench", Factory: factory, Limits: Limits{LeaseTTL: 5 * time.Second}, OnReviewed: func(r Reviewed) {
+			mu.Lock()
+			review = append(review, r.Latency)
+			if len(review) == total {
+				close(allReviewed)
+			}
+			mu.Unlock()
+		}}
+		w1 := runWorker(b, s, opts, nil)
+		w2 := runWorker(b, s, opts, nil)
+		nc := connect(b, s)
+		ensureWith(b, nc, "bench", opts.Limits)
+		ctx := context.Background()
+		clients := make([]*Client, sessions)
+		for i := range clients {
+			// A long publish bound: the benchmark floods the server with
+			// every session's steps at once, where agents publish a step
+			// every few seconds; a step not confirmed is counted as dropped.
+			c, err := NewClient(ctx, nc, ClientOptions{Tenant: "bench", Session: fmt.Sprintf("s%d", i), PublishTimeout: time.Minute})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer c.Close()
+			clients[i] = c
+		}
+		var noteLat []time.Duration
+		var nmu sync.Mutex
+		var readers sync.WaitGroup
+		stopReading := make(chan struct{})
+		for _, c := range clients {
+			readers.Go(func() {
+				for {
+					select {
+					case n := <-c.Notes():
+						d := time.Since(n.StepPublished)
+						nmu.Lock()
+						noteLat = append(noteLat, d)
+						nmu.Unlock()
+					case <-stopReading:
+						return
+					}
+				}
+			})
+		}
+		b.ResetTimer()
+		start := time.Now()
+		var pubs sync.WaitGroup
+		for i, c := range clients {
+			sess := fmt.Sprintf("s%d", i)
+			pubs.Go(func() {
+				for j := 1; j <= steps; j++ {
+					if _, err := c.Publish(ctx, stepEntries(sess, j, j%3 == 0)); err != nil {
+						b.Error(err)
+					}
+				}
+			})
+		}
+		pubs.Wait()
+		select {
+		case <-allReviewed:
+		case <-time.After(10 * time.Minute):
+			b.Fatalf("reviewed %d of %d steps in 10 minutes", len(review), total)
+		}
+		elapsed := time.Since(start)
+		b.StopTimer()
+		close(stopReading)
+		readers.Wait()
+		s1, s2 := w1.w.Stats(), w2.w.Stats()
+		b.ReportMetric(float64(total)/elapsed.Seconds()/2, "steps/s/worker")
+		b.ReportMetric(ms(pct(review, 50)), "review-p50-ms")
+		b.ReportMetric(ms(pct(review, 99)), "review-p99-ms")
+		b.ReportMetric(float64(len(noteLat)), "notes")
+		var dropped int64
+		for _, c := range clients {
+			dropped += c.Dropped()
+		}
+		b.ReportMetric(float64(dropped), "dropped")
+		if len(noteLat) > 0 {
+			b.ReportMetric(ms(pct(noteLat, 50)), "note-p50-ms")
+			b.ReportMetric(ms(pct(noteLat, 99)), "note-p99-ms")
+		}
+		b.Logf("%d sessions x %d steps in %v; worker 1 reviewed %d (%d sessions), worker 2 %d (%d sessions)", sessions, steps, elapsed.Round(time.Millisecond), s1.Reviews, s1.Taken, s2.Reviews, s2.Taken)
+	}
+}
+
+func pct(d []time.Duration, p int) time.Duration {
+	s := slices.Clone(d)
+	slices.Sort(s)
+	return s[min(len(s)-1, len(s)*p/100)]
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
