@@ -120,7 +120,7 @@ type Worker struct {
 	// others holds when a session was last found owned by another
 	// worker, so that its steps on the shared consumer cost no lookup.
 	others map[string]time.Time
-	wg       sync.WaitGroup
+	wg     sync.WaitGroup
 
 	taken, takenOver, nsteps, reviews, notes atomic.Int64
 
