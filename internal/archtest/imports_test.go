@@ -75,7 +75,7 @@ var rules = []struct {
 	{"internal/report", []string{"internal/review", "rules", "transcript"}, "reports render reviews and nothing else"},
 	{"internal/stats", []string{"llm", "session"}, "stats adds up session files and nothing else; prices come from the caller"},
 	{"internal/attach", []string{"internal/yamlfile"}, "attach edits the agents' settings files and nothing else"},
-	{"internal/sidecar", []string{"advisor", "history", "transcript", "session", "llm"}, "the sidecar feeds a followed transcript to an advisor runtime it is given; it knows no agent of ours and no CLI"},
+	{"internal/sidecar", []string{"advisor", "history", "transcript", "session", "llm", "internal/hookwire"}, "the sidecar feeds a followed transcript to an advisor runtime it is given; it knows no agent of ours and no CLI, and reads the hook's events with the hook's own package"},
 	{"internal/hook", []string{"internal/sidecar", "internal/hookwire"}, "the hook command only forwards events to the sidecar: it must start fast"},
 	{"internal/hookwire", nil, "the hook binary's code: the standard library alone, so that vigil-hook starts fast (cmd/vigil-hook's test checks every dependency)"},
 	{"agent", []string{"llm", "session", "tools", "config"}, "the agent knows nothing of the advisor or the CLI; the advisor attaches through hooks and events"},
