@@ -24,12 +24,15 @@ func envInt(name string, def int) int {
 // BenchmarkFleet runs FLEET_SESSIONS simulated sessions (default 50) of
 // FLEET_STEPS steps each (default 20) through 2 workers on a real
 // nats-server (JetStream on files): each session publishes its steps one
-// after another, as an agent does, without waiting for reviews. It
+// after another, as an agent does, without waiting for reviews: all at
+// once (a flood: latency is then mostly queueing), or one step every
+// FLEET_INTERVAL_MS milliseconds per session (an offered load). It
 // reports steps reviewed per second per worker, p50 and p99 from a
 // step's publication to its review's ack, and p50 and p99 from a step's
 // publication to its note's delivery to the client.
 //
 //	FLEET_SESSIONS=500 FLEET_STEPS=100 go test -run '^$' -bench Fleet -benchtime 1x ./internal/fleet/
+//	FLEET_SESSIONS=500 FLEET_STEPS=20 FLEET_INTERVAL_MS=2000 go test -run '^$' -bench Fleet -benchtime 1x ./internal/fleet/
 func BenchmarkFleet(b *testing.B) {
 	sessions, steps := envInt("FLEET_SESSIONS", 50), envInt("FLEET_STEPS", 20)
 	b.Run(fmt.Sprintf("rules/%dx%d", sessions, steps), func(b *testing.B) {
@@ -41,6 +44,7 @@ func BenchmarkFleet(b *testing.B) {
 }
 
 func benchFleet(b *testing.B, factory Factory, sessions, steps int) {
+	interval := time.Duration(envInt("FLEET_INTERVAL_MS", 0)) * time.Millisecond
 	for range b.N {
 		s := startServer(b)
 		total := sessions * steps
@@ -97,7 +101,19 @@ func benchFleet(b *testing.B, factory Factory, sessions, steps int) {
 		for i, c := range clients {
 			sess := fmt.Sprintf("s%d", i)
 			pubs.Go(func() {
+				var tick <-chan time.Time
+				if interval > 0 {
+					// Pace the load like agents: one step per interval,
+					// sessions spread over the first interval.
+					time.Sleep(interval * time.Duration(i) / time.Duration(sessions))
+					t := time.NewTicker(interval)
+					defer t.Stop()
+					tick = t.C
+				}
 				for j := 1; j <= steps; j++ {
+					if tick != nil && j > 1 {
+						<-tick
+					}
 					if _, err := c.Publish(ctx, stepEntries(sess, j, j%3 == 0)); err != nil {
 						b.Error(err)
 					}

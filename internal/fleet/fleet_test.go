@@ -350,3 +350,26 @@ func TestStepRoundTrip(t *testing.T) {
 		t.Error("ValidName")
 	}
 }
+
+// TestIdleSessionLetGoAndTakenAgain: a worker lets an idle session go
+// (its lease deleted); the session's next step is reviewed all the same.
+func TestIdleSessionLetGoAndTakenAgain(t *testing.T) {
+	s := startServer(t)
+	events := make(chan bool, 8)
+	opts := WorkerOptions{Tenant: "acme", IdleTimeout: 50 * time.Millisecond, OnSession: func(_ string, owned bool, _ advisor.StartPoint) { events <- owned }}
+	runWorker(t, s, opts, nil)
+	runWorker(t, s, opts, nil)
+	nc := connect(t, s)
+	ensure(t, nc, "acme")
+	c := newClient(t, nc, "acme", "s1")
+	publish(t, c, "s1", 1)
+	wantNote(t, waitNote(t, c), "s1", 1)
+	if !<-events || <-events {
+		t.Fatal("want the session taken, then let go")
+	}
+	publish(t, c, "s1", 2)
+	wantNote(t, waitNote(t, c), "s1", 2)
+	if !<-events {
+		t.Fatal("want the session taken again")
+	}
+}

@@ -235,6 +235,9 @@ func (w *Worker) Run(ctx context.Context) error {
 			}
 			if e != nil && e.Operation() != jetstream.KeyValuePut {
 				// A lease expired or was let go: take the session if steps wait.
+				w.mu.Lock()
+				delete(w.others, e.Key())
+				w.mu.Unlock()
 				if w.waiting(ctx, e.Key()) {
 					w.wg.Go(func() { w.claim(ctx, e.Key(), nil) })
 				}
