@@ -56,8 +56,9 @@ func TestExtensionSource(t *testing.T) {
 		t.Fatalf("changed lines: %q", diff)
 	}
 	// The file as shipped: vigil's marker first, the agents' events it
-	// subscribes to, and steers, follow-ups and the unix socket.
-	for _, want := range []string{`pi.on("tool_result"`, `pi.on("turn_end"`, `pi.on("before_agent_start"`, `pi.on("session_shutdown"`, `"steer"`, `"followUp"`, `net.createConnection({ path: sock })`, "Vigil-Deadline-Ms", "waits_ms"} {
+	// subscribes to (the tool boundary at turn_end, its notes carried by
+	// the context event), follow-ups and the unix socket.
+	for _, want := range []string{`pi.on("turn_end"`, `pi.on("context"`, `pi.on("before_agent_start"`, `pi.on("session_shutdown"`, `"followUp"`, `net.createConnection({ path: sock })`, "Vigil-Deadline-Ms", "waits_ms"} {
 		if !bytes.Contains(src, []byte(want)) {
 			t.Errorf("the extension lacks %s", want)
 		}

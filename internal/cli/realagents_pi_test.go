@@ -108,15 +108,55 @@ func tree(t *testing.T, root string) map[string]string {
 	return out
 }
 
+// piFirstConcern is an advisor rule that raises a concern about the
+// first failing run (the step that ends with "Attempt one."'s result).
+const piFirstConcern = `  - name: advisor-first
+    model: adv
+    match: ["Attempt one."]
+    steps:
+      - tool_calls: [{name: advise, arguments: {note: "ADVICE-FIRST fail.sh failed; read its output before running it again", severity: concern}}]
+      - text: Noted.
+`
+
+// checkPiNotes asserts where the extension put the tool boundaries'
+// notes: each in the very next model request after the result of the
+// step it is about (request 2 for the first run, 3 for the second),
+// right after that result, and still there in the requests after.
+func checkPiNotes(t *testing.T, s *attachedSetup, model string) {
+	t.Helper()
+	bodies := s.primary(model)
+	for _, c := range []struct {
+		note, attempt string
+		want          int
+	}{{"ADVICE-FIRST", "Attempt one.", 1}, {"ADVICE-REPEAT", "Attempt two.", 2}} {
+		if i := firstWith(bodies, c.note); i != c.want {
+			t.Fatalf("%s first reached request %d, want %d (right after the result of %q)\n%s", c.note, i+1, c.want+1, c.attempt, s.logs(t))
+		}
+		for i := c.want; i < len(bodies); i++ {
+			b := bodies[i]
+			at, after := strings.Index(b, c.note), strings.Index(b, c.attempt)
+			if at < 0 || after < 0 || at < after {
+				t.Fatalf("request %d: %s is not after the result of %q", i+1, c.note, c.attempt)
+			}
+			if next := strings.Index(b[after+len(c.attempt):], "Attempt"); next >= 0 && after+len(c.attempt)+next < at {
+				t.Fatalf("request %d: %s is not right after the result of %q", i+1, c.note, c.attempt)
+			}
+		}
+		at := strings.Index(bodies[c.want], c.note)
+		t.Logf("request %d around %s: %s", c.want+1, c.note, bodies[c.want][max(at-300, 0):min(at+100, len(bodies[c.want]))])
+	}
+}
+
 // testPiAttached drives pi or omp with vigil attached by `vigil attach`
 // (the project's extensions folder, vigil-hook as the hook command): the
-// advisor's concern about the repeated failure is steered into the
-// agent's next model request after the following tool result, the
-// concern about its false claim gives one more turn, the sidecar ends
-// with the agent, and detach leaves the project as it was.
+// advisor's concern about each failing run reaches the agent's very next
+// model request, right after that run's result, the concern about its
+// false claim gives one more turn, the sidecar ends with the agent, and
+// detach leaves the project as it was.
 func testPiAttached(t *testing.T, name string) {
 	bin := piAgent(t, name)
-	s := newAttached(t, repeatScript(piModel[name], piBash))
+	script := strings.Replace(repeatScript(piModel[name], piBash), "  - name: advisor-quiet", piFirstConcern+"  - name: advisor-quiet", 1)
+	s := newAttached(t, script)
 	s.configurePi(t, name)
 	hook := builtVigilHook(t)
 	before := tree(t, s.work)
@@ -135,6 +175,7 @@ func testPiAttached(t *testing.T, name string) {
 	}
 	t.Logf("%s printed: %.300s", name, got)
 	checkRepeatRun(t, s, piModel[name])
+	checkPiNotes(t, s, piModel[name])
 	if hl, _ := os.ReadFile(filepath.Join(s.runDir, "hook.log")); len(hl) > 0 {
 		t.Errorf("the extension failed open:\n%s", hl)
 	}

@@ -5,8 +5,9 @@
 // and delivers the advisor's notes through the agent's own API
 // (docs/attach.md in vigil):
 //
-//   - the notes due at a tool boundary are steered in: they reach the
-//     model right after this turn's tool results, before its next call;
+//   - the notes due at a tool boundary (the step just ended included)
+//     reach the model in its next call, right after this turn's tool
+//     results, and stay there in every later call;
 //   - a note about the final answer becomes a follow-up turn;
 //   - the notes kept for the user come with the next prompt.
 //
@@ -221,6 +222,8 @@ export default function vigil(pi: any) {
 
   pi.on("session_start", async (event: any, ctx: any) => {
     stopActive = false;
+    boundary = null;
+    carried.length = 0;
     await send(ctx, "SessionStart", { source: sourceOf[event?.reason] ?? "startup" });
   });
 
@@ -230,17 +233,61 @@ export default function vigil(pi: any) {
     if (text) return { message: { customType: "vigil", content: text, display: true } };
   });
 
-  // A tool_call handler makes pi write the reply that makes the call to
-  // the session file before the tool runs, so the sidecar finds it there.
-  pi.on("tool_call", async () => undefined);
+  // The tool boundary. A step's result reaches the session file only
+  // after the tool_result event, and the agent takes the steers for its
+  // next model call right after turn_end without waiting for turn_end's
+  // handlers; so a note sent at either would come one step late. The
+  // boundary is sent at turn_end, whose handlers run once the turn's
+  // results are written (so the sidecar reviews that step as well), and
+  // the next model call's context event, which the agent awaits, waits
+  // for the answer (bounded as every event is) and carries the notes:
+  // each stays in every later request, right after the tool results it
+  // came at, as a steer would (carried holds them, by the call id of the
+  // last result of their turn).
+  let boundary: Promise<string> | null = null;
+  const carried: { after: string; message: any }[] = [];
 
-  pi.on("tool_result", async (event: any, ctx: any) => {
-    const r = await send(ctx, event?.isError ? "PostToolUseFailure" : "PostToolUse", {
-      tool_name: String(event?.toolName ?? ""),
-      tool_use_id: String(event?.toolCallId ?? ""),
+  pi.on("turn_end", async (event: any, ctx: any) => {
+    const results: any[] = Array.isArray(event?.toolResults) ? event.toolResults : [];
+    const last = results[results.length - 1];
+    if (!last?.toolCallId) return;
+    const failed = results.some((r: any) => r?.isError);
+    const run = send(ctx, failed ? "PostToolUseFailure" : "PostToolUse", {
+      tool_name: String(last.toolName ?? ""),
+      tool_use_id: String(last.toolCallId),
+    }).then((r) => {
+      const text = contextOf(r);
+      if (text) {
+        carried.push({ after: String(last.toolCallId), message: { role: "custom", customType: "vigil", content: text, display: true, timestamp: Date.now() } });
+        if (carried.length > 64) carried.shift();
+      }
+      return text;
     });
-    const text = contextOf(r);
-    if (text) note(text, "steer");
+    boundary = run;
+    await run;
+  });
+
+  pi.on("context", async (event: any) => {
+    if (boundary) {
+      const b = boundary;
+      boundary = null;
+      await b;
+    }
+    const messages: any[] = Array.isArray(event?.messages) ? event.messages : [];
+    if (carried.length === 0 || messages.length === 0) return;
+    const out: any[] = [];
+    let added = false;
+    for (const m of messages) {
+      out.push(m);
+      if (m?.role !== "toolResult") continue;
+      for (const c of carried) {
+        if (c.after === m.toolCallId) {
+          out.push(c.message);
+          added = true;
+        }
+      }
+    }
+    if (added) return { messages: out };
   });
 
   pi.on("turn_end", async (event: any, ctx: any) => {
