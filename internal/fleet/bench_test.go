@@ -36,14 +36,16 @@ func envInt(name string, def int) int {
 func BenchmarkFleet(b *testing.B) {
 	sessions, steps := envInt("FLEET_SESSIONS", 50), envInt("FLEET_STEPS", 20)
 	b.Run(fmt.Sprintf("rules/%dx%d", sessions, steps), func(b *testing.B) {
-		benchFleet(b, RulesFactory(rules.DefaultSettings()), sessions, steps)
+		benchFleet(b, RulesFactory(rules.DefaultSettings()), sessions, steps, 0)
 	})
 	b.Run(fmt.Sprintf("note-per-step/%dx%d", sessions, steps), func(b *testing.B) {
-		benchFleet(b, perStepFactory, sessions, steps)
+		benchFleet(b, perStepFactory, sessions, steps, sessions*steps)
 	})
 }
 
-func benchFleet(b *testing.B, factory Factory, sessions, steps int) {
+// benchFleet runs the load once per b.N; with wantNotes > 0 it also waits
+// for that many notes to reach the clients.
+func benchFleet(b *testing.B, factory Factory, sessions, steps, wantNotes int) {
 	interval := time.Duration(envInt("FLEET_INTERVAL_MS", 0)) * time.Millisecond
 	for range b.N {
 		s := startServer(b)
@@ -80,6 +82,7 @@ func benchFleet(b *testing.B, factory Factory, sessions, steps int) {
 		var nmu sync.Mutex
 		var readers sync.WaitGroup
 		stopReading := make(chan struct{})
+		allNotes := make(chan struct{})
 		for _, c := range clients {
 			readers.Go(func() {
 				for {
@@ -88,6 +91,9 @@ func benchFleet(b *testing.B, factory Factory, sessions, steps int) {
 						d := time.Since(n.StepPublished)
 						nmu.Lock()
 						noteLat = append(noteLat, d)
+						if len(noteLat) == wantNotes {
+							close(allNotes)
+						}
 						nmu.Unlock()
 					case <-stopReading:
 						return
@@ -126,6 +132,15 @@ func benchFleet(b *testing.B, factory Factory, sessions, steps int) {
 		case <-time.After(10 * time.Minute):
 			b.Fatalf("reviewed %d of %d steps in 10 minutes", len(review), total)
 		}
+		if wantNotes > 0 {
+			select {
+			case <-allNotes:
+			case <-time.After(time.Minute):
+				nmu.Lock()
+				b.Errorf("%d of %d notes reached the clients", len(noteLat), wantNotes)
+				nmu.Unlock()
+			}
+		}
 		elapsed := time.Since(start)
 		b.StopTimer()
 		close(stopReading)
@@ -140,6 +155,11 @@ func benchFleet(b *testing.B, factory Factory, sessions, steps int) {
 			dropped += c.Dropped()
 		}
 		b.ReportMetric(float64(dropped), "dropped")
+		var repeats int64
+		for _, c := range clients {
+			repeats += c.Repeats()
+		}
+		b.ReportMetric(float64(repeats), "repeats")
 		if len(noteLat) > 0 {
 			b.ReportMetric(ms(pct(noteLat, 50)), "note-p50-ms")
 			b.ReportMetric(ms(pct(noteLat, 99)), "note-p99-ms")
