@@ -1,87 +1,52 @@
 package sidecar
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"syscall"
 	"time"
+
+	"github.com/vigil-dev/vigil/internal/hookwire"
 )
 
-// Key names one watched session: the agent and the agent's session id.
-type Key struct {
-	Agent   string `json:"agent"`
-	Session string `json:"session"`
-}
-
-// Name is the key's file name stem: a hash, short enough for a unix
-// socket path and free of anything the session id could smuggle in.
-func (k Key) Name() string {
-	sum := sha256.Sum256([]byte(k.Agent + "\x00" + k.Session))
-	return hex.EncodeToString(sum[:8])
-}
+// Key names one watched session (the agent and its session id):
+// [hookwire.Key], which the hook command names the session's files by.
+type Key = hookwire.Key
 
 // Dir is the per-user folder of live sidecars: their sockets, locks,
-// logs and registry files. Only its owner may use it.
+// logs and registry files. Only its owner may use it. Its paths are the
+// ones [hookwire.Dir] gives the hook command.
 type Dir string
 
 // RuntimeDir returns the sidecars' folder, creating it with mode 0700:
-// $VIGIL_RUNTIME_DIR, else $XDG_RUNTIME_DIR/vigil, else
-// <temp>/vigil-<uid>. It refuses a folder another user owns or that
-// others may enter, since a socket there would let them talk to the
-// sidecar.
+// [hookwire.RuntimeDir] ($VIGIL_RUNTIME_DIR, else $XDG_RUNTIME_DIR/vigil,
+// else <temp>/vigil-<uid>; refused when another user owns it or others
+// may enter).
 func RuntimeDir(lookupEnv func(string) (string, bool)) (Dir, error) {
-	var dir string
-	if d, ok := lookupEnv("VIGIL_RUNTIME_DIR"); ok && d != "" {
-		dir = d
-	} else if d, ok := lookupEnv("XDG_RUNTIME_DIR"); ok && d != "" {
-		dir = filepath.Join(d, "vigil")
-	} else {
-		dir = filepath.Join(os.TempDir(), "vigil-"+strconv.Itoa(os.Getuid()))
-	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", fmt.Errorf("sidecar folder: %w", err)
-	}
-	fi, err := os.Lstat(dir)
-	if err != nil {
-		return "", fmt.Errorf("sidecar folder: %w", err)
-	}
-	if !fi.IsDir() {
-		return "", fmt.Errorf("sidecar folder %s is not a folder", dir)
-	}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Getuid() {
-		return "", fmt.Errorf("sidecar folder %s belongs to user %d, not to you", dir, st.Uid)
-	}
-	if fi.Mode().Perm()&0o077 != 0 {
-		if err := os.Chmod(dir, 0o700); err != nil {
-			return "", fmt.Errorf("sidecar folder %s is open to others (%v) and cannot be closed: %w", dir, fi.Mode().Perm(), err)
-		}
-	}
-	return Dir(dir), nil
+	d, err := hookwire.RuntimeDir(lookupEnv)
+	return Dir(d), err
 }
 
 // Socket is the path of k's unix socket.
-func (d Dir) Socket(k Key) string { return filepath.Join(string(d), k.Name()+".sock") }
+func (d Dir) Socket(k Key) string { return hookwire.Dir(d).Socket(k) }
 
 // Lock is the path of the file a sidecar holds locked while it runs, so
 // that a second start finds the first.
 func (d Dir) Lock(k Key) string { return filepath.Join(string(d), k.Name()+".lock") }
 
 // Info is the path of k's registry file.
-func (d Dir) Info(k Key) string { return filepath.Join(string(d), k.Name()+".json") }
+func (d Dir) Info(k Key) string { return hookwire.Dir(d).Info(k) }
 
 // Log is the path of k's sidecar log.
-func (d Dir) Log(k Key) string { return filepath.Join(string(d), k.Name()+".log") }
+func (d Dir) Log(k Key) string { return hookwire.Dir(d).Log(k) }
 
 // HookLog is the path of the hook command's log, where it says why it
 // failed open.
-func (d Dir) HookLog() string { return filepath.Join(string(d), "hook.log") }
+func (d Dir) HookLog() string { return hookwire.Dir(d).HookLog() }
 
 // Info describes a live sidecar; the sidecar writes it when it starts
 // serving and removes it when it stops.
