@@ -10,6 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vigil-dev/vigil/advisor"
+	"github.com/vigil-dev/vigil/internal/fakellm"
+	"github.com/vigil-dev/vigil/llm/anthropic"
 	"github.com/vigil-dev/vigil/rules"
 )
 
@@ -27,6 +30,8 @@ func envInt(name string, def int) int {
 // after another, as an agent does, without waiting for reviews: all at
 // once (a flood: latency is then mostly queueing), or one step every
 // FLEET_INTERVAL_MS milliseconds per session (an offered load). It
+// runs the rules reviewer, a detector with a note for every step, and a
+// model advisor on fakellm that reviews every step. It
 // reports steps reviewed per second per worker, p50 and p99 from a
 // step's publication to its review's ack, and p50 and p99 from a step's
 // publication to its note's delivery to the client.
@@ -40,6 +45,23 @@ func BenchmarkFleet(b *testing.B) {
 	})
 	b.Run(fmt.Sprintf("note-per-step/%dx%d", sessions, steps), func(b *testing.B) {
 		benchFleet(b, perStepFactory, sessions, steps, sessions*steps)
+	})
+	b.Run(fmt.Sprintf("model-fakellm/%dx%d", sessions, steps), func(b *testing.B) {
+		// A model advisor that reviews every step and has nothing to add:
+		// one HTTP exchange with fakellm per step.
+		srv := fakellm.StartTest(b, fakellm.MustParse(b, `
+rules:
+  - steps:
+      - text: Nothing to add.
+    repeat: true
+`))
+		m, err := anthropic.New(anthropic.Config{BaseURL: srv.URL(), APIKey: "k", Model: "m"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		benchFleet(b, func(info SessionInfo, h advisor.Host) (*advisor.Runtime, error) {
+			return advisor.New(advisor.Options{Model: m, Host: h, Start: info.Start})
+		}, sessions, steps, 0)
 	})
 }
 
