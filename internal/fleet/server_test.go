@@ -153,7 +153,11 @@ func ensureWith(t testing.TB, nc *nats.Conn, tenant string, l Limits) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Ensure(context.Background(), js, tenant, l); err != nil {
+	// A bound past the API's default 5 s: under -race on a loaded machine
+	// the in-process server can be slow to create streams.
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := Ensure(ctx, js, tenant, l); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -69,8 +69,10 @@ type WorkerOptions struct {
 	// PrimeSteps bounds the steps already reviewed replayed to the
 	// advisor of a session taken over. Default 50.
 	PrimeSteps int
-	// AckWait bounds one step's review: a step not acknowledged by then is
-	// delivered again. Default 5 minutes.
+	// AckWait is how long a step given to a worker that stopped working
+	// on it (it died) waits before it is delivered again; a worker
+	// reviewing a step tells the server so every third of it. Default the
+	// lease's time to live.
 	AckWait time.Duration
 	// OnReviewed, if set, is told of each step reviewed, after its ack.
 	OnReviewed func(Reviewed)
@@ -155,10 +157,10 @@ func NewWorker(nc *nats.Conn, opts WorkerOptions) (*Worker, error) {
 	if opts.PrimeSteps <= 0 {
 		opts.PrimeSteps = 50
 	}
-	if opts.AckWait <= 0 {
-		opts.AckWait = 5 * time.Minute
-	}
 	opts.Limits = opts.Limits.withDefaults()
+	if opts.AckWait <= 0 {
+		opts.AckWait = opts.Limits.LeaseTTL
+	}
 	js, err := jetstream.New(nc)
 	if err != nil {
 		return nil, fmt.Errorf("fleet: jetstream: %w", err)
@@ -188,7 +190,9 @@ func (w *Worker) logf(format string, args ...any) {
 // returns an error when it cannot set up the tenant's streams or
 // consumers.
 func (w *Worker) Run(ctx context.Context) error {
-	kv, err := Ensure(ctx, w.js, w.opts.Tenant, w.opts.Limits)
+	setup, cancelSetup := context.WithTimeout(ctx, 30*time.Second)
+	kv, err := Ensure(setup, w.js, w.opts.Tenant, w.opts.Limits)
+	cancelSetup()
 	if err != nil {
 		return err
 	}
@@ -230,7 +234,11 @@ func (w *Worker) Run(ctx context.Context) error {
 			return nil
 		case e, ok := <-watcher.Updates():
 			if !ok {
+				cc.Stop()
 				w.stopAll()
+				if ctx.Err() != nil {
+					return nil // the watcher stops with ctx
+				}
 				return errors.New("fleet: the lease watcher stopped")
 			}
 			if e != nil && e.Operation() != jetstream.KeyValuePut {
@@ -310,10 +318,29 @@ func (w *Worker) rescan(ctx context.Context) {
 		}
 	}
 	w.mu.Unlock()
+	pending := map[string]bool{} // the sessions that have a consumer: steps wait?
 	lister := w.steps.ListConsumers(ctx)
 	for info := range lister.Info() {
-		sess, ok := strings.CutPrefix(info.Name, sessionConsumerPrefix)
-		if !ok || info.NumPending+uint64(info.NumAckPending) == 0 {
+		if sess, ok := strings.CutPrefix(info.Name, sessionConsumerPrefix); ok {
+			pending[sess] = info.NumPending+uint64(info.NumAckPending) > 0
+		}
+	}
+	if err := lister.Err(); err != nil {
+		if ctx.Err() == nil {
+			w.logf("fleet: listing sessions: %v", err)
+		}
+		return
+	}
+	info, err := w.steps.Info(ctx, jetstream.WithSubjectFilter(StepSubject(w.opts.Tenant, "*")))
+	if err != nil {
+		if ctx.Err() == nil {
+			w.logf("fleet: listing sessions: %v", err)
+		}
+		return
+	}
+	for subject := range info.State.Subjects {
+		sess := sessionOf(subject)
+		if waits, has := pending[sess]; has && !waits {
 			continue
 		}
 		w.mu.Lock()
@@ -325,9 +352,6 @@ func (w *Worker) rescan(ctx context.Context) {
 		if _, err := w.kv.Get(ctx, sess); errors.Is(err, jetstream.ErrKeyNotFound) || errors.Is(err, jetstream.ErrKeyDeleted) {
 			w.wg.Go(func() { w.claim(ctx, sess, nil) })
 		}
-	}
-	if err := lister.Err(); err != nil && ctx.Err() == nil {
-		w.logf("fleet: listing sessions: %v", err)
 	}
 }
 
@@ -420,23 +444,27 @@ func (w *Worker) release(sess string, o *owned) {
 func (w *Worker) serve(ctx context.Context, sess string) error {
 	name := sessionConsumerPrefix + sess
 	subject := StepSubject(w.opts.Tenant, sess)
-	// Go on from the old consumer's ack floor; a new consumer delivers at
-	// once what a dead worker was given and never acknowledged.
-	var start uint64
-	if c, err := w.steps.Consumer(ctx, name); err == nil {
-		if fl := c.CachedInfo().AckFloor.Stream; fl > 0 {
-			start = fl + 1
-		}
-		if err := w.steps.DeleteConsumer(ctx, name); err != nil && !errors.Is(err, jetstream.ErrConsumerNotFound) {
-			return fmt.Errorf("replacing consumer: %w", err)
-		}
-	} else if !errors.Is(err, jetstream.ErrConsumerNotFound) {
+	// The session's consumer is made once and never replaced, so its ack
+	// floor (the steps reviewed) survives every worker: a new owner binds
+	// to it, and a step a dead worker was given comes back after AckWait.
+	// It outlives the session's steps (MaxAge) by an hour, so a session
+	// with steps and no consumer has never been taken.
+	cons, err := w.steps.CreateOrUpdateConsumer(ctx, jetstream.ConsumerConfig{
+		Durable:           name,
+		Description:       "vigil fleet: the steps of session " + sess + ", reviewed in order",
+		FilterSubject:     subject,
+		AckPolicy:         jetstream.AckExplicitPolicy,
+		AckWait:           w.opts.AckWait,
+		MaxAckPending:     1,
+		InactiveThreshold: w.opts.Limits.MaxAge + time.Hour,
+	})
+	if err != nil {
 		return fmt.Errorf("consumer: %w", err)
 	}
 	h := &host{}
 	info := SessionInfo{Tenant: w.opts.Tenant, Session: sess, Start: advisor.StartAtBeginning}
-	if start > 0 {
-		tail, err := w.tail(ctx, subject, start)
+	if floor := cons.CachedInfo().AckFloor.Stream; floor > 0 {
+		tail, err := w.tail(ctx, subject, floor+1)
 		if err != nil {
 			return err
 		}
@@ -451,22 +479,6 @@ func (w *Worker) serve(ctx context.Context, sess string) error {
 	}
 	rt.Start(ctx)
 	defer rt.Stop()
-	cfg := jetstream.ConsumerConfig{
-		Durable:           name,
-		Description:       "vigil fleet: the steps of session " + sess + ", reviewed in order",
-		FilterSubject:     subject,
-		AckPolicy:         jetstream.AckExplicitPolicy,
-		AckWait:           w.opts.AckWait,
-		MaxAckPending:     1,
-		InactiveThreshold: w.opts.Limits.MaxAge,
-	}
-	if start > 0 {
-		cfg.DeliverPolicy, cfg.OptStartSeq = jetstream.DeliverByStartSequencePolicy, start
-	}
-	cons, err := w.steps.CreateOrUpdateConsumer(ctx, cfg)
-	if err != nil {
-		return fmt.Errorf("consumer: %w", err)
-	}
 	msgs := make(chan jetstream.Msg)
 	cc, err := cons.Consume(func(m jetstream.Msg) {
 		select {
@@ -548,6 +560,30 @@ func (w *Worker) tail(ctx context.Context, subject string, start uint64) ([]sess
 	return out, nil
 }
 
+// inProgress tells the server every third of AckWait that m is being
+// reviewed, until the returned func is called.
+func (w *Worker) inProgress(m jetstream.Msg) (stop func()) {
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(w.opts.AckWait / 3)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				_ = m.InProgress()
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-finished
+	}
+}
+
 // review gives one step to the session's advisor, waits for its review,
 // publishes its notes and acknowledges the step. An error ends the
 // session, the step unacknowledged.
@@ -572,7 +608,10 @@ func (w *Worker) review(ctx context.Context, sess string, rt *advisor.Runtime, h
 	}
 	cursor := h.append(entries)
 	rt.Notify(advisor.Event{Kind: advisor.EventStepEnded, Cursor: cursor})
-	if err := rt.WaitBacklogBelow(ctx, 1); err != nil {
+	stopProgress := w.inProgress(m)
+	err = rt.WaitBacklogBelow(ctx, 1)
+	stopProgress()
+	if err != nil {
 		return fmt.Errorf("step %d: waiting for its review: %w", st.Seq, err)
 	}
 	notes := h.take()
