@@ -413,7 +413,11 @@ func (w *Worker) renew(ctx context.Context, cancel context.CancelFunc, sess stri
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			rev, err := w.kv.Update(ctx, sess, []byte(w.opts.ID), o.rev.Load())
+			// Not cancelled with the session: an update cut short may
+			// still land, leaving release a stale revision.
+			uctx, ucancel := context.WithTimeout(context.Background(), w.opts.Limits.LeaseTTL/3)
+			rev, err := w.kv.Update(uctx, sess, []byte(w.opts.ID), o.rev.Load())
+			ucancel()
 			if err != nil {
 				if ctx.Err() == nil {
 					w.logf("fleet: session %s: lease lost: %v", sess, err)
