@@ -1,15 +1,17 @@
 package hookwire
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // Proc names a process: its id and its start time (field 22 of
 // /proc/PID/stat, in clock ticks since boot; 0 where there is no /proc,
-// when only the id is compared). It has the fields of sidecar.Proc.
+// when only the id is compared). The sidecar watches its agent by it.
 type Proc struct {
 	PID   int
 	Start uint64
@@ -72,4 +74,33 @@ func AgentOf(ppid int) Proc {
 		pid = up
 	}
 	return Proc{}
+}
+
+// ProcOf returns pid's process with its start time; without /proc, the
+// id alone.
+func ProcOf(pid int) Proc {
+	if _, _, start, err := procStat(pid); err == nil {
+		return Proc{PID: pid, Start: start}
+	}
+	return Proc{PID: pid}
+}
+
+// Alive reports whether p still runs: a process with its id exists and,
+// when p has a start time, started then (not another process that was
+// given the id since).
+func (p Proc) Alive() bool {
+	if p.PID <= 0 {
+		return false
+	}
+	if err := syscall.Kill(p.PID, 0); err != nil && !errors.Is(err, syscall.EPERM) {
+		return false
+	}
+	if p.Start == 0 {
+		return true
+	}
+	_, _, start, err := procStat(p.PID)
+	if err != nil {
+		return errors.Is(err, syscall.EACCES) // there, but hidden from us
+	}
+	return start == p.Start
 }
