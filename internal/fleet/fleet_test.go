@@ -373,3 +373,30 @@ func TestIdleSessionLetGoAndTakenAgain(t *testing.T) {
 		t.Fatal("want the session taken again")
 	}
 }
+
+// TestRetriedAsksAgainAfterALostAnswer: Ensure's requests are asked
+// again when one attempt's bound runs out, and not for other errors or
+// once the caller's context has ended.
+func TestRetriedAsksAgainAfterALostAnswer(t *testing.T) {
+	calls := 0
+	v, err := retried(context.Background(), func(ctx context.Context) (int, error) {
+		if calls++; calls < 3 {
+			return 0, fmt.Errorf("request: %w", context.DeadlineExceeded)
+		}
+		return 7, nil
+	})
+	if v != 7 || err != nil || calls != 3 {
+		t.Fatalf("got %d, %v after %d calls; want 7 after 3", v, err, calls)
+	}
+	calls = 0
+	boom := errors.New("boom")
+	if _, err := retried(context.Background(), func(context.Context) (int, error) { calls++; return 0, boom }); !errors.Is(err, boom) || calls != 1 {
+		t.Fatalf("got %v after %d calls; want boom after 1", err, calls)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	calls = 0
+	if _, err := retried(ctx, func(ctx context.Context) (int, error) { calls++; return 0, ctx.Err() }); err == nil || calls != 1 {
+		t.Fatalf("got %v after %d calls; want an error after 1", err, calls)
+	}
+}

@@ -2,6 +2,7 @@ package fleet
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -68,7 +69,56 @@ func Ensure(ctx context.Context, js jetstream.JetStream, tenant string, limits L
 	if l.Memory {
 		storage = jetstream.MemoryStorage
 	}
-	_, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+	_, err := retried(ctx, func(ctx context.Context) (jetstream.Stream, error) {
+		return js.CreateOrUpdateStream(ctx, stepConfig(tenant, l, storage))
+	})
+	if err != nil {
+		return nil, fmt.Errorf("fleet: stream %s: %w", StepStream(tenant), err)
+	}
+	_, err = retried(ctx, func(ctx context.Context) (jetstream.Stream, error) {
+		return js.CreateOrUpdateStream(ctx, noteConfig(tenant, l, storage))
+	})
+	if err != nil {
+		return nil, fmt.Errorf("fleet: stream %s: %w", NoteStream(tenant), err)
+	}
+	kv, err := retried(ctx, func(ctx context.Context) (jetstream.KeyValue, error) {
+		return js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
+			Bucket:         LeaseBucket(tenant),
+			Description:    "vigil fleet: which worker owns each of tenant " + tenant + "'s sessions",
+			TTL:            l.LeaseTTL,
+			LimitMarkerTTL: l.LeaseTTL,
+			Storage:        storage,
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("fleet: bucket %s: %w", LeaseBucket(tenant), err)
+	}
+	return kv, nil
+}
+
+// attemptTimeout bounds one JetStream API request of [Ensure]: a request
+// or its answer lost (a server busy or restarting) is asked again rather
+// than waited on until the caller's whole bound is spent.
+const attemptTimeout = 5 * time.Second
+
+// retried calls f with a context bounded by [attemptTimeout] until it
+// succeeds, fails otherwise than by that bound running out, or ctx ends.
+// The requests it repeats are idempotent (create or update to one
+// configuration).
+func retried[T any](ctx context.Context, f func(context.Context) (T, error)) (T, error) {
+	for {
+		actx, cancel := context.WithTimeout(ctx, attemptTimeout)
+		v, err := f(actx)
+		cancel()
+		if err == nil || ctx.Err() != nil || !errors.Is(err, context.DeadlineExceeded) {
+			return v, err
+		}
+	}
+}
+
+// stepConfig is the configuration of the tenant's stream of steps.
+func stepConfig(tenant string, l Limits, storage jetstream.StorageType) jetstream.StreamConfig {
+	return jetstream.StreamConfig{
 		Name:              StepStream(tenant),
 		Description:       "vigil fleet: the steps of tenant " + tenant + "'s sessions",
 		Subjects:          []string{StepSubject(tenant, "*")},
@@ -79,11 +129,12 @@ func Ensure(ctx context.Context, js jetstream.JetStream, tenant string, limits L
 		MaxAge:            l.MaxAge,
 		Duplicates:        l.Duplicates,
 		Storage:           storage,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("fleet: stream %s: %w", StepStream(tenant), err)
 	}
-	_, err = js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+}
+
+// noteConfig is the configuration of the tenant's stream of notes.
+func noteConfig(tenant string, l Limits, storage jetstream.StorageType) jetstream.StreamConfig {
+	return jetstream.StreamConfig{
 		Name:        NoteStream(tenant),
 		Description: "vigil fleet: the advisors' notes to tenant " + tenant + "'s sessions",
 		Subjects:    []string{NoteSubject(tenant, "*")},
@@ -93,19 +144,5 @@ func Ensure(ctx context.Context, js jetstream.JetStream, tenant string, limits L
 		MaxAge:      l.MaxAge,
 		Duplicates:  l.Duplicates,
 		Storage:     storage,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("fleet: stream %s: %w", NoteStream(tenant), err)
 	}
-	kv, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
-		Bucket:         LeaseBucket(tenant),
-		Description:    "vigil fleet: which worker owns each of tenant " + tenant + "'s sessions",
-		TTL:            l.LeaseTTL,
-		LimitMarkerTTL: l.LeaseTTL,
-		Storage:        storage,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("fleet: bucket %s: %w", LeaseBucket(tenant), err)
-	}
-	return kv, nil
 }
