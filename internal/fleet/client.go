@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -55,9 +56,13 @@ type Client struct {
 	done  chan struct{}
 	once  sync.Once
 
-	mu    sync.Mutex // guards seen and order
+	mu    sync.Mutex // guards seen, order, pending and changed
 	seen  map[string]bool
 	order []string
+	// pending are the steps published and not yet reviewed, in order;
+	// changed is closed (and replaced) whenever reviews take some off.
+	pending []uint64
+	changed chan struct{}
 }
 
 // NewClient returns a client over nc, subscribed to its session's notes
@@ -84,7 +89,7 @@ func NewClient(ctx context.Context, nc *nats.Conn, opts ClientOptions) (*Client,
 	if err != nil {
 		return nil, fmt.Errorf("fleet: jetstream: %w", err)
 	}
-	c := &Client{js: js, nc: nc, opts: opts, notes: make(chan Note, opts.NotesBuffer), done: make(chan struct{}), seen: map[string]bool{}}
+	c := &Client{js: js, nc: nc, opts: opts, notes: make(chan Note, opts.NotesBuffer), done: make(chan struct{}), seen: map[string]bool{}, changed: make(chan struct{})}
 	c.seq.Store(opts.NextSeq)
 	ctx, cancel := context.WithTimeout(ctx, opts.PublishTimeout)
 	defer cancel()
@@ -120,10 +125,52 @@ func (c *Client) receive(m jetstream.Msg) {
 		delete(c.seen, c.order[0])
 		c.order = c.order[1:]
 	}
+	if n.Kind == KindReviewed {
+		// Reviews come in the order of the steps: every step up to this
+		// one is done.
+		k := 0
+		for k < len(c.pending) && c.pending[k] <= n.Seq {
+			k++
+		}
+		if k > 0 {
+			c.pending = c.pending[k:]
+			close(c.changed)
+			c.changed = make(chan struct{})
+		}
+		c.mu.Unlock()
+		return
+	}
 	c.mu.Unlock()
 	select {
 	case c.notes <- n:
 	case <-c.done:
+	}
+}
+
+// Backlog is how many of the steps published have not been reviewed yet.
+func (c *Client) Backlog() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.pending)
+}
+
+// WaitBacklogBelow waits until fewer than n published steps are
+// unreviewed, ctx ends (its error), or the client is closed (nil).
+func (c *Client) WaitBacklogBelow(ctx context.Context, n int) error {
+	for {
+		c.mu.Lock()
+		left, changed := len(c.pending), c.changed
+		c.mu.Unlock()
+		if left < n {
+			return nil
+		}
+		select {
+		case <-changed:
+		case <-c.done:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
 	}
 }
 
@@ -142,8 +189,18 @@ func (c *Client) Publish(ctx context.Context, entries []session.Entry, events ..
 		return seq, err
 	}
 	st.Published = time.Now()
+	// Pending before it goes: its review may come back before the
+	// publication's ack does.
+	c.mu.Lock()
+	c.pending = append(c.pending, seq)
+	c.mu.Unlock()
 	if err := c.publish(ctx, st); err != nil {
 		c.dropped.Add(1)
+		c.mu.Lock()
+		if i := slices.Index(c.pending, seq); i >= 0 {
+			c.pending = slices.Delete(c.pending, i, i+1)
+		}
+		c.mu.Unlock()
 		return seq, err
 	}
 	return seq, nil

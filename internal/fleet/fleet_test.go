@@ -186,8 +186,8 @@ func TestTakeover(t *testing.T) {
 	if !slices.Equal(again, []uint64{4, 5, 6}) {
 		t.Errorf("the new owner reviewed steps %v, want [4 5 6]", again)
 	}
-	if n := noteCount(t, nc, "acme", "s1"); n != 6 {
-		t.Errorf("the notes stream holds %d notes, want 6 (step 4's once)", n)
+	if n := noteCount(t, nc, "acme", "s1"); n != 12 {
+		t.Errorf("the notes stream holds %d messages, want 12 (each step's note and its review's end, step 4's once)", n)
 	}
 	if c.Repeats() != 0 {
 		t.Errorf("the client dropped %d repeated notes, want none reaching it", c.Repeats())
@@ -398,5 +398,40 @@ func TestRetriedAsksAgainAfterALostAnswer(t *testing.T) {
 	calls = 0
 	if _, err := retried(ctx, func(ctx context.Context) (int, error) { calls++; return 0, ctx.Err() }); err == nil || calls != 1 {
 		t.Fatalf("got %v after %d calls; want an error after 1", err, calls)
+	}
+}
+
+// TestClientBacklog: the steps a client published count as its backlog
+// until their reviews end (the review's closing message), notes or none;
+// steps published while no worker runs wait for one.
+func TestClientBacklog(t *testing.T) {
+	s := startServer(t)
+	nc := connect(t, s)
+	ensure(t, nc, "acme")
+	c := newClient(t, nc, "acme", "s1")
+	for i := 1; i <= 3; i++ {
+		publish(t, c, "s1", i)
+	}
+	if b := c.Backlog(); b != 3 {
+		t.Fatalf("backlog %d before any worker, want 3", b)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	if err := c.WaitBacklogBelow(ctx, 1); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("wait with no worker: %v, want the deadline", err)
+	}
+	runWorker(t, s, WorkerOptions{Tenant: "acme"}, nil)
+	wctx, wcancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer wcancel()
+	if err := c.WaitBacklogBelow(wctx, 1); err != nil {
+		t.Fatalf("wait with a worker: %v", err)
+	}
+	if b := c.Backlog(); b != 0 {
+		t.Fatalf("backlog %d after the reviews, want 0", b)
+	}
+	for i := 1; i <= 3; i++ {
+		if n := waitNote(t, c); n.Kind == KindReviewed {
+			t.Fatalf("a review's end reached Notes: %+v", n)
+		}
 	}
 }

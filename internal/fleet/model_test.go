@@ -39,12 +39,13 @@ rules:
 	if n.ID != "s1.1.0" || n.Kind != KindSteer || n.Advice.Note != "Run the tests before committing." || n.Advice.Severity != advisor.SeverityConcern {
 		t.Fatalf("note %+v", n)
 	}
-	if r := <-reviewed; r.Seq != 1 || r.Notes < 1 {
-		t.Fatalf("review %+v", r)
+	if r := <-reviewed; r.Seq != 1 || r.Notes < 1 || len(r.Models) != 1 || r.Models[0].Model != "anthropic/m" || r.Models[0].Usage.Output == 0 {
+		t.Fatalf("review %+v, want a note and the model's usage", r)
 	}
 	publish(t, c, "s1", 2)
-	if r := <-reviewed; r.Seq != 2 || r.Notes != 0 {
-		t.Fatalf("second review %+v, want no note", r)
+	r := <-reviewed
+	if r.Seq != 2 || r.Notes != 0 || len(r.Models) != 1 || r.Models[0].Usage.PromptTokens() == 0 {
+		t.Fatalf("second review %+v, want no note, one call's usage", r)
 	}
 	if got := len(llmsrv.Requests()); got != 3 {
 		t.Errorf("%d model requests, want 3 (advise, its result, the second step)", got)

@@ -72,6 +72,10 @@ const (
 	// KindResume asks the agent to start a run so that the steer before
 	// it is acted on; it carries no advice.
 	KindResume = "resume"
+	// KindReviewed is the last message of each step's review, notes or
+	// none: the agent counts its backlog by them. It carries no advice
+	// and is not one of [Client.Notes].
+	KindReviewed = "reviewed"
 )
 
 // Note is one thing the advisor of a session told its host, as published
@@ -85,7 +89,7 @@ type Note struct {
 	Session string `json:"session"`
 	Seq     uint64 `json:"seq"`
 	// Kind is one of KindAside, KindSteer, KindCard, KindWithhold,
-	// KindResume.
+	// KindResume, KindReviewed.
 	Kind   string         `json:"kind"`
 	Advice advisor.Advice `json:"advice,omitzero"`
 	// Advisor names the roster's advisor that wrote it ("" for the

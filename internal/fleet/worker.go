@@ -16,6 +16,7 @@ import (
 
 	"github.com/vigil-dev/vigil/advisor"
 	"github.com/vigil-dev/vigil/internal/rulesadvisor"
+	"github.com/vigil-dev/vigil/llm"
 	"github.com/vigil-dev/vigil/rules"
 	"github.com/vigil-dev/vigil/session"
 )
@@ -95,6 +96,9 @@ type Reviewed struct {
 	// Delivered counts the deliveries of the step (more than 1: it was
 	// redelivered after a worker died or let it go).
 	Delivered uint64
+	// Models is what the review spent, by the model that served each
+	// call (none for the rules reviewer).
+	Models []advisor.ModelUsage
 }
 
 // Stats are a worker's counters since it started.
@@ -610,6 +614,7 @@ func (w *Worker) review(ctx context.Context, sess string, rt *advisor.Runtime, h
 			rt.Notify(ev)
 		}
 	}
+	spent := rt.Status().Models
 	cursor := h.append(entries)
 	rt.Notify(advisor.Event{Kind: advisor.EventStepEnded, Cursor: cursor})
 	stopProgress := w.inProgress(m)
@@ -619,6 +624,9 @@ func (w *Worker) review(ctx context.Context, sess string, rt *advisor.Runtime, h
 		return fmt.Errorf("step %d: waiting for its review: %w", st.Seq, err)
 	}
 	notes := h.take()
+	// The last message of each review says it is done, so that the agent
+	// knows its backlog (advisor.syncBacklog, the Stop hook's wait).
+	notes = append(notes, Note{Kind: KindReviewed})
 	for i := range notes {
 		n := &notes[i]
 		n.ID, n.Tenant, n.Session, n.Seq, n.StepPublished = noteID(sess, st.Seq, i), st.Tenant, sess, st.Seq, st.Published
@@ -629,7 +637,9 @@ func (w *Worker) review(ctx context.Context, sess string, rt *advisor.Runtime, h
 		if _, err := w.js.PublishMsg(ctx, &nats.Msg{Subject: NoteSubject(w.opts.Tenant, sess), Data: data}, jetstream.WithMsgID(n.ID)); err != nil {
 			return fmt.Errorf("step %d: publishing note %s: %w", st.Seq, n.ID, err)
 		}
-		w.notes.Add(1)
+		if n.Kind != KindReviewed {
+			w.notes.Add(1)
+		}
 	}
 	if w.beforeAck != nil {
 		w.beforeAck(st)
@@ -643,7 +653,25 @@ func (w *Worker) review(ctx context.Context, sess string, rt *advisor.Runtime, h
 		if meta, err := m.Metadata(); err == nil {
 			delivered = meta.NumDelivered
 		}
-		w.opts.OnReviewed(Reviewed{Tenant: st.Tenant, Session: sess, Seq: st.Seq, Notes: len(notes), Latency: time.Since(st.Published), Delivered: delivered})
+		w.opts.OnReviewed(Reviewed{Tenant: st.Tenant, Session: sess, Seq: st.Seq, Notes: len(notes) - 1, Latency: time.Since(st.Published), Delivered: delivered, Models: spentSince(spent, rt.Status().Models)})
 	}
 	return nil
+}
+
+// spentSince returns what after holds beyond before: the usage of the
+// calls made between two of a runtime's [advisor.Status.Models].
+func spentSince(before, after []advisor.ModelUsage) []advisor.ModelUsage {
+	var out []advisor.ModelUsage
+	for _, a := range after {
+		u := a.Usage
+		for _, b := range before {
+			if b.Model == a.Model {
+				u.Input, u.Output, u.CacheRead, u.CacheWrite = u.Input-b.Usage.Input, u.Output-b.Usage.Output, u.CacheRead-b.Usage.CacheRead, u.CacheWrite-b.Usage.CacheWrite
+			}
+		}
+		if u != (llm.Usage{}) {
+			out = append(out, advisor.ModelUsage{Model: a.Model, Usage: u})
+		}
+	}
+	return out
 }
