@@ -1,0 +1,187 @@
+package fleet
+
+import (
+	"context"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/vigil-dev/vigil/advisor"
+	"github.com/vigil-dev/vigil/session"
+)
+
+// agentHost is the agent's side of a [Remote]: a transcript that grows,
+// and what the remote delivered, by the way it went.
+type agentHost struct {
+	mu        sync.Mutex
+	entries   []session.Entry
+	delivered chan string // "kind: note"
+}
+
+func newAgentHost() *agentHost { return &agentHost{delivered: make(chan string, 64)} }
+
+func (h *agentHost) add(es ...session.Entry) int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.entries = append(h.entries, es...)
+	return len(h.entries)
+}
+
+func (h *agentHost) Since(_ context.Context, cursor int) ([]session.Entry, int, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if cursor > len(h.entries) {
+		cursor = len(h.entries)
+	}
+	return append([]session.Entry(nil), h.entries[cursor:]...), len(h.entries), nil
+}
+
+func (h *agentHost) View(ctx context.Context) ([]session.Entry, int, error) { return h.Since(ctx, 0) }
+
+func (h *agentHost) Aside(_ context.Context, a advisor.Advice) error {
+	h.delivered <- "aside: " + a.Note
+	return nil
+}
+func (h *agentHost) Steer(_ context.Context, a advisor.Advice) error {
+	h.delivered <- "steer: " + a.Note
+	return nil
+}
+func (h *agentHost) Card(_ context.Context, a advisor.Advice) error {
+	h.delivered <- "card: " + a.Note
+	return nil
+}
+func (h *agentHost) Withhold(_ context.Context, a advisor.Advice) error {
+	h.delivered <- "withhold: " + a.Note
+	return nil
+}
+func (h *agentHost) Resume(context.Context) error {
+	h.delivered <- "resume"
+	return nil
+}
+
+func (h *agentHost) next(t *testing.T) string {
+	t.Helper()
+	select {
+	case d := <-h.delivered:
+		return d
+	case <-time.After(30 * time.Second):
+		t.Fatal("nothing delivered within 30s")
+		return ""
+	}
+}
+
+// TestRemoteDeliversTheFleetsNotes: the agent's steps, reported as a
+// local runtime gets them, reach a worker through a Remote, and the
+// worker's notes come back to the agent's host in the way the advisor
+// chose; the backlog empties as the reviews end.
+func TestRemoteDeliversTheFleetsNotes(t *testing.T) {
+	s := startServer(t)
+	runWorker(t, s, WorkerOptions{Tenant: "acme"}, nil)
+	nc := connect(t, s)
+	ensure(t, nc, "acme")
+	h := newAgentHost()
+	r := NewRemote(newClient(t, nc, "acme", "s1"), h, RemoteOptions{Logf: t.Logf})
+	r.Start(context.Background())
+	defer r.Stop()
+	for i := 1; i <= 2; i++ {
+		cursor := h.add(stepEntries("s1", i, false)...)
+		r.Notify(advisor.Event{Kind: advisor.EventStepEnded, Cursor: cursor})
+		got := h.next(t)
+		if want := "aside: Reviewed entry as1-" + strconv.Itoa(i) + " carefully; consider checking its output"; got != want {
+			t.Fatalf("step %d: delivered %q, want %q", i, got, want)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := r.WaitBacklogBelow(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	if st := r.Status(); st.Published != 2 || st.Dropped != 0 || st.Backlog != 0 || st.Notes[KindAside] != 2 {
+		t.Fatalf("status %+v", st)
+	}
+}
+
+// TestRemoteWithholds: with the agent's advisor.allowPromptInjection
+// false, the fleet's notes are shown, never given to the agent.
+func TestRemoteWithholds(t *testing.T) {
+	s := startServer(t)
+	runWorker(t, s, WorkerOptions{Tenant: "acme"}, nil)
+	nc := connect(t, s)
+	ensure(t, nc, "acme")
+	h := newAgentHost()
+	r := NewRemote(newClient(t, nc, "acme", "s1"), h, RemoteOptions{Withhold: true})
+	r.Start(context.Background())
+	defer r.Stop()
+	r.Notify(advisor.Event{Kind: advisor.EventStepEnded, Cursor: h.add(stepEntries("s1", 1, false)...)})
+	if got := h.next(t); got[:9] != "withhold:" {
+		t.Fatalf("delivered %q, want it withheld", got)
+	}
+}
+
+// TestRemoteFailsOpen: with the fleet gone, Notify never blocks, the
+// steps are dropped and counted, the trouble is told once, and the
+// backlog wait ends.
+func TestRemoteFailsOpen(t *testing.T) {
+	s := startServer(t)
+	nc := connect(t, s)
+	ensure(t, nc, "acme")
+	c, err := NewClient(context.Background(), nc, ClientOptions{Tenant: "acme", Session: "s1", PublishTimeout: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	troubles := make(chan bool, 4)
+	h := newAgentHost()
+	r := NewRemote(c, h, RemoteOptions{OnTrouble: func(ok bool, _ error) { troubles <- ok }})
+	r.Start(context.Background())
+	defer r.Stop()
+	s.Shutdown()
+	s.WaitForShutdown()
+	for i := 1; i <= 3; i++ {
+		r.Notify(advisor.Event{Kind: advisor.EventStepEnded, Cursor: h.add(stepEntries("s1", i, false)...)})
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := r.WaitBacklogBelow(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	if ok := <-troubles; ok {
+		t.Fatal("want the trouble told first")
+	}
+	if st := r.Status(); st.Dropped != 3 || st.Published != 0 || st.Backlog != 0 {
+		t.Fatalf("status %+v, want 3 dropped", st)
+	}
+	select {
+	case ok := <-troubles:
+		t.Fatalf("trouble told again (%v)", ok)
+	default:
+	}
+}
+
+// TestProvisionKeepsWhatExists: an agent's Provision makes the streams a
+// worker will find, and leaves a worker's own limits alone.
+func TestProvisionKeepsWhatExists(t *testing.T) {
+	s := startServer(t)
+	nc := connect(t, s)
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := Provision(ctx, js, "acme", Limits{MaxSteps: 5, Memory: true}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := js.Stream(ctx, StepStream("acme"))
+	if err != nil || st.CachedInfo().Config.MaxMsgs != 5 {
+		t.Fatalf("stream %v, %v; want one of 5 steps", st, err)
+	}
+	ensureWith(t, nc, "acme", Limits{MaxSteps: 9, LeaseTTL: time.Second, Memory: true})
+	if err := Provision(ctx, js, "acme", Limits{MaxSteps: 5, Memory: true}); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ = js.Stream(ctx, StepStream("acme")); st.CachedInfo().Config.MaxMsgs != 9 {
+		t.Fatalf("Provision changed the workers' limit to %d", st.CachedInfo().Config.MaxMsgs)
+	}
+}
