@@ -76,6 +76,7 @@ func TestKeys(t *testing.T) {
 		"advisor.periodic.everyToolCalls", "advisor.periodic.everyMinutes",
 		"advisor.periodic.reviewInstructions", "advisor.periodic.reviewTimeoutSeconds", "advisor.allowPromptInjection", "advisor.promotion",
 		"advisor.consult.timeoutSeconds", "advisor.consult.maxPerRun", "advisor.roster",
+		"advisor.fleet.url", "advisor.fleet.tenant", "advisor.fleet.creds", "advisor.fleet.tlsCA", "advisor.fleet.tlsCert", "advisor.fleet.tlsKey", "advisor.fleet.backlog", "advisor.fleet.publishTimeoutMs",
 		"compaction.enabled", "compaction.thresholdTokens", "compaction.thresholdPercent",
 		"compaction.reserveTokens", "compaction.keepRecentTokens",
 		"tools.bash.timeoutSeconds", "tools.output.maxLines", "tools.output.maxBytes", "tools.allowOutsideRoots",

@@ -93,6 +93,40 @@ type Advisor struct {
 	// Roster turns advisors of the WATCHDOG.yml roster on or off by name,
 	// over their enabled field; /advisor on|off NAME writes it.
 	Roster map[string]bool `yaml:"roster"`
+	// Fleet, with a URL, has the session's advisor served by a fleet of
+	// workers (vigil serve) instead of this process.
+	Fleet Fleet `yaml:"fleet"`
+}
+
+// Fleet are the settings of an agent whose advisor a fleet serves
+// (docs/fleet.md): its steps go to NATS JetStream, its notes come back.
+type Fleet struct {
+	// URL names the NATS server(s) as NATS clients take them
+	// (nats://host:4222, tls://host:4222, comma-separated); "" runs the
+	// advisor in this process.
+	URL string `yaml:"url"`
+	// Tenant is the tenant the session belongs to (letters, digits, -
+	// and _); the workers of that tenant review it.
+	Tenant string `yaml:"tenant"`
+	// Creds is a NATS credentials file (JWT and nkey seed); TLSCA,
+	// TLSCert and TLSKey are the CA bundle to verify the server with and
+	// the client certificate and key to present.
+	Creds   string `yaml:"creds"`
+	TLSCA   string `yaml:"tlsCA"`
+	TLSCert string `yaml:"tlsCert"`
+	TLSKey  string `yaml:"tlsKey"`
+	// Backlog bounds the steps the fleet keeps while no worker runs, when
+	// this agent is the first to make the tenant's streams (the workers'
+	// own bound holds once they have run).
+	Backlog int64 `yaml:"backlog"`
+	// PublishTimeoutMs bounds the publication of one step: a fleet that
+	// does not answer within it loses the step, and the agent goes on.
+	PublishTimeoutMs int `yaml:"publishTimeoutMs"`
+}
+
+// PublishTimeout returns PublishTimeoutMs as a duration.
+func (f Fleet) PublishTimeout() time.Duration {
+	return time.Duration(f.PublishTimeoutMs) * time.Millisecond
 }
 
 // Consult are the settings of the ask_advisor tool: the agent's questions
@@ -258,6 +292,7 @@ func Default() *Settings {
 
 			AllowPromptInjection: true,
 			Consult:              Consult{TimeoutSeconds: 120, MaxPerRun: 5},
+			Fleet:                Fleet{Tenant: "default", Backlog: 1_000_000, PublishTimeoutMs: 2000},
 		},
 		Compaction: Compaction{Enabled: true, ReserveTokens: 16384, KeepRecentTokens: 20000},
 		Tools: Tools{

@@ -35,6 +35,7 @@ var guarded = []string{
 	"advisor.promotion",
 	"advisor.roster",
 	"advisor.allowPromptInjection",
+	"advisor.fleet",
 	"tools.allowOutsideRoots",
 }
 

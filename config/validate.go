@@ -70,6 +70,20 @@ func (s *Settings) validate(name string, data []byte) error {
 	if n := a.Consult.MaxPerRun; n < 1 || n > 100 {
 		return at("$.advisor.consult.maxPerRun", "must be 1 to 100, got %d", n)
 	}
+	if f := a.Fleet; f.URL != "" || f.Tenant != "default" {
+		if !fleetName(f.Tenant) {
+			return at("$.advisor.fleet.tenant", "%q: want 1 to 128 letters, digits, - and _", f.Tenant)
+		}
+		if f.Backlog < 1 {
+			return at("$.advisor.fleet.backlog", "must be at least 1, got %d", f.Backlog)
+		}
+		if f.PublishTimeoutMs < 10 || f.PublishTimeoutMs > 60_000 {
+			return at("$.advisor.fleet.publishTimeoutMs", "must be 10 to 60000, got %d", f.PublishTimeoutMs)
+		}
+		if (f.TLSCert == "") != (f.TLSKey == "") {
+			return at("$.advisor.fleet.tlsCert", "tlsCert and tlsKey go together")
+		}
+	}
 	for i, ref := range a.Promotion {
 		if _, err := llm.ParseRef(ref); err != nil {
 			return at(fmt.Sprintf("$.advisor.promotion[%d]", i), "%v; want provider/model[:thinking]", err)
@@ -105,4 +119,18 @@ func (s *Settings) validate(name string, data []byte) error {
 		return at("$.tools.output.maxBytes", "must be at least 1, got %d", t.Output.MaxBytes)
 	}
 	return nil
+}
+
+// fleetName reports whether s may be advisor.fleet.tenant: one NATS
+// subject token that also names streams (internal/fleet.ValidName).
+func fleetName(s string) bool {
+	if s == "" || len(s) > 128 {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
 }
