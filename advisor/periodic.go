@@ -3,6 +3,8 @@ package advisor
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -51,6 +53,16 @@ type PeriodicOptions struct {
 	// context (advisor.allowPromptInjection: false): consults are refused
 	// ([ErrConsultWithheld]); corrections are the host's to block.
 	Withhold bool
+	// Name names the advisor in a roster: its corrections carry it
+	// ([Advice.Advisor]), and its log lines and warnings say
+	// "advisor NAME:" instead of "advisor:".
+	Name string
+	// Roster, when set, is the guard the roster's advisors share: a
+	// correction another advisor already made, or one over the roster's
+	// notes per step, is held back ([OutcomeHeld]) instead of steered.
+	// The caller frees its slots ([RosterGuard.NewStep]) as the agent's
+	// steps begin.
+	Roster *RosterGuard
 }
 
 // Periodic is the periodic mode of the advisor: one review, one steer.
@@ -346,14 +358,26 @@ func (p *Periodic) broadcastLocked() {
 
 func (p *Periodic) logf(format string, args ...any) {
 	if p.opts.Logf != nil {
-		p.opts.Logf(format, args...)
+		p.opts.Logf("%s", p.named(fmt.Sprintf(format, args...)))
 	}
 }
 
 func (p *Periodic) warn(msg string) {
 	if p.opts.OnWarning != nil {
-		p.opts.OnWarning(msg)
+		p.opts.OnWarning(p.named(msg))
 		return
 	}
 	p.logf("%s", msg)
+}
+
+// named puts the advisor's name, in a roster, into a line that begins
+// "advisor:".
+func (p *Periodic) named(line string) string {
+	if p.opts.Name == "" {
+		return line
+	}
+	if rest, ok := strings.CutPrefix(line, "advisor:"); ok {
+		return "advisor " + p.opts.Name + ":" + rest
+	}
+	return line
 }

@@ -11,7 +11,7 @@ import (
 // PeriodicOutcome is how a periodic review ended.
 type PeriodicOutcome string
 
-// The outcomes of a periodic review. The first six settle it (the
+// The outcomes of a periodic review. The first seven settle it (the
 // counters reset); a cancelled review and one that stood down do not.
 const (
 	// OutcomeNoChange: the reply was NO_CHANGE.
@@ -27,6 +27,10 @@ const (
 	OutcomeDropped PeriodicOutcome = "dropped"
 	// OutcomeFailed: the fork failed or timed out.
 	OutcomeFailed PeriodicOutcome = "failed"
+	// OutcomeHeld: the roster's guard ([PeriodicOptions.Roster]) held the
+	// correction back: another advisor of the roster made the point, or
+	// the roster's notes for this step are given.
+	OutcomeHeld PeriodicOutcome = "held"
 	// OutcomeCancelled: the run ended, or the runtime stopped, while the
 	// review was in flight; its reply, if any, was discarded.
 	OutcomeCancelled PeriodicOutcome = "cancelled"
@@ -48,9 +52,9 @@ type PeriodicStatus struct {
 	Due, InFlight bool
 	// Reviews counts the settled reviews, and the fields after it each
 	// outcome (Cancelled and StoodDown are not in Reviews).
-	Reviews                                                int
-	NoChange, Steered, Malformed, Blocked, Dropped, Failed int
-	Cancelled, StoodDown                                   int
+	Reviews                                                      int
+	NoChange, Steered, Malformed, Blocked, Dropped, Failed, Held int
+	Cancelled, StoodDown                                         int
 	// Last is the outcome of the latest review; "" before the first.
 	Last PeriodicOutcome
 	// Usage sums the usage of every fork's reply, consults included.
@@ -178,7 +182,28 @@ func (p *Periodic) review(ctx context.Context, rv *review) {
 
 // steer delivers a correction to the run the review was forked in.
 func (p *Periodic) steer(ctx context.Context, run, correction string) PeriodicOutcome {
-	note := Advice{Note: correction, Severity: SeverityConcern}
+	note := Advice{Note: correction, Severity: SeverityConcern, Advisor: p.opts.Name}
+	g := p.opts.Roster
+	if g != nil {
+		if d := g.reserve(note); !d.Deliver {
+			p.logf("advisor: correction held back (%s): %q", d.Reason, clip(correction, 200))
+			return OutcomeHeld
+		}
+	}
+	outcome := p.deliver(ctx, run, note)
+	if g != nil {
+		if outcome == OutcomeSteered {
+			g.commit(note)
+		} else {
+			g.release(note)
+		}
+	}
+	return outcome
+}
+
+// deliver steers note into run, or says why it was not.
+func (p *Periodic) deliver(ctx context.Context, run string, note Advice) PeriodicOutcome {
+	correction := note.Note
 	res, err := p.opts.Host.SteerRun(ctx, run, note)
 	switch {
 	case err != nil:
@@ -225,6 +250,8 @@ func (p *Periodic) finish(outcome PeriodicOutcome, usage llm.Usage, settled bool
 		p.status.Dropped++
 	case OutcomeFailed:
 		p.status.Failed++
+	case OutcomeHeld:
+		p.status.Held++
 	case OutcomeCancelled:
 		p.status.Cancelled++
 	}

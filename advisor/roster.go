@@ -49,3 +49,19 @@ func neutraliseTag(s, name string) string {
 	b.WriteString(s[last:])
 	return b.String()
 }
+
+// RosterReviewPrompt is the periodic review prompt of one advisor of a
+// roster ([ReviewPrompt]): its guidance is assembled as [RosterPrompt]
+// assembles a system prompt, in the same order: the review guidance
+// (instructions, or [DefaultReviewInstructions] when they are empty) in
+// the place of vigil's prompt, the WATCHDOG.md blocks (watchdog, ""
+// leaves them out), the roster's shared instructions, then the
+// advisor's own. The fixed opening and the output contract stay first
+// and last, so the reply's shape is read as for any review.
+func RosterReviewPrompt(instructions, watchdog, shared, name, own string) string {
+	guidance := strings.TrimSpace(instructions)
+	if guidance == "" {
+		guidance = DefaultReviewInstructions
+	}
+	return ReviewPrompt(RosterPrompt(guidance, watchdog, shared, name, own))
+}

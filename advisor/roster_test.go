@@ -28,3 +28,23 @@ func TestRosterPromptOrder(t *testing.T) {
 		t.Errorf("no roster = %q, want the base prompt alone", got)
 	}
 }
+
+// A roster advisor's periodic review prompt: the fixed opening, then the
+// guidance in RosterPrompt's order (review guidance, WATCHDOG.md, shared,
+// own), then the output contract last, so the reply is read as for any
+// review.
+func TestRosterReviewPromptOrder(t *testing.T) {
+	p := advisor.RosterReviewPrompt("", "WATCH", "SHARED", "tests", "OWN")
+	order := []string{advisor.ReviewHeading, "Decide whether the work is on course", "WATCH", "SHARED", `You are the advisor named "tests"`, "OWN", "NO_CHANGE\n\nor\n\nCORRECTION"}
+	at := -1
+	for _, s := range order {
+		i := strings.Index(p, s)
+		if i <= at {
+			t.Fatalf("%q out of order in:\n%s", s, p)
+		}
+		at = i
+	}
+	if got := advisor.RosterReviewPrompt("GUIDE", "", "", "", ""); got != advisor.ReviewPrompt("GUIDE") {
+		t.Errorf("no roster parts = %q, want ReviewPrompt(GUIDE)", got)
+	}
+}
