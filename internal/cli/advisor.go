@@ -32,6 +32,9 @@ type advisorRun struct {
 	per   *advisor.Periodic
 	rec   *advisorhost.Transcript // nil without a model: nothing to record
 	unsub func()
+	// fleet, when set, is the advisor a fleet of workers serves (rt and
+	// per are nil).
+	fleet *fleetRun
 	// members are the roster's advisors (WATCHDOG.yml), rt the first that
 	// runs; nil for the single advisor.
 	members []*rosterMember
@@ -46,6 +49,10 @@ func (r *advisorRun) stop() (llm.Usage, []advisor.ModelUsage) {
 	}
 	r.unsub()
 	switch {
+	case r.fleet != nil:
+		r.fleet.stop()
+		r.host.Close()
+		return llm.Usage{}, nil // the workers pay, and count it (vigil stats --fleet)
 	case r.per != nil:
 		r.per.Stop()
 	case r.members != nil:
@@ -112,7 +119,7 @@ var errNoAdvisorModel = errors.New("no model is assigned to the 'advisor' role (
 func (a *app) setupAdvisor(flag bool, ref string) {
 	a.advOn = flag || a.settings.Advisor.Enabled
 	a.advFlagRef = ref
-	if !a.advOn || a.rulesOnly() || a.periodic() {
+	if !a.advOn || a.rulesOnly() || a.periodic() || a.fleetOn() {
 		return
 	}
 	res, err := a.resolveAdvisor(a.settings)
@@ -160,13 +167,16 @@ func (a *app) startAdvisor(ag *agent.Agent, sess *session.Session, fwd *forwardH
 	a.mu.Lock()
 	res, on := a.advisorRes, a.advOn
 	a.mu.Unlock()
-	if on && a.periodic() {
+	if on && a.periodic() && !a.fleetOn() {
 		return a.startPeriodic(ag, sess, fwd)
 	}
 	if !on {
 		return nil, nil
 	}
 	host := advisorhost.New(ag, sess)
+	if a.fleetOn() {
+		return a.startFleetRun(host, sess, fwd, start), nil
+	}
 	if len(a.rosterOn()) > 0 {
 		run, err := a.startRosterRun(host, sess, fwd, start)
 		if run != nil || err != nil {
@@ -494,6 +504,9 @@ func (a *app) AdvisorTranscript(raw bool) string {
 	if run.per != nil {
 		return strings.TrimRight(run.per.Transcript().Compact(), "\n")
 	}
+	if run.fleet != nil {
+		return "The advisor of this session runs on the " + run.fleet.where + ": its transcript is the workers'."
+	}
 	if run.members != nil {
 		return rosterTranscript(run.members, raw)
 	}
@@ -582,6 +595,8 @@ func (a *app) advisorStatusText() string {
 	run, res, on, spent, spentBy := a.adv, a.advisorRes, a.advOn, a.advSpent, slices.Clone(a.advSpentBy)
 	a.mu.Unlock()
 	switch {
+	case on && run != nil && run.fleet != nil:
+		return run.fleet.status()
 	case on && run != nil && run.per != nil:
 		return a.periodicStatus(run)
 	case on && run != nil && run.members != nil:

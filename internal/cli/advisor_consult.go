@@ -49,6 +49,8 @@ func (a *app) consultAdvisor(ctx context.Context, question string) (string, erro
 		return "", advisor.ErrStopped
 	case run.per != nil:
 		return run.per.Consult(ctx, question)
+	case run.fleet != nil:
+		return "", errFleetConsult
 	}
 	return run.rt.Consult(ctx, question)
 }

@@ -60,6 +60,8 @@ func warningKind(msg string) (kind, todo string) {
 		return "prose", "Its notes never reach the agent: choose an advisor model that calls tools (modelRoles.advisor or --advisor-model)."
 	case strings.Contains(msg, "quota is exhausted"):
 		return "quota", "Reviews resume by themselves when the window ends; to be supervised now, switch the advisor model (modelRoles.advisor, or /advisor off and on with another --advisor-model)."
+	case strings.Contains(msg, "fleet"):
+		return "fleet", "Check that the fleet's NATS server runs and that advisor.fleet (url, tenant, creds) points at it; the agent goes on unreviewed meanwhile, and /advisor status counts the steps not published."
 	case strings.Contains(msg, "review failed"):
 		return "review", "/advisor status shows the failures; the next review tries again."
 	}

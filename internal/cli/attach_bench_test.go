@@ -28,15 +28,15 @@ type benchSidecar struct {
 	parent                           string
 }
 
-func newBenchSidecar(b *testing.B) *benchSidecar {
+func newBenchSidecar(b testing.TB) *benchSidecar {
 	return newBenchSidecarWith(b, "advisor:\n  reviewer: rules\n", "")
 }
 
 // newBenchSidecarWith starts the sidecar with config.yml and models.yml
 // ("" for none) in its agent folder.
-func newBenchSidecarWith(b *testing.B, config, models string) *benchSidecar {
+func newBenchSidecarWith(b testing.TB, config, models string) *benchSidecar {
 	b.Helper()
-	tb := testing.TB(b)
+	tb := b
 	root := b.TempDir()
 	run, err := os.MkdirTemp("", "vbench")
 	if err != nil {
@@ -72,7 +72,7 @@ func (s *benchSidecar) event(name, extra string) string {
 
 // hook runs `vigil hook claude-code` with event on stdin, as the agent
 // does, and returns what it printed.
-func (s *benchSidecar) hook(b *testing.B, event string) string {
+func (s *benchSidecar) hook(b testing.TB, event string) string {
 	cmd := exec.Command(s.vigil, "hook", "claude-code")
 	cmd.Dir = s.work
 	cmd.Env = s.env
@@ -94,7 +94,7 @@ func (s *benchSidecar) line(typ, uuid string, msg map[string]any) []byte {
 	return append(out, '\n')
 }
 
-func (s *benchSidecar) appendLines(b *testing.B, lines ...[]byte) {
+func (s *benchSidecar) appendLines(b testing.TB, lines ...[]byte) {
 	f, err := os.OpenFile(s.transcript, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		b.Fatal(err)
@@ -107,7 +107,7 @@ func (s *benchSidecar) appendLines(b *testing.B, lines ...[]byte) {
 
 // step appends one tool step (a reply running a command, and its
 // result of about 2 KB) and returns the PostToolUse event for it.
-func (s *benchSidecar) step(b *testing.B) string {
+func (s *benchSidecar) step(b testing.TB) string {
 	s.steps++
 	n := strconv.Itoa(s.steps)
 	call := "toolu_" + n
@@ -120,7 +120,7 @@ func (s *benchSidecar) step(b *testing.B) string {
 }
 
 // pid is the live sidecar's process id, from its registry file.
-func (s *benchSidecar) pid(b *testing.B) int {
+func (s *benchSidecar) pid(b testing.TB) int {
 	for _, e := range s.env {
 		if dir, ok := strings.CutPrefix(e, "VIGIL_RUNTIME_DIR="); ok {
 			m, _ := filepath.Glob(filepath.Join(dir, "*.json"))
@@ -263,7 +263,7 @@ func BenchmarkHookRoundTrip(b *testing.B) {
 
 // hookdURL sets up and starts `vigil hookd` for the sidecar's user and
 // returns the HTTP hook URL (vigil attach --http writes the same).
-func (s *benchSidecar) hookdURL(b *testing.B) string {
+func (s *benchSidecar) hookdURL(b testing.TB) string {
 	var agentDir string
 	for _, e := range s.env {
 		if d, ok := strings.CutPrefix(e, "VIGIL_AGENT_DIR="); ok {

@@ -130,7 +130,7 @@ func BenchmarkHookCommands(b *testing.B) {
 }
 
 // runDir is the sidecar's runtime folder.
-func (s *benchSidecar) runDir(b *testing.B) string {
+func (s *benchSidecar) runDir(b testing.TB) string {
 	for _, e := range s.env {
 		if d, ok := strings.CutPrefix(e, "VIGIL_RUNTIME_DIR="); ok {
 			return d

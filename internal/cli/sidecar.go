@@ -187,9 +187,12 @@ func (c *sidecarCmd) watch(e *env, cwd string, key sidecar.Key, logf func(string
 	for _, n := range a.userNotices() {
 		logf("%s", n)
 	}
-	periodic := a.periodic()
+	// With a fleet, the workers review: no model is resolved here.
+	periodic := a.periodic() && !a.fleetOn()
 	reviewer := config.ReviewerRules
-	if periodic || !a.rulesOnly() {
+	if a.fleetOn() {
+		reviewer = fleetWhere(a.settings.Advisor.Fleet)
+	} else if periodic || !a.rulesOnly() {
 		res, err := a.resolveAdvisor(a.settings)
 		switch {
 		case err != nil && periodic:
@@ -343,6 +346,13 @@ func (c *sidecarCmd) advisor(a *app, host *sidecar.Host, sess *session.Session, 
 		start := advisor.StartPrimed
 		if c.Start == "startup" {
 			start = advisor.StartAtBeginning
+		}
+		if a.fleetOn() {
+			f, err := a.startFleet(host, c.Session, start, logger.Printf)
+			if err != nil {
+				return nil, err
+			}
+			return &sidecarAdvisor{Advisor: f.remote, start: func() {}, stop: f.stop}, nil
 		}
 		if len(a.rosterOn()) > 0 {
 			r, err := a.newRoster(host, sess, start, logger.Printf)

@@ -90,6 +90,9 @@ func (a *app) Status() tui.Status {
 			adv.Warning = "some advisors of the roster do not run (/advisor status)"
 		}
 		out.Advisor = adv
+	case run.fleet != nil:
+		st := run.fleet.remote.Status()
+		out.Advisor = tui.AdvisorStatus{On: true, Model: run.fleet.where, Reviewing: st.Backlog > 0, Backlog: st.Backlog, Reviews: int(st.Reviewed)}
 	case run.per != nil:
 		p := run.per.Status()
 		out.Advisor = tui.AdvisorStatus{On: true, Model: "periodic on " + res.Ref().String(), Reviewing: p.InFlight || p.Due, Reviews: p.Reviews, Cost: res.Info.Price.Cost(p.Usage.Add(spent))}

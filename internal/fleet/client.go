@@ -48,8 +48,9 @@ type Client struct {
 	opts ClientOptions
 	cc   jetstream.ConsumeContext
 
-	seq     atomic.Uint64
-	dropped atomic.Int64
+	seq      atomic.Uint64
+	reviewed atomic.Int64
+	dropped  atomic.Int64
 	repeats atomic.Int64
 
 	notes chan Note
@@ -133,6 +134,7 @@ func (c *Client) receive(m jetstream.Msg) {
 			k++
 		}
 		if k > 0 {
+			c.reviewed.Add(int64(k))
 			c.pending = c.pending[k:]
 			close(c.changed)
 			c.changed = make(chan struct{})
@@ -222,6 +224,9 @@ func (c *Client) publish(ctx context.Context, st Step) error {
 	}
 	return nil
 }
+
+// Reviewed counts the steps published whose reviews have ended.
+func (c *Client) Reviewed() int64 { return c.reviewed.Load() }
 
 // Dropped counts the steps that could not be published.
 func (c *Client) Dropped() int64 { return c.dropped.Load() }

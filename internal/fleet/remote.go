@@ -2,6 +2,7 @@ package fleet
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -41,8 +42,41 @@ func Provision(ctx context.Context, js jetstream.JetStream, tenant string, limit
 	return nil
 }
 
+// NextSeq returns the number of the next step of a session: one after
+// the last step the tenant's stream holds of it, or 1. A session that
+// goes on in a new process (a resumed agent, a restarted sidecar) must
+// not reuse a number: the stream drops a repeated one as a duplicate.
+func NextSeq(ctx context.Context, js jetstream.JetStream, tenant, sess string) (uint64, error) {
+	if err := checkNames(tenant, sess); err != nil {
+		return 0, err
+	}
+	st, err := js.Stream(ctx, StepStream(tenant))
+	if err != nil {
+		return 0, fmt.Errorf("fleet: stream %s: %w", StepStream(tenant), err)
+	}
+	m, err := st.GetLastMsgForSubject(ctx, StepSubject(tenant, sess))
+	if errors.Is(err, jetstream.ErrMsgNotFound) {
+		return 1, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("fleet: the last step of %s: %w", sess, err)
+	}
+	var last Step
+	if err := json.Unmarshal(m.Data, &last); err != nil {
+		return 0, fmt.Errorf("fleet: the last step of %s: %w", sess, err)
+	}
+	return last.Seq + 1, nil
+}
+
 // RemoteOptions configure a [Remote].
 type RemoteOptions struct {
+	// Start is where the fleet's advisor starts, as
+	// [advisor.Options.Start]: [advisor.StartAtBeginning] publishes the
+	// transcript from its first entry, [advisor.StartAtEnd] only what
+	// comes after Start, and [advisor.StartPrimed] first publishes what
+	// the agent's model sees now, as a rewritten history the advisor
+	// primes from.
+	Start advisor.StartPoint
 	// Withhold shows every note to the user only ([advisor.Withholder]),
 	// whatever way the fleet's advisor chose: the agent's own setting
 	// (advisor.allowPromptInjection false) holds over the fleet's.
@@ -57,9 +91,10 @@ type RemoteOptions struct {
 
 // RemoteStatus are a [Remote]'s counters.
 type RemoteStatus struct {
-	// Published counts the steps the fleet took, Dropped those it could
-	// not be given (fail-open).
-	Published, Dropped int64
+	// Published counts the steps the fleet took, Reviewed those of them
+	// whose reviews have ended, Dropped those it could not be given
+	// (fail-open).
+	Published, Reviewed, Dropped int64
 	// Backlog is how many steps wait for their review, in the agent's
 	// queue or in the fleet.
 	Backlog int
@@ -109,6 +144,17 @@ func NewRemote(c *Client, host advisor.Host, opts RemoteOptions) *Remote {
 // Start publishes the steps and delivers the notes until Stop.
 func (r *Remote) Start(ctx context.Context) {
 	ctx, r.cancel = context.WithCancel(ctx)
+	switch r.opts.Start {
+	case advisor.StartAtEnd:
+		if _, next, err := r.host.View(ctx); err == nil {
+			r.cursor = next
+		}
+	case advisor.StartPrimed:
+		r.mu.Lock()
+		r.queue = append([]advisor.Event{{Kind: advisor.EventHistoryRewritten}}, r.queue...)
+		r.mu.Unlock()
+		r.signal()
+	}
 	r.wg.Add(2)
 	go func() {
 		defer r.wg.Done()
@@ -188,7 +234,7 @@ func (r *Remote) Status() RemoteStatus {
 		notes[k] = v
 	}
 	r.notesMu.Unlock()
-	return RemoteStatus{Published: r.published.Load(), Dropped: r.c.Dropped(), Backlog: queued + r.c.Backlog(), Notes: notes}
+	return RemoteStatus{Published: r.published.Load(), Reviewed: r.c.Reviewed(), Dropped: r.c.Dropped(), Backlog: queued + r.c.Backlog(), Notes: notes}
 }
 
 func (r *Remote) logf(format string, args ...any) {

@@ -1,0 +1,173 @@
+package cli_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+
+	"github.com/vigil-dev/vigil/internal/fleet"
+	"github.com/vigil-dev/vigil/rules"
+)
+
+// startFleet runs a nats-server with JetStream in process and, unless
+// noWorker, one fleet worker of tenant acme with the rules reviewer; it
+// returns the server's URL.
+func startFleet(t *testing.T, noWorker bool) (*server.Server, string) {
+	t.Helper()
+	ns, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir(), NoLog: true, NoSigs: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go ns.Start()
+	if !ns.ReadyForConnections(10 * time.Second) {
+		t.Fatal("nats-server did not start")
+	}
+	t.Cleanup(func() {
+		ns.Shutdown()
+		ns.WaitForShutdown()
+	})
+	if !noWorker {
+		runFleetWorker(t, ns.ClientURL())
+	}
+	return ns, ns.ClientURL()
+}
+
+// runFleetWorker runs a worker of tenant acme until the test ends.
+func runFleetWorker(t *testing.T, url string) {
+	t.Helper()
+	nc, err := nats.Connect(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := fleet.NewWorker(nc, fleet.WorkerOptions{Tenant: "acme", Factory: fleet.RulesFactory(rules.DefaultSettings()), Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- w.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("worker: %v", err)
+		}
+		nc.Close()
+	})
+}
+
+// fleetScript is a primary that runs the same failing command until the
+// advisor speaks.
+const fleetScript = `
+rules:
+  - name: primary
+    model: m
+    steps:
+      - tool_calls: [{name: bash, arguments: {command: "ls /nonexistent-folder"}}]
+      - tool_calls: [{name: bash, arguments: {command: "ls /nonexistent-folder"}}]
+      - tool_calls: [{name: bash, arguments: {command: "ls /nonexistent-folder"}}]
+      - tool_calls: [{name: bash, arguments: {command: "ls /nonexistent-folder"}}]
+      - text: "FINAL: the folder is missing."
+`
+
+// TestRPCAdvisorOnAFleet: with advisor.fleet.url set, vigil's agent runs
+// no advisor of its own: its steps go to a fleet worker (a real
+// nats-server, the rules reviewer), and the worker's note reaches the
+// primary's next requests within the run, as a local advisor's would
+// (advisor.syncBacklog waits for the fleet's reviews).
+func TestRPCAdvisorOnAFleet(t *testing.T) {
+	_, url := startFleet(t, false)
+	srv, agentDir, work := fakeSetup(t, fleetScript)
+	writeProjectConfig(t, work, "advisor:\n  enabled: true\n  syncBacklog: \"1\"\n  fleet:\n    url: "+url+"\n    tenant: acme\n")
+	p := startVigil(t, agentDir, work)
+	p.send(map[string]any{"type": "prompt", "id": "1", "message": "list the folder"})
+	p.waitFor("prompt accepted", func(m map[string]any) bool { return m["id"] == "1" && m["success"] == true })
+	p.waitFor("idle", isType("idle"))
+	p.send(map[string]any{"type": "prompt", "id": "st", "message": "/advisor status"})
+	st := p.waitFor("status", func(m map[string]any) bool { return m["id"] == "st" })
+	text, _ := st["data"].(string)
+	for _, want := range []string{"fleet nats://127.0.0.1:", "tenant acme", "Steps published: "} {
+		if !strings.Contains(text, want) {
+			t.Errorf("/advisor status %q lacks %q", text, want)
+		}
+	}
+	if strings.Contains(text, "reviewed: 0,") || strings.Contains(text, " 0 steers, 0 cards") && strings.Contains(text, "delivered: 0 asides") {
+		t.Errorf("/advisor status %q: want the fleet's reviews and a note counted", text)
+	}
+	t.Log(text)
+	p.finish()
+	landed := -1
+	for i, r := range srv.Requests() {
+		if strings.Contains(string(r.Body), "advisory") {
+			landed = i + 1
+			break
+		}
+	}
+	if landed < 0 {
+		t.Fatalf("no primary request of %d carries the fleet's advisory", len(srv.Requests()))
+	}
+	if landed > 4 {
+		t.Errorf("the fleet's advisory first lands in request %d, want within the run of repeated failures", landed)
+	}
+}
+
+// TestRPCAdvisorFleetUnreachable: a fleet that does not answer costs
+// the agent nothing but a warning: the run finishes unreviewed.
+func TestRPCAdvisorFleetUnreachable(t *testing.T) {
+	ns, url := startFleet(t, true)
+	ns.Shutdown()
+	ns.WaitForShutdown()
+	srv, agentDir, work := fakeSetup(t, fleetScript)
+	writeProjectConfig(t, work, "advisor:\n  enabled: true\n  fleet:\n    url: "+url+"\n    tenant: acme\n")
+	cmd := vigilCommand(agentDir, work, "-p", "-m", "fake/m", "list the folder")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("vigil -p: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "FINAL: the folder is missing.") || !strings.Contains(string(out), "advisor fleet") {
+		t.Errorf("output %q: want the answer and a warning naming the fleet", out)
+	}
+	if n := len(srv.Requests()); n != 5 {
+		t.Errorf("%d model requests, want the primary's 5", n)
+	}
+}
+
+func writeProjectConfig(t *testing.T, work, cfg string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Join(work, ".vigil"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(work, ".vigil", "config.yml"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSidecarAdvisorOnAFleet: the sidecar of an attached agent (Claude
+// Code's hooks, driven here with its transcript and events) publishes
+// the session's steps to the fleet and answers a tool boundary with the
+// worker's note.
+func TestSidecarAdvisorOnAFleet(t *testing.T) {
+	_, url := startFleet(t, false)
+	s := newBenchSidecarWith(t, "advisor:\n  syncBacklog: \"1\"\n  fleet:\n    url: "+url+"\n    tenant: acme\n", "")
+	var reply string
+	for i := 1; i <= 5 && !strings.Contains(reply, "advisory"); i++ {
+		n := strconv.Itoa(i)
+		call := "toolu_f" + n
+		s.appendLines(t,
+			s.line("assistant", "fa"+n, map[string]any{"id": "msg_f" + n, "role": "assistant", "model": "claude-fake-1", "type": "message",
+				"content":     []any{map[string]any{"type": "tool_use", "id": call, "name": "Bash", "input": map[string]any{"command": "ls /nonexistent-folder"}}},
+				"stop_reason": "tool_use"}),
+			s.line("user", "fr"+n, map[string]any{"role": "user", "content": []any{map[string]any{"type": "tool_result", "tool_use_id": call, "is_error": true, "content": "ls: cannot access '/nonexistent-folder': No such file or directory\nExit code 2"}}}))
+		reply = s.hook(t, s.event("PostToolUseFailure", fmt.Sprintf(`"tool_name":"Bash","tool_use_id":%q,"tool_input":{"command":"ls /nonexistent-folder"},"error":"Exit code 2"`, call)))
+	}
+	if !strings.Contains(reply, "advisory") {
+		t.Fatalf("no tool boundary of 5 answered with the fleet's advisory; last %q", reply)
+	}
+}
