@@ -44,6 +44,8 @@ var cliWiringTypes = map[string]string{
 	"rosterRun":       "what newAdvisorRuntime needs to make a roster's advisor: the member, the guard the roster shares, the shared instructions",
 	"rosterAdvisor":   "the roster's running advisors as one sidecar.Advisor (and the agent host's feed): steps to all, waits for all, questions to the first",
 	"logWriter":       "a command's logf as the io.Writer a log.Logger wants",
+	"fleetRun":        "a session's advisor on a fleet as wired: the fleet.Remote over the agent's host, and its NATS connection",
+	"natsFlags":       "the NATS credentials and TLS flags vigil serve and vigil stats --fleet share, and the connection they make",
 	"firstError":      "the review command's output, keeping its first write error",
 	"hookdConfig":     "hookd.json, the address and secret vigil attach --http and vigil hookd share",
 	"rulesFile":       "the shape of the review command's --rules file",
