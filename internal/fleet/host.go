@@ -42,6 +42,14 @@ func (h *host) append(entries []session.Entry) int {
 	return h.base + len(h.entries)
 }
 
+// rewrite empties the view: the agent's history was rewritten, and the
+// step that says so carries what its model sees now.
+func (h *host) rewrite() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.view = h.view[:0]
+}
+
 // prime seeds the view with entries the advisor has seen before (a
 // session taken over): they are behind the cursor, for View only.
 func (h *host) prime(entries []session.Entry) {

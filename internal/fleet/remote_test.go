@@ -235,3 +235,17 @@ func TestRemoteGoesOnInANewProcess(t *testing.T) {
 		t.Fatalf("delivered %q", d)
 	}
 }
+
+// TestRemoteRewrittenHistory: after the agent's history is rewritten
+// (a compaction, a branch switch), the worker's view is what the agent's
+// model sees now, not the old history with the new one after it.
+func TestRemoteRewrittenHistory(t *testing.T) {
+	h := &host{}
+	h.append(stepEntries("s1", 1, false))
+	h.rewrite()
+	h.append(stepEntries("s1", 9, false))
+	view, _, _ := h.View(context.Background())
+	if len(view) != 2 || view[0].ID != "as1-9" {
+		t.Fatalf("view after a rewrite: %d entries, first %q; want step 9's two", len(view), view[0].ID)
+	}
+}

@@ -610,6 +610,11 @@ func (w *Worker) review(ctx context.Context, sess string, rt *advisor.Runtime, h
 		return nil
 	}
 	for _, ev := range st.Events {
+		if ev.Kind == advisor.EventHistoryRewritten {
+			// The step holds the agent's view after the rewrite
+			// (fleet.Remote): the advisor primes from it alone.
+			h.rewrite()
+		}
 		if ev.Kind != advisor.EventStepEnded {
 			rt.Notify(ev)
 		}
