@@ -90,18 +90,20 @@ func (a *app) startFleet(host advisor.Host, id string, start advisor.StartPoint,
 		nc.Close()
 		return nil, fmt.Errorf("advisor fleet %s: %w", f.URL, err)
 	}
-	// The streams may not exist yet (no worker has run): make them, so
-	// that the steps wait for a worker. An account that may only publish
-	// and read cannot, and needs none when they exist.
-	if err := fleet.Provision(ctx, js, f.Tenant, fleet.Limits{MaxSteps: f.Backlog}); err != nil {
-		logf("advisor fleet: %v", err)
+	// Steps are numbered from the clock: no number an earlier process of
+	// the session used comes again (the stream would drop it as a
+	// repeat), and nothing needs reading first.
+	copts := fleet.ClientOptions{Tenant: f.Tenant, Session: sess, NextSeq: fleet.ClockSeq(), PublishTimeout: f.PublishTimeout()}
+	c, err := fleet.NewClient(ctx, nc, copts)
+	if errors.Is(err, jetstream.ErrStreamNotFound) {
+		// No worker has run yet: make the streams, so that the steps
+		// wait for one. (An account that may only publish steps and
+		// read its notes cannot, and needs not once they exist.)
+		if perr := fleet.Provision(ctx, js, f.Tenant, fleet.Limits{MaxSteps: f.Backlog}); perr != nil {
+			logf("advisor fleet: %v", perr)
+		}
+		c, err = fleet.NewClient(ctx, nc, copts)
 	}
-	next, err := fleet.NextSeq(ctx, js, f.Tenant, sess)
-	if err != nil {
-		nc.Close()
-		return nil, fmt.Errorf("advisor fleet %s: %w", f.URL, err)
-	}
-	c, err := fleet.NewClient(ctx, nc, fleet.ClientOptions{Tenant: f.Tenant, Session: sess, NextSeq: next, PublishTimeout: f.PublishTimeout()})
 	if err != nil {
 		nc.Close()
 		return nil, fmt.Errorf("advisor fleet %s: %w", f.URL, err)

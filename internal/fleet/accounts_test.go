@@ -98,7 +98,15 @@ func TestAccountsIsolateTenants(t *testing.T) {
 		}
 	})
 
-	c, err := NewClient(context.Background(), dial("acme-agent", "a"), ClientOptions{Tenant: "acme", Session: "s1"})
+	agent := dial("acme-agent", "a")
+	ajs, _ := jetstream.New(agent)
+	// The agent may neither make nor read the tenant's streams.
+	pctx0, pcancel0 := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer pcancel0()
+	if err := Provision(pctx0, ajs, "acme", Limits{}); err == nil {
+		t.Error("the agent could read or make the tenant's streams")
+	}
+	c, err := NewClient(context.Background(), agent, ClientOptions{Tenant: "acme", Session: "s1"})
 	if err != nil {
 		t.Fatalf("the agent's permissions do not let it read its notes: %v", err)
 	}

@@ -2,11 +2,11 @@ package fleet
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -42,31 +42,13 @@ func Provision(ctx context.Context, js jetstream.JetStream, tenant string, limit
 	return nil
 }
 
-// NextSeq returns the number of the next step of a session: one after
-// the last step the tenant's stream holds of it, or 1. A session that
-// goes on in a new process (a resumed agent, a restarted sidecar) must
-// not reuse a number: the stream drops a repeated one as a duplicate.
-func NextSeq(ctx context.Context, js jetstream.JetStream, tenant, sess string) (uint64, error) {
-	if err := checkNames(tenant, sess); err != nil {
-		return 0, err
-	}
-	st, err := js.Stream(ctx, StepStream(tenant))
-	if err != nil {
-		return 0, fmt.Errorf("fleet: stream %s: %w", StepStream(tenant), err)
-	}
-	m, err := st.GetLastMsgForSubject(ctx, StepSubject(tenant, sess))
-	if errors.Is(err, jetstream.ErrMsgNotFound) {
-		return 1, nil
-	}
-	if err != nil {
-		return 0, fmt.Errorf("fleet: the last step of %s: %w", sess, err)
-	}
-	var last Step
-	if err := json.Unmarshal(m.Data, &last); err != nil {
-		return 0, fmt.Errorf("fleet: the last step of %s: %w", sess, err)
-	}
-	return last.Seq + 1, nil
-}
+// ClockSeq returns a number for a session's first step in this process
+// that no earlier process of the session can have reached: the time in
+// microseconds (a process would have to publish a step every
+// microsecond to catch up with the clock). It reads nothing, so an
+// account that may only publish steps and read its notes (docs/fleet.md)
+// can use it, at once.
+func ClockSeq() uint64 { return uint64(time.Now().UnixMicro()) }
 
 // RemoteOptions configure a [Remote].
 type RemoteOptions struct {

@@ -187,32 +187,32 @@ func TestProvisionKeepsWhatExists(t *testing.T) {
 }
 
 // TestRemoteGoesOnInANewProcess: a session that goes on in a new process
-// (a restarted sidecar, a resumed agent) numbers its steps after the
-// last the stream holds, so none is dropped as a repeat; primed, the
-// fleet's advisor first gets what the agent's model sees.
+// (a restarted sidecar, a resumed agent) numbers its steps from the
+// clock, after every number an earlier process used, so none is dropped
+// as a repeat; primed, the fleet's advisor first gets what the agent's
+// model sees.
 func TestRemoteGoesOnInANewProcess(t *testing.T) {
 	s := startServer(t)
 	reviewed := make(chan Reviewed, 16)
 	runWorker(t, s, WorkerOptions{Tenant: "acme", OnReviewed: func(r Reviewed) { reviewed <- r }}, nil)
 	nc := connect(t, s)
 	ensure(t, nc, "acme")
-	js, err := jetstream.New(nc)
+	ctx := context.Background()
+	first := ClockSeq()
+	c, err := NewClient(ctx, nc, ClientOptions{Tenant: "acme", Session: "s1", NextSeq: first})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
-	if n, err := NextSeq(ctx, js, "acme", "s1"); n != 1 || err != nil {
-		t.Fatalf("NextSeq of a new session = %d, %v; want 1", n, err)
-	}
-	c := newClient(t, nc, "acme", "s1")
-	publish(t, c, "s1", 1)
-	publish(t, c, "s1", 2)
-	for range 2 {
+	for i := 1; i <= 2; i++ {
+		if _, err := c.Publish(ctx, stepEntries("s1", i, false)); err != nil {
+			t.Fatal(err)
+		}
 		<-reviewed
 	}
-	next, err := NextSeq(ctx, js, "acme", "s1")
-	if next != 3 || err != nil {
-		t.Fatalf("NextSeq = %d, %v; want 3", next, err)
+	c.Close()
+	next := ClockSeq()
+	if next <= first+1 {
+		t.Fatalf("ClockSeq %d after %d and %d", next, first, first+1)
 	}
 	c2, err := NewClient(ctx, nc, ClientOptions{Tenant: "acme", Session: "s1", NextSeq: next})
 	if err != nil {
@@ -224,12 +224,12 @@ func TestRemoteGoesOnInANewProcess(t *testing.T) {
 	r := NewRemote(c2, h, RemoteOptions{Start: advisor.StartPrimed})
 	r.Start(ctx)
 	defer r.Stop()
-	if got := <-reviewed; got.Seq != 3 || got.Notes != 0 {
-		t.Fatalf("the primed view was reviewed as %+v; want step 3 with no note (context only)", got)
+	if got := <-reviewed; got.Seq != next || got.Notes != 0 {
+		t.Fatalf("the primed view was reviewed as %+v; want step %d with no note (context only)", got, next)
 	}
 	r.Notify(advisor.Event{Kind: advisor.EventStepEnded, Cursor: h.add(stepEntries("s1", 3, false)...)})
-	if got := <-reviewed; got.Seq != 4 || got.Notes != 1 {
-		t.Fatalf("the new step was reviewed as %+v; want step 4 with its note", got)
+	if got := <-reviewed; got.Seq != next+1 || got.Notes != 1 {
+		t.Fatalf("the new step was reviewed as %+v; want step %d with its note", got, next+1)
 	}
 	if d := h.next(t); d != "aside: Reviewed entry as1-3 carefully; consider checking its output" {
 		t.Fatalf("delivered %q", d)
