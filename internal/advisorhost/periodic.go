@@ -166,6 +166,33 @@ func started(ev agent.Event, source string, parent advisor.CallKey) []advisor.Ev
 // secret in it is sent byte for byte, so the prompt cache still serves
 // it; one with secrets differs from where the first one was.
 func (p *Periodic) Fork(ctx context.Context, prompt string) (advisor.ForkReply, error) {
+	return p.fork(ctx, prompt, nil, llm.Ref{})
+}
+
+// ForkOn returns the host as one advisor of a roster sees it: the same
+// runs and steers, but its forks, the agent's same request, go to model
+// (named ref) instead of the agent's own; nil keeps the agent's. No
+// prompt cache is shared with the agent on another model.
+func (p *Periodic) ForkOn(model llm.Model, ref llm.Ref) advisor.PeriodicHost {
+	if model == nil {
+		return p
+	}
+	return forkOn{p, model, ref}
+}
+
+// forkOn is [Periodic.ForkOn]'s host.
+type forkOn struct {
+	*Periodic
+	model llm.Model
+	ref   llm.Ref
+}
+
+func (f forkOn) Fork(ctx context.Context, prompt string) (advisor.ForkReply, error) {
+	return f.fork(ctx, prompt, f.model, f.ref)
+}
+
+// fork is Fork onto model, or onto the agent's when model is nil.
+func (p *Periodic) fork(ctx context.Context, prompt string, model llm.Model, ref llm.Ref) (advisor.ForkReply, error) {
 	if err := ctx.Err(); err != nil {
 		return advisor.ForkReply{}, err
 	}
@@ -178,11 +205,14 @@ func (p *Periodic) Fork(ctx context.Context, prompt string) (advisor.ForkReply, 
 	f := p.ag.Fork(path)
 	req := redactRequest(p.redactor, f.Request)
 	req.Messages = withUserText(req.Messages, p.redactor.Redact(prompt))
-	resp, err := llm.Accumulate(f.Model.Stream(ctx, req))
-	if err != nil {
-		return advisor.ForkReply{}, fmt.Errorf("advisorhost: fork on %s: %w", f.Ref, err)
+	if model == nil {
+		model, ref = f.Model, f.Ref
 	}
-	reply := advisor.ForkReply{Reply: resp.Message, Usage: resp.Usage, Model: f.Ref}
+	resp, err := llm.Accumulate(model.Stream(ctx, req))
+	if err != nil {
+		return advisor.ForkReply{}, fmt.Errorf("advisorhost: fork on %s: %w", ref, err)
+	}
+	reply := advisor.ForkReply{Reply: resp.Message, Usage: resp.Usage, Model: ref}
 	if len(path) > 0 {
 		reply.At = path[len(path)-1].ID
 	}

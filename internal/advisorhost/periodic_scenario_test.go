@@ -8,6 +8,7 @@ import (
 
 	"github.com/vigil-dev/vigil/advisor"
 	"github.com/vigil-dev/vigil/internal/advisorhost"
+	"github.com/vigil-dev/vigil/llm"
 )
 
 // subagentSystem is the system prompt of a scenario's subagents, by which
@@ -31,6 +32,10 @@ func (s *scenario) buildPeriodic() {
 	st := s.settings.PeriodicSettings
 	allow := st.AllowPromptInjection == nil || *st.AllowPromptInjection
 	ph := advisorhost.NewPeriodic(s.host, allow, nil)
+	if len(s.settings.Roster) > 0 {
+		s.buildPeriodicRoster(ph)
+		return
+	}
 	var err error
 	s.per, err = advisor.NewPeriodic(advisor.PeriodicOptions{
 		Host:           ph,
@@ -53,6 +58,53 @@ func (s *scenario) buildPeriodic() {
 	s.per.Start(context.Background())
 	t.Cleanup(func() {
 		s.per.Stop()
+		s.host.Close()
+	})
+}
+
+// buildPeriodicRoster runs a periodic advisor per roster entry over ph,
+// as vigil's agent does with a WATCHDOG.yml roster in the periodic mode:
+// each forks onto its model ("" or m: the agent's own), with its own
+// review prompt, and one RosterGuard spans them.
+func (s *scenario) buildPeriodicRoster(ph *advisorhost.Periodic) {
+	t := s.t
+	st := s.settings.PeriodicSettings
+	r := &advisor.PeriodicRoster{Guard: advisor.NewRosterGuard(s.settings.MaxNotesPerUpdate)}
+	for _, m := range s.settings.Roster {
+		host := advisor.PeriodicHost(ph)
+		if m.Model != "" && m.Model != "m" {
+			host = ph.ForkOn(s.model(m.Model), llm.Ref{Provider: "fake", Model: m.Model})
+		}
+		name, own := m.Name, m.Instructions
+		per, err := advisor.NewPeriodic(advisor.PeriodicOptions{
+			Host:           host,
+			Name:           name,
+			Roster:         r.Guard,
+			EveryToolCalls: st.EveryToolCalls,
+			EveryMinutes:   st.EveryMinutes,
+			Instructions: func() string {
+				return advisor.RosterPrompt(cmpOr(strings.TrimSpace(st.ReviewInstructions), advisor.DefaultReviewInstructions), "", s.settings.RosterInstructions, name, own)
+			},
+			ReviewTimeout: time.Duration(st.ReviewTimeoutSeconds) * time.Second,
+			Logf:          s.logf,
+			OnWarning:     func(w string) { s.logf("%s", w) },
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Members = append(r.Members, per)
+	}
+	s.proster = r
+	s.per = r.Members[0]
+	timeout := time.Duration(s.settings.SyncTimeoutSeconds) * time.Second
+	if timeout == 0 {
+		timeout = 30 * time.Second
+	}
+	s.host.SetSync(1, timeout, func(ctx context.Context, _ int) error { return r.WaitReview(ctx) })
+	ph.Forward(r.Notify)
+	r.Start(context.Background())
+	t.Cleanup(func() {
+		r.Stop()
 		s.host.Close()
 	})
 }

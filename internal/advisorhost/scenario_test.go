@@ -74,10 +74,14 @@ type scenarioSettings struct {
 	PeriodicSettings   `yaml:",inline"`
 	// Roster runs several advisors over the one agent.
 	Roster []struct {
-		Name  string `yaml:"name"`
-		Model string `yaml:"model"`
+		Name         string `yaml:"name"`
+		Model        string `yaml:"model"`
+		Instructions string `yaml:"instructions"`
 	} `yaml:"roster"`
-	MaxNotesPerUpdate int `yaml:"maxNotesPerUpdate"`
+	// RosterInstructions are the roster's shared instructions (the
+	// periodic roster's review prompt).
+	RosterInstructions string `yaml:"rosterInstructions"`
+	MaxNotesPerUpdate  int    `yaml:"maxNotesPerUpdate"`
 }
 
 type scenario struct {
@@ -93,6 +97,7 @@ type scenario struct {
 	rt       *advisor.Runtime
 	roster   []*advisor.Runtime
 	per      *advisor.Periodic
+	proster  *advisor.PeriodicRoster
 	gate     *gatedModel
 
 	mu     sync.Mutex
@@ -360,6 +365,9 @@ func (s *scenario) wait(what string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), scenarioBound)
 	defer cancel()
 	if what == "advisor" {
+		if s.proster != nil {
+			return s.proster.WaitReview(ctx)
+		}
 		if s.per != nil {
 			return s.per.WaitReview(ctx)
 		}

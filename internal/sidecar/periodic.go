@@ -89,10 +89,36 @@ func (p *PeriodicHost) SteerRun(ctx context.Context, run string, note advisor.Ad
 	return advisor.SteerResult{Outcome: advisor.SteerDelivered}, nil
 }
 
+// ForkOn returns the host as one advisor of a roster sees it: the same
+// runs and steers, but its forks go to model (named ref) instead of
+// Model; nil keeps Model.
+func (p *PeriodicHost) ForkOn(model llm.Model, ref llm.Ref) advisor.PeriodicHost {
+	if model == nil {
+		return p
+	}
+	return forkOn{p, model, ref}
+}
+
+// forkOn is [PeriodicHost.ForkOn]'s host.
+type forkOn struct {
+	*PeriodicHost
+	model llm.Model
+	ref   llm.Ref
+}
+
+func (f forkOn) Fork(ctx context.Context, prompt string) (advisor.ForkReply, error) {
+	return f.fork(ctx, prompt, f.model, f.ref)
+}
+
 // Fork implements [advisor.PeriodicHost] (see the type's doc for how it
 // differs from the built-in agent's fork).
 func (p *PeriodicHost) Fork(ctx context.Context, prompt string) (advisor.ForkReply, error) {
-	if p.Model == nil {
+	return p.fork(ctx, prompt, p.Model, p.Ref)
+}
+
+// fork is Fork onto model.
+func (p *PeriodicHost) fork(ctx context.Context, prompt string, model llm.Model, ref llm.Ref) (advisor.ForkReply, error) {
+	if model == nil {
 		return advisor.ForkReply{}, errors.New("fork: no model to ask")
 	}
 	view, _, err := p.Host.View(ctx)
@@ -126,11 +152,11 @@ func (p *PeriodicHost) Fork(ctx context.Context, prompt string) (advisor.ForkRep
 			{Type: llm.BlockText, Text: p.Redactor.Redact(prompt)},
 		}}},
 	}
-	msg, usage, err := collect(ctx, p.Model, req)
+	msg, usage, err := collect(ctx, model, req)
 	if err != nil {
 		return advisor.ForkReply{}, fmt.Errorf("fork: %w", err)
 	}
-	return advisor.ForkReply{Reply: msg, Usage: usage, Model: p.Ref, At: at}, nil
+	return advisor.ForkReply{Reply: msg, Usage: usage, Model: ref, At: at}, nil
 }
 
 // collect streams one reply.
