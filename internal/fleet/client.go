@@ -94,9 +94,18 @@ func NewClient(ctx context.Context, nc *nats.Conn, opts ClientOptions) (*Client,
 	c.seq.Store(opts.NextSeq)
 	ctx, cancel := context.WithTimeout(ctx, opts.PublishTimeout)
 	defer cancel()
+	// From the stream's end now, by sequence rather than "new": an
+	// ordered consumer that has delivered nothing yet and is made again
+	// (the server restarted) would otherwise start from the end then and
+	// miss the notes published in between.
+	st, err := js.Stream(ctx, NoteStream(opts.Tenant))
+	if err != nil {
+		return nil, fmt.Errorf("fleet: subscribing to the notes of %s: %w", opts.Session, err)
+	}
 	oc, err := js.OrderedConsumer(ctx, NoteStream(opts.Tenant), jetstream.OrderedConsumerConfig{
 		FilterSubjects: []string{NoteSubject(opts.Tenant, opts.Session)},
-		DeliverPolicy:  jetstream.DeliverNewPolicy,
+		DeliverPolicy:  jetstream.DeliverByStartSequencePolicy,
+		OptStartSeq:    st.CachedInfo().State.LastSeq + 1,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("fleet: subscribing to the notes of %s: %w", opts.Session, err)
