@@ -9,10 +9,16 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/vigil-dev/vigil/advisor"
+	"github.com/vigil-dev/vigil/config"
 	"github.com/vigil-dev/vigil/internal/fleet"
+	"github.com/vigil-dev/vigil/internal/models"
+	"github.com/vigil-dev/vigil/internal/rulesadvisor"
+	"github.com/vigil-dev/vigil/llm"
 	"github.com/vigil-dev/vigil/rules"
 )
 
@@ -21,60 +27,99 @@ import (
 //
 //	Serve serveCmd `cmd:"" help:"Run a fleet worker: review a tenant's sessions from NATS JetStream and publish the notes back."`
 type serveCmd struct {
-	NATS     string        `name:"nats" required:"" placeholder:"URL" help:"The NATS server(s) to join, as NATS clients take them (nats://host:4222, tls://host:4222, comma-separated)."`
-	Creds    string        `type:"existingfile" placeholder:"FILE" help:"A NATS credentials file (JWT and nkey seed)."`
-	TLSCA    string        `name:"tls-ca" type:"existingfile" placeholder:"FILE" help:"Verify the server's certificate against this CA bundle."`
-	TLSCert  string        `name:"tls-cert" type:"existingfile" placeholder:"FILE" help:"Present this client certificate (with --tls-key)."`
-	TLSKey   string        `name:"tls-key" type:"existingfile" placeholder:"FILE" help:"The client certificate's key."`
-	Tenant   string        `default:"default" help:"The tenant whose sessions to review (a subject token: letters, digits, - and _)."`
-	Reviewer string        `enum:"rules" default:"rules" help:"The reviewer: rules (vigil's zero-token detectors, no model)."`
-	Listen   string        `placeholder:"ADDR" help:"Serve /healthz and Prometheus /metrics on ADDR (host:port)."`
-	Backlog  int64         `default:"1000000" help:"The steps the tenant's stream keeps, reviewed or not (the backlog while no worker runs); the oldest go first."`
-	LeaseTTL time.Duration `name:"lease-ttl" default:"10s" help:"How long a dead worker's sessions stay owned before another worker takes them over."`
+	NATS string `name:"nats" required:"" placeholder:"URL" help:"The NATS server(s) to join, as NATS clients take them (nats://host:4222, tls://host:4222, comma-separated)."`
+	natsFlags
+	Tenant      string        `default:"default" help:"The tenant whose sessions to review (a subject token: letters, digits, - and _)."`
+	Reviewer    string        `enum:"rules,model" default:"rules" help:"The reviewer: rules (vigil's zero-token detectors, no model) or model (an advisor model; it has no workspace tools: a fleet worker has no workspace, only the steps it is sent)."`
+	Model       string        `placeholder:"REF" help:"With --reviewer model: the advisor model (provider/model); default modelRoles.advisor of the user's settings."`
+	Gate        string        `enum:",off,rules" default:"" help:"With --reviewer model: rules makes the model review only steps vigil's detectors flag; default advisor.gate of the user's settings."`
+	ModelsFile  string        `name:"models-file" type:"path" placeholder:"PATH" help:"models.yml to read instead of the agent folder's (providers, keys, prices)."`
+	Listen      string        `placeholder:"ADDR" help:"Serve /healthz and Prometheus /metrics on ADDR (host:port)."`
+	Backlog     int64         `default:"1000000" help:"The steps the tenant's stream keeps, reviewed or not (the backlog while no worker runs); the oldest go first."`
+	LeaseTTL    time.Duration `name:"lease-ttl" default:"10s" help:"How long a dead worker's sessions stay owned before another worker takes them over."`
+	UsageMaxAge time.Duration `name:"usage-max-age" default:"720h" help:"How long the tenant's usage stream keeps each review's usage (vigil stats --fleet reads it)."`
 }
 
 func (c *serveCmd) Run(e *env) error {
 	if !fleet.ValidName(c.Tenant) {
 		return fmt.Errorf("serve: --tenant %q: want letters, digits, - and _", c.Tenant)
 	}
-	opts := []nats.Option{nats.Name("vigil serve (" + c.Tenant + ")"), nats.MaxReconnects(-1)}
-	if c.Creds != "" {
-		opts = append(opts, nats.UserCredentials(c.Creds))
-	}
-	if c.TLSCA != "" {
-		opts = append(opts, nats.RootCAs(c.TLSCA))
-	}
-	if c.TLSCert != "" || c.TLSKey != "" {
-		if c.TLSCert == "" || c.TLSKey == "" {
-			return errors.New("serve: --tls-cert and --tls-key go together")
-		}
-		opts = append(opts, nats.ClientCert(c.TLSCert, c.TLSKey))
-	}
-	nc, err := nats.Connect(c.NATS, opts...)
+	// The reviewer first: a model that does not resolve is said before
+	// any connection is tried.
+	factory, price, err := c.reviewer(e)
 	if err != nil {
-		return fmt.Errorf("serve: connecting to %s: %w", c.NATS, err)
+		return fmt.Errorf("serve: %w", err)
+	}
+	nc, err := c.connect(c.NATS, "vigil serve ("+c.Tenant+")", nats.MaxReconnects(-1))
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
 	}
 	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return fmt.Errorf("serve: jetstream: %w", err)
+	}
+	logf := func(format string, args ...any) { fmt.Fprintf(e.stderr, format+"\n", args...) }
 
 	reg := prometheus.NewRegistry()
+	labels := prometheus.Labels{"tenant": c.Tenant}
 	latency := prometheus.NewHistogram(prometheus.HistogramOpts{
 		Name: "vigil_fleet_review_latency_seconds", Help: "From a step's publication to its review's ack.",
-		ConstLabels: prometheus.Labels{"tenant": c.Tenant},
+		ConstLabels: labels,
 		Buckets:     prometheus.ExponentialBuckets(0.001, 2, 18),
 	})
-	reg.MustRegister(latency)
+	tokens := prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "vigil_fleet_tokens_total", Help: "Tokens the reviews spent, by model and kind (input, output, cache_read, cache_write).",
+		ConstLabels: labels,
+	}, []string{"model", "kind"})
+	costs := prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "vigil_fleet_cost_usd_total", Help: "What the reviews cost in US dollars, by model, at the worker's price table (models.yml and the built-in catalog).",
+		ConstLabels: labels,
+	}, []string{"model"})
+	unpriced := prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "vigil_fleet_unpriced_reviews_total", Help: "Reviews that spent tokens of a model with no price (counted at $0), by model.",
+		ConstLabels: labels,
+	}, []string{"model"})
+	reg.MustRegister(latency, tokens, costs, unpriced)
+
+	var workerID string
+	onReviewed := func(r fleet.Reviewed) {
+		latency.Observe(r.Latency.Seconds())
+		if len(r.Models) == 0 {
+			return
+		}
+		rec := fleet.UsageRecord{Tenant: r.Tenant, Session: r.Session, Seq: r.Seq, Delivered: r.Delivered, Time: time.Now().UTC(), Worker: workerID}
+		for _, m := range r.Models {
+			p, ok := price(m.Model)
+			spend := fleet.ModelSpend{Model: m.Model, Usage: m.Usage, Cost: p.Cost(m.Usage), Unpriced: !ok}
+			rec.Models = append(rec.Models, spend)
+			tokens.WithLabelValues(m.Model, "input").Add(float64(m.Usage.Input))
+			tokens.WithLabelValues(m.Model, "output").Add(float64(m.Usage.Output))
+			tokens.WithLabelValues(m.Model, "cache_read").Add(float64(m.Usage.CacheRead))
+			tokens.WithLabelValues(m.Model, "cache_write").Add(float64(m.Usage.CacheWrite))
+			costs.WithLabelValues(m.Model).Add(spend.Cost)
+			if !ok {
+				unpriced.WithLabelValues(m.Model).Inc()
+			}
+		}
+		pctx, cancel := context.WithTimeout(context.Background(), fleet.DefaultPublishTimeout)
+		defer cancel()
+		if err := fleet.PublishUsage(pctx, js, rec); err != nil {
+			logf("vigil serve: warning: %v (the metrics count it)", err)
+		}
+	}
 	wopts := fleet.WorkerOptions{
 		Tenant:     c.Tenant,
 		Limits:     fleet.Limits{MaxSteps: c.Backlog, LeaseTTL: c.LeaseTTL},
-		Factory:    fleet.RulesFactory(rules.DefaultSettings()),
-		OnReviewed: func(r fleet.Reviewed) { latency.Observe(r.Latency.Seconds()) },
-		Logf:       func(format string, args ...any) { fmt.Fprintf(e.stderr, format+"\n", args...) },
+		Factory:    factory,
+		OnReviewed: onReviewed,
+		Logf:       logf,
 	}
 	w, err := fleet.NewWorker(nc, wopts)
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
-	labels := prometheus.Labels{"tenant": c.Tenant}
+	workerID = w.ID()
 	gauge := func(name, help string, f func(fleet.Stats) float64) {
 		reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help, ConstLabels: labels}, func() float64 { return f(w.Stats()) }))
 	}
@@ -90,6 +135,12 @@ func (c *serveCmd) Run(e *env) error {
 
 	ctx, cancel := context.WithCancel(e.ctx)
 	defer cancel()
+	setup, cancelSetup := context.WithTimeout(ctx, 30*time.Second)
+	err = fleet.EnsureUsage(setup, js, c.Tenant, fleet.UsageLimits{MaxAge: c.UsageMaxAge})
+	cancelSetup()
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
 	if c.Listen != "" {
 		ln, err := net.Listen("tcp", c.Listen)
 		if err != nil {
@@ -118,4 +169,100 @@ func (c *serveCmd) Run(e *env) error {
 		return fmt.Errorf("serve: %w", err)
 	}
 	return nil
+}
+
+// reviewer builds the sessions' advisor runtimes of --reviewer, and the
+// price table their usage is priced at (no price for the rules reviewer,
+// which spends nothing).
+func (c *serveCmd) reviewer(e *env) (fleet.Factory, func(string) (llm.Price, bool), error) {
+	if c.Reviewer != "model" {
+		if c.Model != "" || c.Gate != "" {
+			return nil, nil, errors.New("--model and --gate go with --reviewer model")
+		}
+		return fleet.RulesFactory(rules.DefaultSettings()), func(string) (llm.Price, bool) { return llm.Price{}, false }, nil
+	}
+	a, res, err := c.advisorApp(e)
+	if err != nil {
+		return nil, nil, err
+	}
+	model, err := res.Open()
+	if err != nil {
+		return nil, nil, fmt.Errorf("advisor model %s: %w", res.Ref(), err)
+	}
+	gate := a.settings.Advisor.Gate
+	if c.Gate != "" {
+		gate = c.Gate
+	}
+	name := res.Ref().String()
+	// The system prompt is vigil's own: a worker has no project, so no
+	// WATCHDOG.md; the redactor hides the worker's environment's secrets
+	// and the keys it holds in everything the model is sent (the steps
+	// come from agents whose output may quote them).
+	system := advisor.RosterPrompt(advisor.DefaultSystemPrompt, "", "", "", "")
+	redactor := a.redactor()
+	withhold := !a.settings.Advisor.AllowPromptInjection
+	immune := immuneTurns(a.settings.Advisor.ImmuneTurns)
+	factory := func(info fleet.SessionInfo, h advisor.Host) (*advisor.Runtime, error) {
+		var detector advisor.Detector
+		if gate == config.GateRules {
+			detector = rulesadvisor.New(rules.DefaultSettings())
+		}
+		var rt *advisor.Runtime
+		rt, err := advisor.New(advisor.Options{
+			ModelName: name,
+			Model:     model,
+			System:    system,
+			Detector:  detector,
+			Gate:      detector != nil,
+			Host:      h,
+			// No Roots: the advise tool alone. The worker has no
+			// workspace; what the advisor knows is the steps it is sent.
+			Redactor:      redactor,
+			Withhold:      withhold,
+			ImmuneTurns:   immune,
+			Start:         info.Start,
+			ContextWindow: res.Info.ContextWindow,
+			Promote: func(need int64) (advisor.Promotion, bool) {
+				return a.promoteAdvisor(rt.Status().Model, need)
+			},
+			OnNotice:  func(s string) { fmt.Fprintf(e.stderr, "vigil serve: session %s: %s\n", info.Session, s) },
+			OnWarning: func(s string) { fmt.Fprintf(e.stderr, "vigil serve: warning: session %s: %s\n", info.Session, s) },
+		})
+		return rt, err
+	}
+	price := func(model string) (llm.Price, bool) {
+		r, err := a.registry.Resolve(model)
+		if err != nil {
+			return llm.Price{}, false
+		}
+		return r.Info.Price, true
+	}
+	return factory, price, nil
+}
+
+// advisorApp loads the user's settings and models as vigil's agent does
+// (no project: a worker serves many) and resolves the advisor model as
+// the agent resolves its own: --model, or modelRoles.advisor.
+func (c *serveCmd) advisorApp(e *env) (*app, *models.Resolved, error) {
+	agentDir, err := e.agentDir()
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err := config.Load(config.Options{AgentDir: agentDir})
+	if err != nil {
+		return nil, nil, err
+	}
+	reg, err := e.registry(c.ModelsFile)
+	if err != nil {
+		return nil, nil, err
+	}
+	a := &app{e: e, agentDir: agentDir, settings: s, registry: reg, advFlagRef: c.Model}
+	res, err := a.resolveAdvisor(s)
+	if errors.Is(err, errNoAdvisorModel) {
+		return nil, nil, fmt.Errorf("--reviewer model: no advisor model: pass --model provider/model, or set modelRoles.advisor in %s", config.UserFile(agentDir))
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("--reviewer model: %w", err)
+	}
+	return a, res, nil
 }

@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -10,6 +12,9 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/vigil-dev/vigil/internal/fleet"
 	"github.com/vigil-dev/vigil/internal/models"
 	"github.com/vigil-dev/vigil/internal/stats"
 	"github.com/vigil-dev/vigil/llm"
@@ -24,12 +29,19 @@ type statsCmd struct {
 	Project    string `help:"Only the projects whose folder contains SUBSTR." placeholder:"SUBSTR"`
 	All        bool   `help:"List every session, not only the costliest ten."`
 	ModelsFile string `name:"models-file" help:"models.yml to price with instead of the agent folder's." type:"path" placeholder:"PATH"`
+	// With --fleet, the usage of a fleet's reviews (docs/fleet.md).
+	Fleet  string `placeholder:"URL" help:"Read the usage of a fleet's reviews from NATS JetStream at URL (the tenant's usage stream, docs/fleet.md) instead of local sessions."`
+	Tenant string `default:"default" help:"With --fleet: the tenant whose usage to read."`
+	natsFlags
 }
 
 func (c *statsCmd) Run(e *env) error {
 	since, err := parseSince(c.Since, time.Now())
 	if err != nil {
 		return &exitError{code: exitUsage, err: err}
+	}
+	if c.Fleet != "" {
+		return c.runFleet(e, since)
 	}
 	root, err := e.sessionsDir()
 	if err != nil {
@@ -218,4 +230,71 @@ func started(s stats.Session) string {
 		return "-"
 	}
 	return s.Started.Local().Format("2006-01-02 15:04")
+}
+
+// runFleet is `vigil stats --fleet URL`: the tenant's usage stream read
+// and summed by model, as the workers priced it.
+func (c *statsCmd) runFleet(e *env, since time.Time) error {
+	if c.Project != "" {
+		return &exitError{code: exitUsage, err: errors.New("--project does not go with --fleet: a fleet's usage is by tenant")}
+	}
+	if !fleet.ValidName(c.Tenant) {
+		return &exitError{code: exitUsage, err: fmt.Errorf("--tenant %q: want letters, digits, - and _", c.Tenant)}
+	}
+	nc, err := c.connect(c.Fleet, "vigil stats ("+c.Tenant+")")
+	if err != nil {
+		return fmt.Errorf("stats: %w", err)
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return fmt.Errorf("stats: jetstream: %w", err)
+	}
+	ctx, cancel := context.WithTimeout(e.ctx, 2*time.Minute)
+	defer cancel()
+	records, err := fleet.ReadUsage(ctx, js, c.Tenant, since)
+	if err != nil {
+		return fmt.Errorf("stats: %w", err)
+	}
+	sum := fleet.SummarizeUsage(records)
+	if c.JSON {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(sum)
+	}
+	return writeFleetStats(e.stdout, nc.ConnectedUrlRedacted(), c.Tenant, sum)
+}
+
+// writeFleetStats prints a fleet's usage summary as a table.
+func writeFleetStats(w io.Writer, url, tenant string, s fleet.UsageSummary) error {
+	var unpriced int
+	for _, m := range s.Models {
+		unpriced += m.Unpriced
+	}
+	total := fleetUsage(s.Reviews, s.Usage, s.Cost, unpriced)
+	fmt.Fprintf(w, "fleet %s, tenant %s: %d sessions, %d reviews, %s tokens, %s\n",
+		url, tenant, s.Sessions, s.Reviews, tokens64(s.Usage.Total()), cost(total))
+	if len(s.Models) == 0 {
+		return nil
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "\nMODEL\tREVIEWS\tINPUT\tOUTPUT\tCACHE READ\tCACHE WRITE\tCOST")
+	for _, m := range s.Models {
+		u := fleetUsage(m.Reviews, m.Usage, m.Cost, m.Unpriced)
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\n", m.Model, m.Reviews, tokens64(m.Usage.Input), tokens64(m.Usage.Output),
+			tokens64(m.Usage.CacheRead), tokens64(m.Usage.CacheWrite), cost(u))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if unpriced > 0 {
+		fmt.Fprintln(w, "\n* includes reviews of models the workers had no price for (counted at $0); give them a cost in the workers' models.yml (docs/models.md)")
+	}
+	return nil
+}
+
+// fleetUsage is a fleet's usage as the local report's, reviews for turns,
+// so that cost marks what is unpriced the same way.
+func fleetUsage(reviews int, u llm.Usage, dollars float64, unpriced int) stats.Usage {
+	return stats.Usage{Turns: reviews, Tokens: stats.Tokens{Input: u.Input, Output: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite}, Cost: dollars, Unpriced: unpriced}
 }
