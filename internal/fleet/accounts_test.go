@@ -25,7 +25,7 @@ accounts {
     jetstream: enabled
     users: [
       { user: acme-worker, password: w,
-        permissions: { publish: ["$JS.API.>", "$JS.ACK.>", "$JS.FC.>", "$KV.vigil_acme_leases.>", "vigil.acme.notes.*"],
+        permissions: { publish: ["$JS.API.>", "$JS.ACK.>", "$JS.FC.>", "$KV.vigil_acme_leases.>", "vigil.acme.notes.*", "vigil.acme.usage.*"],
                        subscribe: ["_INBOX.>", "$KV.vigil_acme_leases.>"] } }
       { user: acme-agent, password: a,
         permissions: { publish: ["vigil.acme.steps.*", "$JS.API.CONSUMER.>", "$JS.API.STREAM.INFO.VIGIL_acme_NOTES", "$JS.FC.>"],

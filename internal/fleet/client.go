@@ -51,7 +51,7 @@ type Client struct {
 	seq      atomic.Uint64
 	reviewed atomic.Int64
 	dropped  atomic.Int64
-	repeats atomic.Int64
+	repeats  atomic.Int64
 
 	notes chan Note
 	done  chan struct{}
