@@ -144,6 +144,13 @@ func TestServeReviewsAndExposesMetrics(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("no note from vigil serve within 30s")
 	}
+	// The note may arrive before the worker counts it: a review's last
+	// message, after its notes are counted, says it is done.
+	wctx, wcancel := context.WithTimeout(ctx, 30*time.Second)
+	defer wcancel()
+	if err := c.WaitBacklogBelow(wctx, 1); err != nil {
+		t.Fatalf("the reviews did not end: %v", err)
+	}
 	_, metrics := get(t, base, "/metrics")
 	for _, want := range []string{
 		`vigil_fleet_sessions{tenant="acme"} 1`,
