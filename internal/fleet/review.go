@@ -1,0 +1,252 @@
+package fleet
+
+// The per-session half of a worker: reviewing one owned session's steps
+// in order, from its durable consumer.
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/vigil-dev/vigil/advisor"
+	"github.com/vigil-dev/vigil/llm"
+	"github.com/vigil-dev/vigil/session"
+)
+
+// serve reviews the session's steps in order from the first one not
+// acknowledged, until ctx ends or the session is idle.
+func (w *Worker) serve(ctx context.Context, sess string) error {
+	name := sessionConsumerPrefix + sess
+	subject := StepSubject(w.opts.Tenant, sess)
+	// The session's consumer is made once and never replaced, so its ack
+	// floor (the steps reviewed) survives every worker: a new owner binds
+	// to it, and a step a dead worker was given comes back after AckWait.
+	// It outlives the session's steps (MaxAge) by an hour, so a session
+	// with steps and no consumer has never been taken.
+	cons, err := w.steps.CreateOrUpdateConsumer(ctx, jetstream.ConsumerConfig{
+		Durable:           name,
+		Description:       "vigil fleet: the steps of session " + sess + ", reviewed in order",
+		FilterSubject:     subject,
+		AckPolicy:         jetstream.AckExplicitPolicy,
+		AckWait:           w.opts.AckWait,
+		MaxAckPending:     1,
+		InactiveThreshold: w.opts.Limits.MaxAge + time.Hour,
+	})
+	if err != nil {
+		return fmt.Errorf("consumer: %w", err)
+	}
+	h := &host{}
+	info := SessionInfo{Tenant: w.opts.Tenant, Session: sess, Start: advisor.StartAtBeginning}
+	if floor := cons.CachedInfo().AckFloor.Stream; floor > 0 {
+		tail, err := w.tail(ctx, subject, floor+1)
+		if err != nil {
+			return err
+		}
+		if len(tail) > 0 {
+			h.prime(tail)
+			info.Start = advisor.StartPrimed
+		}
+	}
+	rt, err := w.opts.Factory(info, h)
+	if err != nil {
+		return fmt.Errorf("advisor: %w", err)
+	}
+	rt.Start(ctx)
+	defer rt.Stop()
+	msgs := make(chan jetstream.Msg)
+	cc, err := cons.Consume(func(m jetstream.Msg) {
+		select {
+		case msgs <- m:
+		case <-ctx.Done():
+		}
+	})
+	if err != nil {
+		return fmt.Errorf("consuming: %w", err)
+	}
+	defer cc.Stop()
+	w.taken.Add(1)
+	if info.Start == advisor.StartPrimed {
+		w.takenOver.Add(1)
+	}
+	if w.opts.OnSession != nil {
+		w.opts.OnSession(sess, true, info.Start)
+		defer w.opts.OnSession(sess, false, info.Start)
+	}
+	idle := time.NewTimer(w.opts.IdleTimeout)
+	defer idle.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-idle.C:
+			return nil
+		case m := <-msgs:
+			if err := w.review(ctx, sess, rt, h, m); err != nil {
+				return err
+			}
+			idle.Reset(w.opts.IdleTimeout)
+		}
+	}
+}
+
+// tail reads the entries of the last PrimeSteps steps of the session
+// before stream sequence start.
+func (w *Worker) tail(ctx context.Context, subject string, start uint64) ([]session.Entry, error) {
+	oc, err := w.steps.OrderedConsumer(ctx, jetstream.OrderedConsumerConfig{FilterSubjects: []string{subject}})
+	if err != nil {
+		return nil, fmt.Errorf("reading the reviewed steps: %w", err)
+	}
+	var ring [][]session.Entry
+	for done := false; !done; {
+		batch, err := oc.Fetch(256, jetstream.FetchMaxWait(2*time.Second))
+		if err != nil {
+			return nil, fmt.Errorf("reading the reviewed steps: %w", err)
+		}
+		n := 0
+		for m := range batch.Messages() {
+			n++
+			meta, err := m.Metadata()
+			if err != nil || meta.Sequence.Stream >= start {
+				done = true
+				continue
+			}
+			var st Step
+			if json.Unmarshal(m.Data(), &st) == nil {
+				if entries, err := st.Decode(); err == nil {
+					ring = append(ring, entries)
+					if len(ring) > w.opts.PrimeSteps {
+						ring = ring[1:]
+					}
+				}
+			}
+			if meta.NumPending == 0 {
+				done = true
+			}
+		}
+		if batch.Error() != nil || n == 0 {
+			break
+		}
+	}
+	var out []session.Entry
+	for _, es := range ring {
+		out = append(out, es...)
+	}
+	return out, nil
+}
+
+// inProgress tells the server every third of AckWait that m is being
+// reviewed, until the returned func is called.
+func (w *Worker) inProgress(m jetstream.Msg) (stop func()) {
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(w.opts.AckWait / 3)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				_ = m.InProgress()
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-finished
+	}
+}
+
+// review gives one step to the session's advisor, waits for its review,
+// publishes its notes and acknowledges the step. An error ends the
+// session, the step unacknowledged.
+func (w *Worker) review(ctx context.Context, sess string, rt *advisor.Runtime, h *host, m jetstream.Msg) error {
+	w.nsteps.Add(1)
+	var st Step
+	if err := json.Unmarshal(m.Data(), &st); err != nil || st.Tenant != w.opts.Tenant || st.Session != sess {
+		w.logf("fleet: session %s: dropping a malformed step (%v)", sess, err)
+		_ = m.Term()
+		return nil
+	}
+	entries, err := st.Decode()
+	if err != nil {
+		w.logf("fleet: session %s: dropping step %d: %v", sess, st.Seq, err)
+		_ = m.Term()
+		return nil
+	}
+	for _, ev := range st.Events {
+		if ev.Kind == advisor.EventHistoryRewritten {
+			// The step holds the agent's view after the rewrite
+			// (fleet.Remote): the advisor primes from it alone.
+			h.rewrite()
+		}
+		if ev.Kind != advisor.EventStepEnded {
+			rt.Notify(ev)
+		}
+	}
+	spent := rt.Status().Models
+	cursor := h.append(entries)
+	rt.Notify(advisor.Event{Kind: advisor.EventStepEnded, Cursor: cursor})
+	stopProgress := w.inProgress(m)
+	err = rt.WaitBacklogBelow(ctx, 1)
+	stopProgress()
+	if err != nil {
+		return fmt.Errorf("step %d: waiting for its review: %w", st.Seq, err)
+	}
+	notes := h.take()
+	// The last message of each review says it is done, so that the agent
+	// knows its backlog (advisor.syncBacklog, the Stop hook's wait).
+	notes = append(notes, Note{Kind: KindReviewed})
+	for i := range notes {
+		n := &notes[i]
+		n.ID, n.Tenant, n.Session, n.Seq, n.StepPublished = noteID(sess, st.Seq, i), st.Tenant, sess, st.Seq, st.Published
+		data, err := json.Marshal(n)
+		if err != nil {
+			return fmt.Errorf("step %d: note: %w", st.Seq, err)
+		}
+		if _, err := w.js.PublishMsg(ctx, &nats.Msg{Subject: NoteSubject(w.opts.Tenant, sess), Data: data}, jetstream.WithMsgID(n.ID)); err != nil {
+			return fmt.Errorf("step %d: publishing note %s: %w", st.Seq, n.ID, err)
+		}
+		if n.Kind != KindReviewed {
+			w.notes.Add(1)
+		}
+	}
+	if w.beforeAck != nil {
+		w.beforeAck(st)
+	}
+	if err := m.DoubleAck(ctx); err != nil {
+		return fmt.Errorf("step %d: ack: %w", st.Seq, err)
+	}
+	w.reviews.Add(1)
+	if w.opts.OnReviewed != nil {
+		var delivered uint64
+		if meta, err := m.Metadata(); err == nil {
+			delivered = meta.NumDelivered
+		}
+		w.opts.OnReviewed(Reviewed{Tenant: st.Tenant, Session: sess, Seq: st.Seq, Notes: len(notes) - 1, Latency: time.Since(st.Published), Delivered: delivered, Models: spentSince(spent, rt.Status().Models)})
+	}
+	return nil
+}
+
+// spentSince returns what after holds beyond before: the usage of the
+// calls made between two of a runtime's [advisor.Status.Models].
+func spentSince(before, after []advisor.ModelUsage) []advisor.ModelUsage {
+	var out []advisor.ModelUsage
+	for _, a := range after {
+		u := a.Usage
+		for _, b := range before {
+			if b.Model == a.Model {
+				u.Input, u.Output, u.CacheRead, u.CacheWrite = u.Input-b.Usage.Input, u.Output-b.Usage.Output, u.CacheRead-b.Usage.CacheRead, u.CacheWrite-b.Usage.CacheWrite
+			}
+		}
+		if u != (llm.Usage{}) {
+			out = append(out, advisor.ModelUsage{Model: a.Model, Usage: u})
+		}
+	}
+	return out
+}
