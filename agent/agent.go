@@ -96,14 +96,16 @@ type Agent struct {
 	// interruptPending is set by an interrupting steer until the steers
 	// are delivered.
 	interruptPending bool
-	steers           []queuedSteer
-	followUps        []string
-	customs          []session.Custom
-	sess             *session.Session
-	turn, step       int
-	usage            llm.Usage
-	contextTokens    int64
-	lastAborted      bool
+	// hookWait says interrupt is a boundary's hook wait (setInterrupt).
+	hookWait      bool
+	steers        []queuedSteer
+	followUps     []string
+	customs       []session.Custom
+	sess          *session.Session
+	turn, step    int
+	usage         llm.Usage
+	contextTokens int64
+	lastAborted   bool
 
 	// view is the model's view of the session (holder).
 	view view

@@ -38,7 +38,10 @@ func (a *Agent) SteerCustom(c session.Custom, interrupt bool) {
 // run ends before a boundary delivers it, it is dropped, never delivered
 // at the start of a later run as a plain steer would be. The advisor's
 // periodic corrections use it, so that advice about one run never reaches
-// another.
+// another. Its interrupt cancels the step's running tool call as Steer's
+// does, but not a boundary's hook wait: the hooks are what waits for it
+// (advisor.syncBacklog), and for the others of that boundary, which are
+// delivered with it.
 func (a *Agent) SteerRun(c session.Custom, interrupt bool) bool {
 	if c.CustomType == "" {
 		return false
@@ -63,7 +66,7 @@ func (a *Agent) queueSteerLocked(s queuedSteer) {
 	a.steers = append(a.steers, s)
 	if s.interrupt {
 		a.interruptPending = true
-		if a.interrupt != nil {
+		if a.interrupt != nil && (!a.hookWait || cutsHookWait(s)) {
 			a.interrupt(ErrSteerInterrupt)
 		}
 	}
@@ -121,14 +124,14 @@ func (a *Agent) boundary(ctx context.Context, written []session.Entry, final boo
 	var injections []Injection
 	if len(a.hooks) > 0 {
 		hookCtx, cancel := context.WithCancelCause(ctx)
-		a.setInterrupt(cancel)
+		a.setInterrupt(cancel, true)
 		timed, stop := context.WithTimeout(hookCtx, a.boundaryWait)
 		info := BoundaryInfo{Session: a.sess, Turn: a.turn, Step: a.step, Entries: written, Final: final}
 		for _, h := range a.hooks {
 			injections = append(injections, h.Boundary(timed, info)...)
 		}
 		stop()
-		a.setInterrupt(nil)
+		a.setInterrupt(nil, false)
 		cancel(nil)
 	}
 	if ctx.Err() != nil {

@@ -2,6 +2,7 @@ package agent_test
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -84,4 +85,56 @@ rules:
 	if res := toolResults(t, e.sess); len(res) != 1 || res[0].IsError {
 		t.Errorf("the second run's call was not run cleanly: %+v", res)
 	}
+}
+
+// TestSteerRunLeavesTheHookWait: a run's own interrupting steer queued
+// while the boundary's hooks wait does not cut their wait short (they are
+// what waits for it and for the others of that boundary, as a roster's
+// reviews), so two steers queued in one wait reach the same request; a
+// user's interrupting steer still cuts the wait.
+func TestSteerRunLeavesTheHookWait(t *testing.T) {
+	e := newEnv(t, `
+rules:
+  - steps:
+      - tool_calls: [{id: call_1, name: bash, arguments: {command: "echo one"}}]
+      - tool_calls: [{id: call_2, name: bash, arguments: {command: "echo two"}}]
+      - text: Done.
+`)
+	var a *agent.Agent
+	var causes []error
+	hook := agent.HookFunc(func(ctx context.Context, b agent.BoundaryInfo) []agent.Injection {
+		switch b.Step {
+		case 1:
+			// Two reviews' corrections, one after the other in one wait.
+			a.SteerRun(note("FIRST-correction"), true)
+			a.SteerRun(note("SECOND-correction"), true)
+		case 2:
+			a.Steer("USER-steer", true)
+		default:
+			return nil
+		}
+		causes = append(causes, context.Cause(ctx))
+		if b.Step == 2 {
+			<-ctx.Done() // the user's steer ends the wait
+			causes[len(causes)-1] = context.Cause(ctx)
+		}
+		return nil
+	})
+	opts := e.options()
+	opts.Hooks = []agent.Hook{hook}
+	a = e.agent(t, opts)
+	if err := a.Prompt(t.Context(), "go"); err != nil {
+		t.Fatal(err)
+	}
+	if len(causes) != 2 {
+		t.Fatalf("the hook waited at %d boundaries, want 2", len(causes))
+	}
+	if causes[0] != nil {
+		t.Errorf("the run's own steers cut the hook wait: %v", causes[0])
+	}
+	if !errors.Is(causes[1], agent.ErrSteerInterrupt) {
+		t.Errorf("the user's steer left the hook wait (cause %v), want it cut", causes[1])
+	}
+	inOrder(t, "second request", e.body(t, 1), `"tool_use_id":"call_1"`, "FIRST-correction", "SECOND-correction")
+	inOrder(t, "third request", e.body(t, 2), `"tool_use_id":"call_2"`, "USER-steer")
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/vigil-dev/vigil/llm"
@@ -26,9 +27,9 @@ func (a *Agent) runTools(ctx context.Context, calls []llm.Block, written []sessi
 		return written, nil
 	}
 	toolCtx, cancel := context.WithCancelCause(ctx)
-	a.setInterrupt(cancel)
+	a.setInterrupt(cancel, false)
 	defer func() {
-		a.setInterrupt(nil)
+		a.setInterrupt(nil, false)
 		cancel(nil)
 	}()
 	for _, call := range calls {
@@ -80,14 +81,21 @@ func (a *Agent) invoke(ctx context.Context, call tools.Call) tools.Result {
 
 // setInterrupt registers what an interrupting steer cancels; nil clears
 // it. A steer that is already pending cancels the new wait at once.
-func (a *Agent) setInterrupt(cancel context.CancelCauseFunc) {
+// hooks says the wait is a boundary's hook wait, which a run's own steer
+// ([Agent.SteerRun]) does not cut short: the hooks are what waits for it
+// and for the others of its boundary (a roster's reviews).
+func (a *Agent) setInterrupt(cancel context.CancelCauseFunc, hooks bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.interrupt = cancel
-	if cancel != nil && a.interruptPending {
+	a.interrupt, a.hookWait = cancel, cancel != nil && hooks
+	if cancel != nil && a.interruptPending && (!hooks || slices.ContainsFunc(a.steers, cutsHookWait)) {
 		cancel(ErrSteerInterrupt)
 	}
 }
+
+// cutsHookWait reports whether s cuts a boundary's hook wait short: an
+// interrupting steer that is not a run's own.
+func cutsHookWait(s queuedSteer) bool { return s.interrupt && s.run == 0 }
 
 // interruptReason tells a steer's interrupt from the user's.
 func interruptReason(ctx context.Context) string {
