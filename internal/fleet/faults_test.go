@@ -23,6 +23,8 @@ import (
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/vigil-dev/vigil/advisor"
 )
 
 // The fault tests run each worker as a process of its own (this test
@@ -91,6 +93,13 @@ func TestFaultWorkerProcess(t *testing.T) {
 			defer mu.Unlock()
 			_ = out.Encode(faultReview{Session: r.Session, Seq: r.Seq, Delivered: r.Delivered})
 		},
+		OnSession: func(sess string, owned bool, start advisor.StartPoint) {
+			if owned {
+				logf("session %s: taken (start %v)", sess, start)
+			} else {
+				logf("session %s: let go", sess)
+			}
+		},
 		Logf: logf,
 	})
 	if err != nil {
@@ -115,6 +124,9 @@ type faultConfig struct {
 	// Window is how many of its steps a session has unreviewed at most:
 	// it publishes the next step once fewer wait.
 	Window int
+	// Stall is how long a run may go without a note before it is
+	// failed as stalled. Default a minute.
+	Stall time.Duration
 }
 
 // faultConfigFromEnv reads a fault run's size from the environment,
@@ -131,6 +143,7 @@ func faultConfigFromEnv(def faultConfig) faultConfig {
 	}
 	c.Lease = time.Duration(envInt("FLEET_FAULT_LEASE_MS", int(c.Lease/time.Millisecond))) * time.Millisecond
 	c.Window = envInt("FLEET_FAULT_WINDOW", c.Window)
+	c.Stall = time.Duration(envInt("FLEET_FAULT_STALL_S", int(max(c.Stall, time.Minute)/time.Second))) * time.Second
 	if v, err := strconv.ParseUint(os.Getenv("FLEET_FAULT_SEED"), 10, 64); err == nil {
 		c.Seed = v
 	}
@@ -270,7 +283,8 @@ func (f *faultFleet) spawn() {
 		f.tb.Fatal(err)
 	}
 	p.cmd = exec.Command(os.Args[0], "-test.run=^TestFaultWorkerProcess$", "-test.timeout=1h")
-	p.cmd.Env = append(os.Environ(), faultEnvURL+"="+f.url, faultEnvID+"="+id, faultEnvLease+"="+f.lease.String())
+	// GOTRACEBACK=all: a SIGQUIT of a stalled run dumps every goroutine.
+	p.cmd.Env = append(os.Environ(), faultEnvURL+"="+f.url, faultEnvID+"="+id, faultEnvLease+"="+f.lease.String(), "GOTRACEBACK=all")
 	p.cmd.Stderr = logFile
 	stdout, err := p.cmd.StdoutPipe()
 	if err != nil {
@@ -413,8 +427,11 @@ func runFaults(tb testing.TB, cfg faultConfig) faultFigures {
 		mu        sync.Mutex
 		counts    = map[string]int{}
 		wrong     int
-		delivered int // distinct notes
+		delivered int   // distinct notes
+		perSess   []int // distinct notes per session
+		lastNote  = time.Now()
 	)
+	perSess = make([]int, cfg.Sessions)
 	progress := make(chan struct{}, 1)
 	allNotes := make(chan struct{})
 	clients := make([]*Client, cfg.Sessions)
@@ -445,6 +462,8 @@ func runFaults(tb testing.TB, cfg faultConfig) faultFigures {
 						wrong++
 					} else if counts[n.ID] == 1 {
 						delivered++
+						perSess[i]++
+						lastNote = time.Now()
 						if delivered == total {
 							close(allNotes)
 						}
@@ -539,19 +558,44 @@ func runFaults(tb testing.TB, cfg faultConfig) faultFigures {
 			}
 		})
 	}
-	pubs.Wait()
-	if err, _ := pubErr.Load().(error); err != nil {
-		tb.Error(err)
+	// A run stalls when no note arrives for cfg.Stall (the ack wait and
+	// the lease's time to live are seconds), or it runs out of its bound.
+	stalled := false
+	tick := time.NewTicker(time.Second)
+	for !stalled {
+		select {
+		case <-allNotes:
+		case <-tick.C:
+			mu.Lock()
+			if since := time.Since(lastNote); since > cfg.Stall {
+				stalled = true
+				tb.Errorf("%d of %d notes reached the agents, then none for %v", delivered, total, since.Round(time.Second))
+			}
+			mu.Unlock()
+			continue
+		case <-ctx.Done():
+			stalled = true
+			mu.Lock()
+			tb.Errorf("%d of %d notes reached the agents within %v", delivered, total, bound)
+			mu.Unlock()
+		}
+		break
 	}
-	select {
-	case <-allNotes:
-	case <-ctx.Done():
-		mu.Lock()
-		tb.Errorf("%d of %d notes reached the agents within %v", delivered, total, bound)
-		mu.Unlock()
+	tick.Stop()
+	if stalled {
+		cancel() // the faults and the agents stop
+	}
+	pubs.Wait()
+	if err, _ := pubErr.Load().(error); err != nil && !stalled {
+		tb.Error(err)
 	}
 	<-faultsDone
 	wall := time.Since(start)
+
+	// The checks below run on a context of their own: ctx may have run
+	// out (a stall), and what the stall left is what to look at.
+	pctx, pcancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer pcancel()
 
 	fig := faultFigures{Steps: total, PublishesRetried: int(retried.Load()), Kills: kills, Restarts: restarts, Wall: wall}
 	// Every step reviewed, as the stream sees it: each session's
@@ -563,14 +607,20 @@ func runFaults(tb testing.TB, cfg faultConfig) faultFigures {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	steps, err := js.Stream(ctx, StepStream(faultTenant))
+	steps, err := js.Stream(pctx, StepStream(faultTenant))
 	if err != nil {
 		tb.Fatal(err)
+	}
+	if stalled {
+		mu.Lock()
+		notes := slices.Clone(perSess)
+		mu.Unlock()
+		fl.diagnose(js, steps, notes, cfg.Steps)
 	}
 	for {
 		fig.Unreviewed = 0
 		for i := range cfg.Sessions {
-			cons, err := steps.Consumer(ctx, sessionConsumerPrefix+fmt.Sprintf("s%d", i))
+			cons, err := steps.Consumer(pctx, sessionConsumerPrefix+fmt.Sprintf("s%d", i))
 			if err != nil {
 				fig.Unreviewed += cfg.Steps
 				continue
@@ -578,21 +628,21 @@ func runFaults(tb testing.TB, cfg faultConfig) faultFigures {
 			info := cons.CachedInfo()
 			fig.Unreviewed += int(info.NumPending) + info.NumAckPending
 		}
-		if fig.Unreviewed == 0 || ctx.Err() != nil {
+		if fig.Unreviewed == 0 || stalled || pctx.Err() != nil {
 			break
 		}
 		select {
 		case <-time.After(100 * time.Millisecond):
-		case <-ctx.Done():
+		case <-pctx.Done():
 		}
 	}
-	if info, err := steps.Info(ctx); err == nil {
+	if info, err := steps.Info(pctx); err == nil {
 		fig.StoredSteps = info.State.Msgs
 	} else {
 		tb.Error(err)
 	}
-	if notes, err := js.Stream(ctx, NoteStream(faultTenant)); err == nil {
-		if info, err := notes.Info(ctx); err == nil {
+	if notes, err := js.Stream(pctx, NoteStream(faultTenant)); err == nil {
+		if info, err := notes.Info(pctx); err == nil {
 			fig.StoredNotes = info.State.Msgs
 		} else {
 			tb.Error(err)
@@ -629,7 +679,8 @@ func runFaults(tb testing.TB, cfg faultConfig) faultFigures {
 
 	bad := fig.Unreviewed != 0 || fig.NotesMissing != 0 || fig.NotesTwice != 0 || fig.NotesWrong != 0 ||
 		fig.StoredSteps != uint64(total) || fig.StoredNotes != 2*uint64(total) || fig.Kills != cfg.Kills || fig.Restarts != cfg.Restarts
-	fig.WorkerRaces = fl.races(bad || tb.Failed())
+	// A stall printed its own diagnosis, the workers' stacks in it.
+	fig.WorkerRaces = fl.races((bad || tb.Failed()) && !stalled)
 	tb.Logf("fault run: %v", fig)
 	if fig.Unreviewed != 0 {
 		tb.Errorf("%d steps unreviewed", fig.Unreviewed)
