@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -432,6 +433,67 @@ func TestClientBacklog(t *testing.T) {
 	for i := 1; i <= 3; i++ {
 		if n := waitNote(t, c); n.Kind == KindReviewed {
 			t.Fatalf("a review's end reached Notes: %+v", n)
+		}
+	}
+}
+
+// TestTakeoversLeaveNoConsumers takes one session over (primed, its
+// reviewed steps read) again and again on a server that holds at most
+// four consumers per stream: the dispatch consumer and the session's
+// durable one stay, and reading the reviewed steps leaves none behind,
+// so every takeover still finds room. (The full-scale fault run stalled
+// when each takeover left a consumer behind for five minutes and the
+// stream reached the server's default of 1,000.)
+func TestTakeoversLeaveNoConsumers(t *testing.T) {
+	s, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir(), NoLog: true, NoSigs: true,
+		JetStreamLimits: server.JSLimitOpts{DefaultMaxConsumers: 4}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go s.Start()
+	if !s.ReadyForConnections(10 * time.Second) {
+		t.Fatal("nats-server did not start")
+	}
+	t.Cleanup(func() {
+		s.Shutdown()
+		s.WaitForShutdown()
+	})
+	type event struct {
+		owned bool
+		start advisor.StartPoint
+	}
+	events := make(chan event, 32)
+	opts := WorkerOptions{Tenant: "acme", IdleTimeout: 50 * time.Millisecond, OnSession: func(_ string, owned bool, start advisor.StartPoint) { events <- event{owned, start} }}
+	runWorker(t, s, opts, nil)
+	nc := connect(t, s)
+	ensure(t, nc, "acme")
+	c := newClient(t, nc, "acme", "s1")
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i <= 6; i++ {
+		publish(t, c, "s1", i)
+		wantNote(t, waitNote(t, c), "s1", i)
+		want := advisor.StartPrimed
+		if i == 1 {
+			want = advisor.StartAtBeginning
+		}
+		if e := <-events; !e.owned || e.start != want {
+			t.Fatalf("step %d: the session was taken as %+v, want owned at %v", i, e, want)
+		}
+		if e := <-events; e.owned {
+			t.Fatalf("step %d: want the session let go (idle)", i)
+		}
+		// Let go: its consumer reading the reviewed steps is gone.
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		info, err := js.Stream(ctx, StepStream("acme"))
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := info.CachedInfo().State.Consumers; n != 2 {
+			t.Fatalf("after step %d the steps stream has %d consumers, want 2 (the dispatch one and the session's)", i, n)
 		}
 	}
 }

@@ -93,16 +93,43 @@ func (w *Worker) serve(ctx context.Context, sess string) error {
 	}
 }
 
+// tailInactive is how long the server keeps the consumer [Worker.tail]
+// reads with if the worker dies before deleting it.
+const tailInactive = 30 * time.Second
+
 // tail reads the entries of the last PrimeSteps steps of the session
 // before stream sequence start.
+//
+// It reads with a consumer of its own, deleted once read: a stream holds
+// at most a server's max_consumers (1,000 by default) and every session
+// keeps its durable one, so a consumer left behind at each takeover (an
+// ordered consumer lingers five minutes) fills the stream up after a few
+// kills, and no session can be taken over or started until they expire.
 func (w *Worker) tail(ctx context.Context, subject string, start uint64) ([]session.Entry, error) {
-	oc, err := w.steps.OrderedConsumer(ctx, jetstream.OrderedConsumerConfig{FilterSubjects: []string{subject}})
+	oc, err := w.steps.CreateConsumer(ctx, jetstream.ConsumerConfig{
+		Description:       "vigil fleet: the reviewed steps of " + subject + ", read once",
+		FilterSubject:     subject,
+		DeliverPolicy:     jetstream.DeliverAllPolicy,
+		AckPolicy:         jetstream.AckNonePolicy,
+		InactiveThreshold: tailInactive,
+		MemoryStorage:     true,
+		Replicas:          1,
+	})
 	if err != nil {
 		return nil, fmt.Errorf("reading the reviewed steps: %w", err)
 	}
+	defer func() {
+		// Not cancelled with the session: the consumer goes in any case.
+		dctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := w.steps.DeleteConsumer(dctx, oc.CachedInfo().Name); err != nil && !w.nc.IsClosed() {
+			w.logf("fleet: deleting the consumer that read %s: %v", subject, err)
+		}
+	}()
 	var ring [][]session.Entry
 	for done := false; !done; {
-		batch, err := oc.Fetch(256, jetstream.FetchMaxWait(2*time.Second))
+		// What the stream holds now: no wait for steps to come.
+		batch, err := oc.FetchNoWait(256)
 		if err != nil {
 			return nil, fmt.Errorf("reading the reviewed steps: %w", err)
 		}
