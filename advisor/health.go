@@ -79,11 +79,7 @@ func (r *Runtime) quota(ctx context.Context, err error, wait time.Duration) bool
 	if long {
 		msg := fmt.Sprintf("advisor: the model provider's quota is exhausted for %s (until %s; %v); the advisor waits and reviews again then, and the agent does not wait for it meanwhile",
 			wait.Round(time.Second), until.Format("15:04"), err)
-		if r.opts.OnWarning != nil {
-			r.opts.OnWarning(msg)
-		} else {
-			r.logf("%s", msg)
-		}
+		r.warn(msg)
 	} else {
 		r.logf("advisor: rate limited; retrying in %s", wait.Round(time.Millisecond))
 	}

@@ -372,12 +372,16 @@ func (p *Periodic) warn(msg string) {
 
 // named puts the advisor's name, in a roster, into a line that begins
 // "advisor:".
-func (p *Periodic) named(line string) string {
-	if p.opts.Name == "" {
+func (p *Periodic) named(line string) string { return nameLine(p.opts.Name, line) }
+
+// nameLine puts name, when not "", into a line that begins "advisor:":
+// "advisor NAME: ...".
+func nameLine(name, line string) string {
+	if name == "" {
 		return line
 	}
 	if rest, ok := strings.CutPrefix(line, "advisor:"); ok {
-		return "advisor " + p.opts.Name + ":" + rest
+		return "advisor " + name + ":" + rest
 	}
 	return line
 }

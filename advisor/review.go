@@ -170,11 +170,7 @@ func (r *Runtime) checkProse(advised bool, text string) {
 		excerpt = append(excerpt[:160], '…')
 	}
 	msg := fmt.Sprintf("advisor: its last %d reviews ended in prose without calling advise, so nothing reached the agent (it was saying: %q); this model may not use tools as asked: try another advisor model", streak, string(excerpt))
-	if r.opts.OnWarning != nil {
-		r.opts.OnWarning(msg)
-	} else {
-		r.logf("%s", msg)
-	}
+	r.warn(msg)
 }
 
 // runTool answers one tool call of the advisor; delivered says it was an

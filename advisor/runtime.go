@@ -412,8 +412,18 @@ func (r *Runtime) settleLocked() {
 
 func (r *Runtime) logf(format string, args ...any) {
 	if r.opts.Logf != nil {
-		r.opts.Logf(format, args...)
+		r.opts.Logf("%s", nameLine(r.opts.Name, fmt.Sprintf(format, args...)))
 	}
+}
+
+// warn tells OnWarning (Logf when unset) of msg, a line that begins
+// "advisor:", naming the advisor in a roster.
+func (r *Runtime) warn(msg string) {
+	if r.opts.OnWarning != nil {
+		r.opts.OnWarning(nameLine(r.opts.Name, msg))
+		return
+	}
+	r.logf("%s", msg)
 }
 
 func (r *Runtime) run(ctx context.Context) {
@@ -527,11 +537,7 @@ func (r *Runtime) failed(ctx context.Context, err error) bool {
 		r.status.Pending = len(r.queue) > 0
 		r.settleLocked()
 		r.mu.Unlock()
-		if r.opts.OnWarning != nil {
-			r.opts.OnWarning(msg)
-		} else {
-			r.logf("%s", msg)
-		}
+		r.warn(msg)
 		return false
 	}
 	t := time.NewTimer(RetryDelay)

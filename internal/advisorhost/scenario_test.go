@@ -415,6 +415,8 @@ func (s *scenario) wait(what string) error {
 //	primary|advisor|fork|subagent requests N   how many requests each got
 //	advisor N messages K            how many messages request N sends
 //	log contains|lacks TEXT         the advisor's log lines
+//	health STATE                    the advisor's health now ("quota exhausted")
+//	prose-streak N                  its reviews in a row that ended in prose
 //	turns N                         turn_start events of the primary
 //	cards N                         advisor entries held as cards
 //	advisories N                    advisor entries the model is sent, any delivery
@@ -500,6 +502,15 @@ func (s *scenario) check() {
 				}
 			default:
 				fail("bad check")
+			}
+		case f[0] == "health" && len(f) >= 2:
+			if want := strings.TrimPrefix(line, "health "); string(s.rt.Status().Health) != want {
+				got := s.rt.Status().Health
+				fail("got %s", got)
+			}
+		case f[0] == "prose-streak" && len(f) == 2:
+			if got := s.rt.Status().ProseStreak; strconv.Itoa(got) != f[1] {
+				fail("got %d", got)
 			}
 		case len(f) == 2:
 			got := -1

@@ -38,6 +38,9 @@ type advisorRun struct {
 	// members are the roster's advisors (WATCHDOG.yml), rt the first that
 	// runs; nil for the single advisor.
 	members []*rosterMember
+	// proster, when set, is the roster in the periodic mode (rt and per
+	// are nil).
+	proster *periodicRoster
 }
 
 // stop stops the runtime, then the host (which waits for a run it
@@ -53,6 +56,10 @@ func (r *advisorRun) stop() (llm.Usage, []advisor.ModelUsage) {
 		r.fleet.stop()
 		r.host.Close()
 		return llm.Usage{}, nil // the workers pay, and count it (vigil stats --fleet)
+	case r.proster != nil:
+		r.proster.stop()
+		r.host.Close()
+		return r.proster.spent()
 	case r.per != nil:
 		r.per.Stop()
 	case r.members != nil:
@@ -168,6 +175,11 @@ func (a *app) startAdvisor(ag *agent.Agent, sess *session.Session, fwd *forwardH
 	res, on := a.advisorRes, a.advOn
 	a.mu.Unlock()
 	if on && a.periodic() && !a.fleetOn() {
+		if len(a.rosterOn()) > 0 {
+			if run, err := a.startPeriodicRoster(ag, sess, fwd); run != nil || err != nil {
+				return run, err
+			}
+		}
 		return a.startPeriodic(ag, sess, fwd)
 	}
 	if !on {
@@ -501,6 +513,9 @@ func (a *app) AdvisorTranscript(raw bool) string {
 	if run == nil {
 		return "Advisor is not active for this session."
 	}
+	if run.proster != nil {
+		return periodicRosterTranscript(run.proster)
+	}
 	if run.per != nil {
 		return strings.TrimRight(run.per.Transcript().Compact(), "\n")
 	}
@@ -597,6 +612,8 @@ func (a *app) advisorStatusText() string {
 	switch {
 	case on && run != nil && run.fleet != nil:
 		return run.fleet.status()
+	case on && run != nil && run.proster != nil:
+		return a.periodicRosterStatus(run.proster)
 	case on && run != nil && run.per != nil:
 		return a.periodicStatus(run)
 	case on && run != nil && run.members != nil:

@@ -47,6 +47,8 @@ func (a *app) consultAdvisor(ctx context.Context, question string) (string, erro
 	switch {
 	case run == nil:
 		return "", advisor.ErrStopped
+	case run.proster != nil:
+		return run.proster.Consult(ctx, question)
 	case run.per != nil:
 		return run.per.Consult(ctx, question)
 	case run.fleet != nil:

@@ -101,38 +101,13 @@ func (a *app) periodicStatus(run *advisorRun) string {
 	a.mu.Lock()
 	res, spent := a.model, a.advSpent
 	a.mu.Unlock()
-	var triggers []string
-	if st.EveryToolCalls > 0 {
-		triggers = append(triggers, fmt.Sprintf("%d tool calls", st.EveryToolCalls))
-	}
-	if st.EveryMinutes > 0 {
-		triggers = append(triggers, fmt.Sprintf("%d minutes of run time", st.EveryMinutes))
-	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Advisor is enabled (periodic mode, on the agent's model")
 	if res != nil {
 		fmt.Fprintf(&b, " %s", res.Ref())
 	}
-	if len(triggers) == 0 {
-		b.WriteString("; both triggers are 0, so no review runs).")
-	} else {
-		fmt.Fprintf(&b, "; a review every %s).", strings.Join(triggers, " or "))
-	}
-	fmt.Fprintf(&b, " Since the last review: %d tool calls, %s of run time", st.ToolCalls, st.RunTime.Round(time.Second))
-	switch {
-	case st.InFlight:
-		b.WriteString("; a review is running")
-	case st.Due:
-		b.WriteString("; a review is due")
-	}
-	fmt.Fprintf(&b, ". Reviews: %d (%d steered, %d no change, %d malformed, %d blocked, %d dropped, %d failed; %d cancelled, %d stood down).",
-		st.Reviews, st.Steered, st.NoChange, st.Malformed, st.Blocked, st.Dropped, st.Failed, st.Cancelled, st.StoodDown)
-	last := string(st.Last)
-	if last == "" {
-		last = "none yet"
-	}
-	fmt.Fprintf(&b, " Last: %s.", strings.ReplaceAll(last, "_", " "))
-	b.WriteString(consultsStatus(st.Consults, st.ConsultFailures, st.ConsultsRefused, st.ConsultUsage))
+	b.WriteString(triggersText(st))
+	b.WriteString(periodicCounts(st, true))
 	if !a.settings.Advisor.AllowPromptInjection {
 		b.WriteString(" Corrections are withheld from the agent (advisor.allowPromptInjection is false): blocked ones are shown here, in the transcript and in the log, never in the agent's context.")
 	}
@@ -145,5 +120,50 @@ func (a *app) periodicStatus(run *advisorRun) string {
 		fmt.Fprintf(&b, ", $%.4f", res.Info.Price.Cost(u))
 	}
 	b.WriteString(".")
+	return b.String()
+}
+
+// triggersText is "; a review every N tool calls or M minutes of run
+// time)." for a periodic advisor's status.
+func triggersText(st advisor.PeriodicStatus) string {
+	var triggers []string
+	if st.EveryToolCalls > 0 {
+		triggers = append(triggers, fmt.Sprintf("%d tool calls", st.EveryToolCalls))
+	}
+	if st.EveryMinutes > 0 {
+		triggers = append(triggers, fmt.Sprintf("%d minutes of run time", st.EveryMinutes))
+	}
+	if len(triggers) == 0 {
+		return "; both triggers are 0, so no review runs)."
+	}
+	return fmt.Sprintf("; a review every %s).", strings.Join(triggers, " or "))
+}
+
+// periodicCounts is a periodic advisor's counters for its status: since
+// the last review, the reviews by outcome (held ones with a roster), the
+// last one and the consults.
+func periodicCounts(st advisor.PeriodicStatus, since bool) string {
+	var b strings.Builder
+	if since {
+		fmt.Fprintf(&b, " Since the last review: %d tool calls, %s of run time", st.ToolCalls, st.RunTime.Round(time.Second))
+		switch {
+		case st.InFlight:
+			b.WriteString("; a review is running")
+		case st.Due:
+			b.WriteString("; a review is due")
+		}
+		b.WriteString(".")
+	}
+	fmt.Fprintf(&b, " Reviews: %d (%d steered, %d no change, %d malformed, %d blocked, %d dropped, %d failed", st.Reviews, st.Steered, st.NoChange, st.Malformed, st.Blocked, st.Dropped, st.Failed)
+	if st.Held > 0 {
+		fmt.Fprintf(&b, ", %d held back by the roster's guard", st.Held)
+	}
+	fmt.Fprintf(&b, "; %d cancelled, %d stood down).", st.Cancelled, st.StoodDown)
+	last := string(st.Last)
+	if last == "" {
+		last = "none yet"
+	}
+	fmt.Fprintf(&b, " Last: %s.", strings.ReplaceAll(last, "_", " "))
+	b.WriteString(consultsStatus(st.Consults, st.ConsultFailures, st.ConsultsRefused, st.ConsultUsage))
 	return b.String()
 }

@@ -280,6 +280,9 @@ func (a *app) AdvisorRoster() string {
 	if run != nil && run.members != nil {
 		return a.rosterStatus(run.members)
 	}
+	if run != nil && run.proster != nil {
+		return a.periodicRosterStatus(run.proster)
+	}
 	var b strings.Builder
 	b.WriteString("Advisors (WATCHDOG.yml roster; the advisor is off, /advisor on starts them):")
 	for _, adv := range a.loadRoster().Advisors {

@@ -47,26 +47,9 @@ rules:
       - tool_calls: [{name: advise, arguments: {note: "NOTE-scope: the task never asked for false.", severity: nit}}]
       - text: "Nothing more."
 `)
-	yml := filepath.Join(agentDir, "models.yml")
-	data, err := os.ReadFile(yml)
-	if err != nil {
-		t.Fatal(err)
-	}
-	data = []byte(strings.Replace(string(data), "      - {id: m,", "      - {id: adv, contextWindow: 200000, maxTokens: 4096}\n      - {id: adv2, contextWindow: 100000, maxTokens: 4096}\n      - {id: m,", 1))
-	if err := os.WriteFile(yml, data, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	write := func(path, text string) {
-		t.Helper()
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write(filepath.Join(work, ".vigil", "config.yml"), "advisor:\n  enabled: true\n  syncBacklog: \"1\"\n  syncTimeoutSeconds: 30\n")
-	write(filepath.Join(work, ".vigil", "WATCHDOG.yml"), `
+	addModels(t, agentDir, "adv", "adv2")
+	write(t, filepath.Join(work, ".vigil", "config.yml"), "advisor:\n  enabled: true\n  syncBacklog: \"1\"\n  syncTimeoutSeconds: 30\n")
+	write(t, filepath.Join(work, ".vigil", "WATCHDOG.yml"), `
 instructions: SHARED-INSTR for every advisor.
 maxNotesPerUpdate: 1
 advisors:

@@ -19,27 +19,41 @@ import (
 const warningType = "advisor_warning"
 
 // supervisionWarning tells the user that the advisor is failing: always
-// on stderr; and, in vigil's own agent, once per kind of failure, as a
+// on stderr; and, in vigil's own agent, once per kind of failure (of each
+// advisor of a roster), as a
 // displayed entry in the session with what to do, so it reaches the
 // terminal UI and RPC and JSON clients where they look.
 func (a *app) supervisionWarning(msg string) {
 	fmt.Fprintln(a.e.stderr, "vigil: warning: "+msg)
 	kind, todo := warningKind(msg)
+	// A roster's advisors fail apart: once per kind for each of them.
+	who, text := "", strings.TrimPrefix(msg, "advisor: ")
+	if rest, ok := strings.CutPrefix(msg, "advisor "); ok {
+		if name, after, ok := strings.Cut(rest, ": "); ok && !strings.ContainsAny(name, " \n") {
+			who, text = name, after
+		}
+	}
 	a.mu.Lock()
 	ag := a.ag
 	if a.warned == nil {
 		a.warned = map[string]bool{}
 	}
-	first := !a.warned[kind]
-	a.warned[kind] = true
+	first := !a.warned[who+"/"+kind]
+	a.warned[who+"/"+kind] = true
 	a.mu.Unlock()
 	if ag == nil || !first {
 		return
 	}
-	details, _ := json.Marshal(map[string]string{"kind": kind})
+	fields := map[string]string{"kind": kind}
+	head := "Supervision is not working: "
+	if who != "" {
+		fields["advisor"] = who
+		head = "Supervision is not working (advisor " + who + "): "
+	}
+	details, _ := json.Marshal(fields)
 	_, err := ag.AppendCustom(session.Custom{
 		CustomType: warningType,
-		Content:    []llm.Block{llm.Text("Supervision is not working: " + strings.TrimPrefix(msg, "advisor: ") + ". " + todo)},
+		Content:    []llm.Block{llm.Text(head + text + ". " + todo)},
 		Display:    true,
 		Details:    details,
 	})

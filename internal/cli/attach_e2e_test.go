@@ -438,6 +438,77 @@ func TestClaudeCodeAttachedPeriodic(t *testing.T) {
 	t.Logf("the correction reached request %d of %d after %d forks\n%s", i+1, len(bodies), forks, s.logs(t))
 }
 
+// TestClaudeCodeAttachedPeriodicRoster runs the attached advisor in the
+// periodic mode with a WATCHDOG.yml roster: tests forks onto the advisor
+// model, scope onto a model of its own, each with its own instructions.
+// Both review the same two calls, and both corrections, each naming its
+// advisor, reach the agent in the same request, once each.
+func TestClaudeCodeAttachedPeriodicRoster(t *testing.T) {
+	bin := realAgent(t, "claude-code")
+	script := fmt.Sprintf(`rules:
+  - name: fork-tests
+    model: adv
+    match: ["OWN-TESTS"]
+    steps:
+      - text: "CORRECTION\nFIX-TESTS fail.sh failed the same way twice; read check.c:12 instead of running it again."
+  - name: fork-scope
+    model: adv2
+    match: ["OWN-SCOPE"]
+    steps:
+      - text: "CORRECTION\nFIX-SCOPE the user asked only for fail.sh; leave the other files alone."
+  - name: fork-again
+    model: adv
+    repeat: true
+    steps: [{text: "NO_CHANGE"}]
+  - name: fork-again-scope
+    model: adv2
+    repeat: true
+    steps: [{text: "NO_CHANGE"}]
+  - name: primary
+    model: claude-fake-1
+    steps:
+      - text: Attempt one.
+        tool_calls: [%[1]s]
+      - text: Attempt two.
+        tool_calls: [%[1]s]
+      - text: Attempt three.
+        tool_calls: [%[1]s]
+      - text: Attempt four.
+        tool_calls: [%[1]s]
+      - text: I will read check.c next time.
+  - name: primary-unscripted
+    model: claude-fake-1
+    repeat: true
+    steps: [{text: "Understood: reading check.c next."}]
+`, claudeBash)
+	s := newAttached(t, script)
+	write(t, filepath.Join(s.agentDir, "models.yml"), fmt.Sprintf("providers:\n  fake:\n    baseUrl: %s\n    api: anthropic-messages\n    auth: none\n    models:\n      - {id: adv, contextWindow: 200000, maxTokens: 4096}\n      - {id: adv2, contextWindow: 100000, maxTokens: 4096}\n", s.srv.URL()))
+	write(t, filepath.Join(s.agentDir, "config.yml"), "modelRoles:\n  advisor: fake/adv\nadvisor:\n  mode: periodic\n  syncTimeoutSeconds: 30\n  periodic:\n    everyToolCalls: 2\n")
+	write(t, filepath.Join(s.agentDir, "WATCHDOG.yml"), "maxNotesPerUpdate: 2\nadvisors:\n  - {name: tests, instructions: OWN-TESTS}\n  - {name: scope, model: fake/adv2, instructions: OWN-SCOPE}\n")
+	s.vigilCmd(t, nil, "attach", "claude-code", "--project", s.work, "--command", s.vigil)
+	if _, err := s.claude(t, bin, "Make ./fail.sh pass."); err != nil {
+		t.Fatalf("claude: %v\n%s", err, s.logs(t))
+	}
+	bodies := s.primary("claude-fake-1")
+	i, j := firstWith(bodies, "FIX-TESTS"), firstWith(bodies, "FIX-SCOPE")
+	if i < 2 || j != i {
+		t.Fatalf("the corrections first reached requests %d and %d of %d, want the same one, after a review of two tool calls\n%s", i+1, j+1, len(bodies), s.logs(t))
+	}
+	if !strings.Contains(bodies[i], `advisor=\"tests\"`) || !strings.Contains(bodies[i], `advisor=\"scope\"`) {
+		t.Fatalf("the corrections do not name their advisors:\n%.3000s", bodies[i])
+	}
+	if logs := s.logs(t); !strings.Contains(logs, " 2 notes delivered") {
+		t.Fatalf("want the two corrections delivered once each:\n%s", logs)
+	}
+	for _, r := range s.srv.Requests() {
+		body := string(r.Body)
+		if r.Model == "adv" && strings.Contains(body, "OWN-SCOPE") || r.Model == "adv2" && strings.Contains(body, "OWN-TESTS") {
+			t.Fatalf("a fork on %s holds another advisor's instructions", r.Model)
+		}
+	}
+	t.Logf("the corrections reached request %d of %d\n%s", i+1, len(bodies), s.logs(t))
+}
+
 // TestClaudeCodeSidecarKilled kills vigil's sidecar from inside the
 // agent's run (its second command): the agent still finishes normally.
 func TestClaudeCodeSidecarKilled(t *testing.T) {

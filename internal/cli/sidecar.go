@@ -22,6 +22,7 @@ import (
 	"github.com/vigil-dev/vigil/internal/advisorhost"
 	"github.com/vigil-dev/vigil/internal/hook"
 	"github.com/vigil-dev/vigil/internal/sidecar"
+	"github.com/vigil-dev/vigil/llm"
 	"github.com/vigil-dev/vigil/session"
 	"github.com/vigil-dev/vigil/transcript"
 )
@@ -384,10 +385,6 @@ func (c *sidecarCmd) advisor(a *app, host *sidecar.Host, sess *session.Session, 
 	if err != nil {
 		return nil, fmt.Errorf("advisor model: %w", err)
 	}
-	rec, err := advisorhost.OpenTranscript(sess, res.Ref, logger.Printf)
-	if err != nil {
-		return nil, err
-	}
 	s := a.settings.Advisor
 	ph := &sidecar.PeriodicHost{
 		Host:           host,
@@ -395,6 +392,21 @@ func (c *sidecarCmd) advisor(a *app, host *sidecar.Host, sess *session.Session, 
 		Ref:            res.Ref(),
 		AllowInjection: s.AllowPromptInjection,
 		Redactor:       history.NewRedactor(os.Environ(), a.registry.Secrets()),
+	}
+	if len(a.rosterOn()) > 0 {
+		// The roster's advisors each fork onto their own model, or onto
+		// the advisor model's.
+		r, err := a.newPeriodicRoster(ph, sess, res.Ref, func() llm.Price { return res.Info.Price }, nil, logger.Printf)
+		if err != nil {
+			return nil, err
+		}
+		if r != nil {
+			return &sidecarAdvisor{Advisor: r, periodic: ph, start: func() { r.Start(context.Background()) }, stop: r.stop}, nil
+		}
+	}
+	rec, err := advisorhost.OpenTranscript(sess, res.Ref, logger.Printf)
+	if err != nil {
+		return nil, err
 	}
 	per, err := advisor.NewPeriodic(a.periodicOptions(ph, rec, logger.Printf))
 	if err != nil {

@@ -93,6 +93,8 @@ func (a *app) Status() tui.Status {
 	case run.fleet != nil:
 		st := run.fleet.remote.Status()
 		out.Advisor = tui.AdvisorStatus{On: true, Model: run.fleet.where, Reviewing: st.Backlog > 0, Backlog: st.Backlog, Reviews: int(st.Reviewed)}
+	case run.proster != nil:
+		out.Advisor = periodicRosterLine(run.proster)
 	case run.per != nil:
 		p := run.per.Status()
 		out.Advisor = tui.AdvisorStatus{On: true, Model: "periodic on " + res.Ref().String(), Reviewing: p.InFlight || p.Due, Reviews: p.Reviews, Cost: res.Info.Price.Cost(p.Usage.Add(spent))}

@@ -3,6 +3,7 @@ package sidecar
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"time"
 
@@ -75,7 +76,13 @@ type Options struct {
 	Periodic *PeriodicHost
 }
 
-// Stats counts what a sidecar did, for `vigil status`.
+// notesIn counts the notes in a delivery's text: one <advisory> element
+// each (a note's own text is escaped, so it cannot open one).
+func notesIn(text string) int { return max(strings.Count(text, "<advisory "), 1) }
+
+// Stats counts what a sidecar did, for `vigil status`. Delivered counts
+// the notes handed to the agent, Blocks the Stop blocks that carried
+// some.
 type Stats struct {
 	Hooks     int       `json:"hooks"`
 	Steps     int       `json:"steps"`
@@ -284,7 +291,7 @@ func (s *Sidecar) toolBoundary(ctx context.Context, in Input) (*Output, error) {
 	if text == "" {
 		return nil, err
 	}
-	s.count(func(st *Stats) { st.Delivered++ })
+	s.count(func(st *Stats) { st.Delivered += notesIn(text) })
 	return contextReply(in.HookEventName, text), err
 }
 
@@ -311,7 +318,7 @@ func (s *Sidecar) stop(ctx context.Context, in Input) (*Output, error) {
 	if text == "" {
 		return nil, err
 	}
-	s.count(func(st *Stats) { st.Blocks++; st.Delivered++ })
+	s.count(func(st *Stats) { st.Blocks++; st.Delivered += notesIn(text) })
 	return blockReply(text), err
 }
 
@@ -323,7 +330,7 @@ func (s *Sidecar) periodicStop(ctx context.Context, in Input, interrupted bool, 
 	if !in.StopHookActive && !interrupted {
 		s.wait(ctx, s.o.StopWait, 1)
 		if text := s.o.Host.StopNotes(); text != "" {
-			s.count(func(st *Stats) { st.Blocks++; st.Delivered++ })
+			s.count(func(st *Stats) { st.Blocks++; st.Delivered += notesIn(text) })
 			return blockReply(text), err
 		}
 	}
@@ -356,7 +363,7 @@ func (s *Sidecar) prompt(in Input) (*Output, error) {
 	if text == "" {
 		return nil, err
 	}
-	s.count(func(st *Stats) { st.Delivered++ })
+	s.count(func(st *Stats) { st.Delivered += notesIn(text) })
 	return contextReply(in.HookEventName, text), err
 }
 
