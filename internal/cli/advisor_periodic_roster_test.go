@@ -17,8 +17,8 @@ import (
 // review the same run, each with the shared instructions then its own in
 // its review prompt, and both corrections, each naming its advisor, reach
 // the agent's very next request, after the third result. /advisor status
-// lists each advisor's state, each has its own transcript, and the broken
-// one is a warning naming it.
+// lists each advisor's state, each has its own transcript, the broken one
+// is a warning naming it, and /advisor off|on NAME toggles one, saved.
 func TestRPCPeriodicRoster(t *testing.T) {
 	const check = `echo 'check: unknown key timout in check.yml'; exit 1`
 	srv, agentDir, work := fakeSetup(t, `
@@ -69,9 +69,36 @@ advisors:
 	st := fmt.Sprint(p.waitFor("/advisor status", func(m map[string]any) bool { return m["id"] == "st" }))
 	p.send(map[string]any{"type": "prompt", "id": "dump", "message": "/advisor dump"})
 	dump := fmt.Sprint(p.waitFor("/advisor dump", func(m map[string]any) bool { return m["id"] == "dump" }))
+	// /advisor off NAME turns one advisor off, saved in the user's
+	// settings; the others go on, and /advisor on NAME brings it back.
+	p.send(map[string]any{"type": "prompt", "id": "off", "message": "/advisor off scope"})
+	off := fmt.Sprint(p.waitFor("/advisor off scope", func(m map[string]any) bool { return m["id"] == "off" }))
+	p.send(map[string]any{"type": "prompt", "id": "st2", "message": "/advisor status"})
+	st2 := fmt.Sprint(p.waitFor("/advisor status after off", func(m map[string]any) bool { return m["id"] == "st2" }))
+	saved, err := os.ReadFile(filepath.Join(agentDir, "config.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.send(map[string]any{"type": "prompt", "id": "on", "message": "/advisor on scope"})
+	p.waitFor("/advisor on scope", func(m map[string]any) bool { return m["id"] == "on" })
+	p.send(map[string]any{"type": "prompt", "id": "st3", "message": "/advisor status"})
+	st3 := fmt.Sprint(p.waitFor("/advisor status after on", func(m map[string]any) bool { return m["id"] == "st3" }))
 	file := p.sessionFile()
 	p.finish()
 	stderr := p.stderr.String()
+
+	if !strings.Contains(off, "Advisor scope turned off (saved in your settings)") {
+		t.Errorf("/advisor off scope answered %s", off)
+	}
+	if !strings.Contains(st2, "- scope: off") || !strings.Contains(st2, "- tests: running") {
+		t.Errorf("/advisor status after /advisor off scope: %s", st2)
+	}
+	if !strings.Contains(string(saved), "scope: false") {
+		t.Errorf("the user settings do not keep scope off:\n%s", saved)
+	}
+	if !strings.Contains(st3, "- scope: running") {
+		t.Errorf("/advisor status after /advisor on scope: %s", st3)
+	}
 
 	for _, w := range []string{"periodic mode", "every 3 tool calls", "- tests: running (idle) on fake/m", "- scope: running (idle) on fake/adv2", "Reviews: 1 (1 steered",
 		"- style: off", "- broken: not running, no model"} {
