@@ -520,7 +520,8 @@ func (a *app) AdvisorTranscript(raw bool) string {
 		return strings.TrimRight(run.per.Transcript().Compact(), "\n")
 	}
 	if run.fleet != nil {
-		return "The advisor of this session runs on the " + run.fleet.where + ": its transcript is the workers'."
+		_, where, _ := run.fleet.remoteStatus()
+		return "The advisor of this session runs on the " + where + ": its transcript is the workers'."
 	}
 	if run.members != nil {
 		return rosterTranscript(run.members, raw)

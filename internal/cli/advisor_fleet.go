@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -55,27 +56,138 @@ func fleetWhere(f config.Fleet) string {
 }
 
 // fleetRun is a session's advisor on the fleet: the remote over the
-// agent's host, and its connection.
+// agent's host, and its connection. A fleet not reached at the start is
+// tried again in the background (fleetRetry); until it is reached the
+// session's steps go unreviewed and the agent never waits for them.
 type fleetRun struct {
-	remote *fleet.Remote
-	nc     *nats.Conn
 	// where names the fleet, for status lines.
 	where string
+
+	mu     sync.Mutex
+	remote *fleet.Remote // nil until the fleet is reached
+	nc     *nats.Conn
+	// lastErr says why the fleet is not reached yet.
+	lastErr error
+
+	cancel context.CancelFunc // ends the retries
+	done   chan struct{}      // closed when they have ended
 }
 
-// stop publishes what is queued, then closes the connection.
-func (f *fleetRun) stop() {
-	f.remote.Stop()
-	f.nc.Close()
+// current is the remote, or nil while the fleet is not reached.
+func (f *fleetRun) current() *fleet.Remote {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.remote
 }
+
+// Notify passes the host's event to the fleet; before it is reached the
+// event is dropped (the remote, once it starts, primes from the agent's
+// view).
+func (f *fleetRun) Notify(ev advisor.Event) {
+	if r := f.current(); r != nil {
+		r.Notify(ev)
+	}
+}
+
+// WaitBacklogBelow waits for the fleet's reviews; there is nothing to
+// wait for before it is reached.
+func (f *fleetRun) WaitBacklogBelow(ctx context.Context, n int) error {
+	if r := f.current(); r != nil {
+		return r.WaitBacklogBelow(ctx, n)
+	}
+	return nil
+}
+
+// remoteStatus is the remote's counters and where the fleet is; ok is
+// false while the fleet is not reached.
+func (f *fleetRun) remoteStatus() (st fleet.RemoteStatus, where string, ok bool) {
+	f.mu.Lock()
+	r, where := f.remote, f.where
+	f.mu.Unlock()
+	if r == nil {
+		return fleet.RemoteStatus{}, where, false
+	}
+	return r.Status(), where, true
+}
+
+// stop ends the retries, publishes what is queued, then closes the
+// connection.
+func (f *fleetRun) stop() {
+	f.cancel()
+	<-f.done
+	f.mu.Lock()
+	r, nc := f.remote, f.nc
+	f.mu.Unlock()
+	if r != nil {
+		r.Stop()
+		nc.Close()
+	}
+}
+
+// fleetRetry bounds the wait between two attempts to reach a fleet that
+// was not reachable at the session's start: 1 s, doubling up to this.
+const fleetRetry = 30 * time.Second
 
 // startFleet connects session id's advisor to the fleet over host and
 // starts it: its steps go to the tenant's stream, its notes come back to
 // host. start says where the fleet's advisor starts (advisor.StartAtBeginning:
-// the first entry; otherwise what the agent's model sees now). It fails
-// when the fleet cannot be reached within fleetSetupTimeout; the caller
-// warns and runs the agent unadvised.
-func (a *app) startFleet(host advisor.Host, id string, start advisor.StartPoint, logf func(string, ...any)) (*fleetRun, error) {
+// the first entry; otherwise what the agent's model sees now). A fleet
+// that cannot be reached within fleetSetupTimeout is reported to down
+// (the caller warns; the agent runs unreviewed) and tried again in the
+// background, each attempt after the one before it, until it is reached
+// (then up is called, and the fleet's advisor starts from what the
+// agent's model sees then) or the run is stopped.
+func (a *app) startFleet(host advisor.Host, id string, start advisor.StartPoint, logf func(string, ...any), down func(error), up func(where string)) *fleetRun {
+	f := &fleetRun{where: fleetWhere(a.settings.Advisor.Fleet), done: make(chan struct{})}
+	ctx, cancel := context.WithCancel(context.Background())
+	f.cancel = cancel
+	r, nc, err := a.dialFleet(host, id, start, logf)
+	if err == nil {
+		f.remote, f.nc, f.where = r, nc, fleetWhere(config.Fleet{URL: nc.ConnectedUrlRedacted(), Tenant: a.settings.Advisor.Fleet.Tenant})
+		close(f.done)
+		return f
+	}
+	f.lastErr = err
+	down(err)
+	go func() {
+		defer close(f.done)
+		wait := time.Second
+		for {
+			t := time.NewTimer(wait)
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return
+			case <-t.C:
+			}
+			wait = min(2*wait, fleetRetry)
+			r, nc, err := a.dialFleet(host, id, advisor.StartPrimed, logf)
+			if err != nil {
+				f.mu.Lock()
+				f.lastErr = err
+				f.mu.Unlock()
+				continue
+			}
+			if ctx.Err() != nil {
+				r.Stop()
+				nc.Close()
+				return
+			}
+			f.mu.Lock()
+			f.remote, f.nc, f.lastErr = r, nc, nil
+			f.where = fleetWhere(config.Fleet{URL: nc.ConnectedUrlRedacted(), Tenant: a.settings.Advisor.Fleet.Tenant})
+			where := f.where
+			f.mu.Unlock()
+			up(where)
+			return
+		}
+	}()
+	return f
+}
+
+// dialFleet connects to the fleet and starts the session's remote over
+// host, within fleetSetupTimeout.
+func (a *app) dialFleet(host advisor.Host, id string, start advisor.StartPoint, logf func(string, ...any)) (*fleet.Remote, *nats.Conn, error) {
 	f := a.settings.Advisor.Fleet
 	sess := fleetSession(id)
 	ctx, cancel := context.WithTimeout(context.Background(), fleetSetupTimeout)
@@ -83,12 +195,12 @@ func (a *app) startFleet(host advisor.Host, id string, start advisor.StartPoint,
 	flags := natsFlags{Creds: f.Creds, TLSCA: f.TLSCA, TLSCert: f.TLSCert, TLSKey: f.TLSKey}
 	nc, err := flags.connect(f.URL, "vigil agent ("+f.Tenant+"/"+sess+")", nats.MaxReconnects(-1), nats.ReconnectWait(time.Second), nats.Timeout(fleetSetupTimeout))
 	if err != nil {
-		return nil, fmt.Errorf("advisor fleet: %w", err)
+		return nil, nil, fmt.Errorf("advisor fleet: %w", err)
 	}
 	js, err := jetstream.New(nc)
 	if err != nil {
 		nc.Close()
-		return nil, fmt.Errorf("advisor fleet %s: %w", f.URL, err)
+		return nil, nil, fmt.Errorf("advisor fleet %s: %w", f.URL, err)
 	}
 	// Steps are numbered from the clock: no number an earlier process of
 	// the session used comes again (the stream would drop it as a
@@ -106,7 +218,7 @@ func (a *app) startFleet(host advisor.Host, id string, start advisor.StartPoint,
 	}
 	if err != nil {
 		nc.Close()
-		return nil, fmt.Errorf("advisor fleet %s: %w", f.URL, err)
+		return nil, nil, fmt.Errorf("advisor fleet %s: %w", f.URL, err)
 	}
 	where := fleetWhere(config.Fleet{URL: nc.ConnectedUrlRedacted(), Tenant: f.Tenant})
 	remote := fleet.NewRemote(c, host, fleet.RemoteOptions{
@@ -122,7 +234,7 @@ func (a *app) startFleet(host advisor.Host, id string, start advisor.StartPoint,
 		},
 	})
 	remote.Start(context.Background())
-	return &fleetRun{remote: remote, nc: nc, where: where}, nil
+	return remote, nc, nil
 }
 
 // errFleetConsult is the ask_advisor tool's answer when a fleet serves
@@ -131,27 +243,36 @@ var errFleetConsult = errors.New("the advisor runs on a fleet of workers, which 
 
 // startFleetRun is startAdvisor for a fleet: host's events go to the
 // fleet and its notes come back to host. With the fleet unreachable it
-// warns and returns nil: the agent runs unadvised (fail-open).
+// warns and the agent runs unreviewed (fail-open) while the fleet is
+// tried again; once it is reached the session says so and is reviewed
+// from then on.
 func (a *app) startFleetRun(host *advisorhost.Host, sess *session.Session, fwd *forwardHook, start advisor.StartPoint) *advisorRun {
 	logf := func(format string, args ...any) { fmt.Fprintf(a.e.stderr, "vigil: "+format+"\n", args...) }
-	f, err := a.startFleet(host, sess.ID(), start, logf)
-	if err != nil {
-		host.Close()
-		a.supervisionWarning(fmt.Sprintf("advisor: %v; the session is not reviewed", err))
-		return nil
-	}
+	f := a.startFleet(host, sess.ID(), start, logf,
+		func(err error) {
+			a.supervisionWarning(fmt.Sprintf("advisor: %v; the session is not reviewed until the fleet answers (vigil tries again)", err))
+		},
+		func(where string) {
+			a.supervisionNotice("fleet", "The advisor's fleet ("+where+") answers now: the session's steps are reviewed from here on.")
+		})
 	// advisor.syncBacklog waits for the fleet's reviews as for a local
 	// runtime's.
-	host.SetSync(a.settings.Advisor.SyncBacklog.Threshold(), a.settings.Advisor.SyncTimeout(), f.remote.WaitBacklogBelow)
+	host.SetSync(a.settings.Advisor.SyncBacklog.Threshold(), a.settings.Advisor.SyncTimeout(), f.WaitBacklogBelow)
 	fwd.set(host.Hook())
-	host.Forward(f.remote.Notify)
+	host.Forward(f.Notify)
 	return &advisorRun{host: host, fleet: f, unsub: func() {}}
 }
 
 // status is /advisor status for a fleet-served advisor.
 func (f *fleetRun) status() string {
-	st := f.remote.Status()
+	f.mu.Lock()
+	r, where, lastErr := f.remote, f.where, f.lastErr
+	f.mu.Unlock()
+	if r == nil {
+		return fmt.Sprintf("Advisor is enabled (%s), but the fleet is not reached yet (%v): vigil tries again, and the session's steps are not reviewed until it answers.", where, lastErr)
+	}
+	st := r.Status()
 	s := fmt.Sprintf("Advisor is enabled (%s). Steps published: %d, reviewed: %d, waiting: %d, not published (the fleet unreachable): %d. Notes delivered: %d asides, %d steers, %d cards, %d withheld. Spend: counted by the workers (vigil stats --fleet).",
-		f.where, st.Published, st.Reviewed, st.Backlog, st.Dropped, st.Notes[fleet.KindAside], st.Notes[fleet.KindSteer], st.Notes[fleet.KindCard], st.Notes[fleet.KindWithhold])
+		where, st.Published, st.Reviewed, st.Backlog, st.Dropped, st.Notes[fleet.KindAside], st.Notes[fleet.KindSteer], st.Notes[fleet.KindCard], st.Notes[fleet.KindWithhold])
 	return s
 }

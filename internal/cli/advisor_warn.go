@@ -62,6 +62,30 @@ func (a *app) supervisionWarning(msg string) {
 	}
 }
 
+// noticeType is the custom type of the entry that tells the user, in the
+// session, that supervision works again after a warning: shown, never
+// sent to the agent's model.
+const noticeType = "advisor_notice"
+
+// supervisionNotice tells the user that supervision of the given kind
+// works again (on stderr, and in vigil's own agent as a displayed entry
+// of the session), and lets a later failure of that kind be shown again.
+func (a *app) supervisionNotice(kind, msg string) {
+	fmt.Fprintln(a.e.stderr, "vigil: "+msg)
+	a.mu.Lock()
+	ag := a.ag
+	delete(a.warned, "/"+kind)
+	a.mu.Unlock()
+	if ag == nil {
+		return
+	}
+	details, _ := json.Marshal(map[string]string{"kind": kind})
+	_, err := ag.AppendCustom(session.Custom{CustomType: noticeType, Content: []llm.Block{llm.Text(msg)}, Display: true, Details: details})
+	if err != nil && !errors.Is(err, agent.ErrDeferred) {
+		fmt.Fprintf(a.e.stderr, "vigil: warning: could not record the advisor's notice in the session: %v\n", err)
+	}
+}
+
 // warningKind names a runtime warning's kind and says what the user can
 // do about it.
 func warningKind(msg string) (kind, todo string) {

@@ -349,11 +349,14 @@ func (c *sidecarCmd) advisor(a *app, host *sidecar.Host, sess *session.Session, 
 			start = advisor.StartAtBeginning
 		}
 		if a.fleetOn() {
-			f, err := a.startFleet(host, c.Session, start, logger.Printf)
-			if err != nil {
-				return nil, err
-			}
-			return &sidecarAdvisor{Advisor: f.remote, start: func() {}, stop: f.stop}, nil
+			f := a.startFleet(host, c.Session, start, logger.Printf,
+				func(err error) {
+					logger.Printf("warning: advisor: %v; the session is not reviewed until the fleet answers (tried again)", err)
+				},
+				func(where string) {
+					logger.Printf("advisor fleet: %s answers now; the session's steps are reviewed", where)
+				})
+			return &sidecarAdvisor{Advisor: f, start: func() {}, stop: f.stop}, nil
 		}
 		if len(a.rosterOn()) > 0 {
 			r, err := a.newRoster(host, sess, start, logger.Printf)

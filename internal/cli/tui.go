@@ -91,8 +91,11 @@ func (a *app) Status() tui.Status {
 		}
 		out.Advisor = adv
 	case run.fleet != nil:
-		st := run.fleet.remote.Status()
-		out.Advisor = tui.AdvisorStatus{On: true, Model: run.fleet.where, Reviewing: st.Backlog > 0, Backlog: st.Backlog, Reviews: int(st.Reviewed)}
+		st, where, ok := run.fleet.remoteStatus()
+		out.Advisor = tui.AdvisorStatus{On: true, Model: where, Reviewing: st.Backlog > 0, Backlog: st.Backlog, Reviews: int(st.Reviewed)}
+		if !ok {
+			out.Advisor.Warning = "the fleet is not reached yet: the session is not reviewed (/advisor status)"
+		}
 	case run.proster != nil:
 		out.Advisor = periodicRosterLine(run.proster)
 	case run.per != nil:
