@@ -445,19 +445,7 @@ func TestClientBacklog(t *testing.T) {
 // when each takeover left a consumer behind for five minutes and the
 // stream reached the server's default of 1,000.)
 func TestTakeoversLeaveNoConsumers(t *testing.T) {
-	s, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir(), NoLog: true, NoSigs: true,
-		JetStreamLimits: server.JSLimitOpts{DefaultMaxConsumers: 4}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	go s.Start()
-	if !s.ReadyForConnections(10 * time.Second) {
-		t.Fatal("nats-server did not start")
-	}
-	t.Cleanup(func() {
-		s.Shutdown()
-		s.WaitForShutdown()
-	})
+	s := startServerWith(t, func(o *server.Options) { o.JetStreamLimits = server.JSLimitOpts{DefaultMaxConsumers: 4} })
 	type event struct {
 		owned bool
 		start advisor.StartPoint

@@ -19,9 +19,16 @@ import (
 
 // startServer runs a real nats-server in process, JetStream on a
 // temporary folder.
-func startServer(t testing.TB) *server.Server {
+func startServer(t testing.TB) *server.Server { return startServerWith(t, nil) }
+
+// startServerWith is startServer with its options changed by edit first.
+func startServerWith(t testing.TB, edit func(*server.Options)) *server.Server {
 	t.Helper()
-	s, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir(), NoLog: true, NoSigs: true})
+	opts := &server.Options{Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir(), NoLog: true, NoSigs: true}
+	if edit != nil {
+		edit(opts)
+	}
+	s, err := server.NewServer(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
