@@ -19,7 +19,8 @@ import (
 
 // fakeApp is an App that records what the UI asks of it. Prompt and
 // Resume block until release is closed (or return at once when it is
-// nil), so a test can hold a run going.
+// nil), so a test can hold a run going; started, when set, hears each
+// run once it is recorded.
 type fakeApp struct {
 	mu       sync.Mutex
 	entries  []session.Entry
@@ -27,6 +28,7 @@ type fakeApp struct {
 	state    agent.State
 	calls    []string
 	release  chan struct{}
+	started  chan string
 	subs     []func(agent.Event)
 	advText  string
 	sessions []SessionInfo
@@ -46,6 +48,9 @@ func (f *fakeApp) Calls() []string {
 
 func (f *fakeApp) run(ctx context.Context, what string) error {
 	f.record(what)
+	if f.started != nil {
+		f.started <- what
+	}
 	if f.release == nil {
 		return nil
 	}

@@ -104,7 +104,7 @@ func TestStatusLine(t *testing.T) {
 // Enter sends a prompt while idle, steers while a run goes, Alt+Enter
 // queues a follow-up; Esc interrupts; c continues a stopped run.
 func TestEnterSteerFollowUpEscContinue(t *testing.T) {
-	app := &fakeApp{status: sampleStatus(), release: make(chan struct{})}
+	app := &fakeApp{status: sampleStatus(), release: make(chan struct{}), started: make(chan string, 1)}
 	m := newTestModel(t, app)
 	press(m, "fix it")
 	cmds := press(m, "enter")
@@ -114,6 +114,7 @@ func TestEnterSteerFollowUpEscContinue(t *testing.T) {
 	}
 	done := make(chan tea.Msg)
 	go func() { done <- turn() }()
+	<-app.started // the prompt is recorded before the steer
 	app.setRunning(true)
 	m.refresh()
 
@@ -135,7 +136,7 @@ func TestEnterSteerFollowUpEscContinue(t *testing.T) {
 		t.Errorf("an interrupt shows as an error:\n%s", f)
 	}
 
-	app.release = nil
+	app.release, app.started = nil, nil
 	for _, k := range []string{"c", "."} {
 		cmds = press(m, k, "enter")
 		runCmd(m, cmds[len(cmds)-1])
