@@ -47,26 +47,57 @@ func BenchmarkFleet(b *testing.B) {
 		benchFleet(b, perStepFactory, sessions, steps, sessions*steps)
 	})
 	b.Run(fmt.Sprintf("model-fakellm/%dx%d", sessions, steps), func(b *testing.B) {
-		// A model advisor that reviews every step and has nothing to add:
-		// one HTTP exchange with fakellm per step.
-		srv := fakellm.StartTest(b, fakellm.MustParse(b, `
-rules:
-  - steps:
-      - text: Nothing to add.
-    repeat: true
-`))
+		srv := fakellm.StartTest(b, modelScript(sessions*steps))
 		m, err := anthropic.New(anthropic.Config{BaseURL: srv.URL(), APIKey: "k", Model: "m"})
 		if err != nil {
 			b.Fatal(err)
 		}
 		benchFleet(b, func(info SessionInfo, h advisor.Host) (*advisor.Runtime, error) {
 			return advisor.New(advisor.Options{Model: m, Host: h, Start: info.Start})
-		}, sessions, steps, 0)
+		}, sessions, steps, -1)
 	})
 }
 
+// modelScript is the fakellm script of the model advisor under load: it
+// reviews every step, calls advise (an aside) when the step's last
+// command failed (every third step of stepEntries), answers its note's
+// result with a short text, and has nothing to add otherwise. Each of the
+// first n notes is numbered, so that no advisor's guard drops one as a
+// repeat of a note it delivered (one rule's steps are served in turn to
+// every session). A request
+// is told apart by its last message, the only one that carries a
+// cache_control marker: a tool result (advise's) or the update's text,
+// which ends with the failed command's exit code.
+func modelScript(n int) *fakellm.Script {
+	const cached = `","cache_control":{"type":"ephemeral"}`
+	notes := make([]fakellm.Step, n)
+	for i := range notes {
+		notes[i] = fakellm.Step{ToolCalls: []fakellm.ToolCall{{
+			Name:      "advise",
+			Arguments: map[string]any{"note": fmt.Sprintf("That command failed (failure %d): check the path before going on.", i+1), "severity": "nit"},
+		}}}
+	}
+	return &fakellm.Script{Rules: []fakellm.Rule{
+		{
+			Name:   "advise's result",
+			Match:  []string{`"cache_control":{"type":"ephemeral"},"content":[`},
+			Steps:  []fakellm.Step{{Text: "Sent."}},
+			Repeat: true,
+		},
+		{
+			Name:   "a failed command",
+			Match:  []string{`[exit code 2]\n` + "```" + `\n` + cached},
+			Steps:  notes,
+			Repeat: true,
+		},
+		{Name: "quiet", Steps: []fakellm.Step{{Text: "Nothing to add."}}, Repeat: true},
+	}}
+}
+
 // benchFleet runs the load once per b.N; with wantNotes > 0 it also waits
-// for that many notes to reach the clients.
+// for that many notes to reach the clients, with wantNotes < 0 for as
+// many as the reviews published. It waits up to 50 minutes for the
+// reviews (run the full loads with -timeout 1h).
 func benchFleet(b *testing.B, factory Factory, sessions, steps, wantNotes int) {
 	interval := time.Duration(envInt("FLEET_INTERVAL_MS", 0)) * time.Millisecond
 	for range b.N {
@@ -74,10 +105,12 @@ func benchFleet(b *testing.B, factory Factory, sessions, steps, wantNotes int) {
 		total := sessions * steps
 		var mu sync.Mutex
 		var review []time.Duration
+		published := 0 // notes the reviews published
 		allReviewed := make(chan struct{})
 		opts := WorkerOptions{Tenant: "bench", Factory: factory, Limits: Limits{LeaseTTL: 5 * time.Second}, OnReviewed: func(r Reviewed) {
 			mu.Lock()
 			review = append(review, r.Latency)
+			published += r.Notes
 			if len(review) == total {
 				close(allReviewed)
 			}
@@ -105,6 +138,7 @@ func benchFleet(b *testing.B, factory Factory, sessions, steps, wantNotes int) {
 		var readers sync.WaitGroup
 		stopReading := make(chan struct{})
 		allNotes := make(chan struct{})
+		noteTarget := max(wantNotes, 0) // under nmu; 0 while not known
 		for _, c := range clients {
 			readers.Go(func() {
 				for {
@@ -113,7 +147,7 @@ func benchFleet(b *testing.B, factory Factory, sessions, steps, wantNotes int) {
 						d := time.Since(n.StepPublished)
 						nmu.Lock()
 						noteLat = append(noteLat, d)
-						if len(noteLat) == wantNotes {
+						if len(noteLat) == noteTarget {
 							close(allNotes)
 						}
 						nmu.Unlock()
@@ -151,15 +185,27 @@ func benchFleet(b *testing.B, factory Factory, sessions, steps, wantNotes int) {
 		pubs.Wait()
 		select {
 		case <-allReviewed:
-		case <-time.After(10 * time.Minute):
-			b.Fatalf("reviewed %d of %d steps in 10 minutes", len(review), total)
+		case <-time.After(50 * time.Minute):
+			mu.Lock()
+			b.Fatalf("reviewed %d of %d steps in 50 minutes", len(review), total)
 		}
-		if wantNotes > 0 {
+		if wantNotes < 0 {
+			mu.Lock()
+			want := published
+			mu.Unlock()
+			nmu.Lock()
+			noteTarget = want
+			if want > 0 && len(noteLat) >= want {
+				close(allNotes)
+			}
+			nmu.Unlock()
+		}
+		if noteTarget > 0 {
 			select {
 			case <-allNotes:
 			case <-time.After(time.Minute):
 				nmu.Lock()
-				b.Errorf("%d of %d notes reached the clients", len(noteLat), wantNotes)
+				b.Errorf("%d of %d notes reached the clients", len(noteLat), noteTarget)
 				nmu.Unlock()
 			}
 		}
@@ -172,6 +218,7 @@ func benchFleet(b *testing.B, factory Factory, sessions, steps, wantNotes int) {
 		b.ReportMetric(ms(pct(review, 50)), "review-p50-ms")
 		b.ReportMetric(ms(pct(review, 99)), "review-p99-ms")
 		b.ReportMetric(float64(len(noteLat)), "notes")
+		b.ReportMetric(float64(published), "notes-published")
 		var dropped int64
 		for _, c := range clients {
 			dropped += c.Dropped()
