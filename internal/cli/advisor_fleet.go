@@ -205,7 +205,7 @@ func (a *app) dialFleet(host advisor.Host, id string, start advisor.StartPoint, 
 	// Steps are numbered from the clock: no number an earlier process of
 	// the session used comes again (the stream would drop it as a
 	// repeat), and nothing needs reading first.
-	copts := fleet.ClientOptions{Tenant: f.Tenant, Session: sess, NextSeq: fleet.ClockSeq(), PublishTimeout: f.PublishTimeout()}
+	copts := fleet.ClientOptions{Tenant: f.Tenant, Session: sess, NextSeq: fleet.ClockSeq(), PublishTimeout: f.PublishTimeout(), AckNotes: true}
 	c, err := fleet.NewClient(ctx, nc, copts)
 	if errors.Is(err, jetstream.ErrStreamNotFound) {
 		// No worker has run yet: make the streams, so that the steps

@@ -103,11 +103,10 @@ func TestRPCAdvisorOnAFleet(t *testing.T) {
 	if landed < 0 {
 		t.Fatalf("no primary request of %d carries the fleet's advisory", len(srv.Requests()))
 	}
-	// Within the run of repeated failures. Request 5 is allowed: the
-	// remote may count a review done a moment before its note reaches the
-	// host (a race left for issue 21), so the boundary's wait can end
-	// first and the note lands one request later.
-	if landed > 5 {
+	// Within the run of repeated failures: the boundary waits for the
+	// review (syncBacklog), and a review counts as done only once its
+	// note reached the host, so the note is in the next request.
+	if landed > 4 {
 		t.Errorf("the fleet's advisory first lands in request %d, want within the run of repeated failures", landed)
 	}
 }

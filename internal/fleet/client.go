@@ -36,6 +36,12 @@ type ClientOptions struct {
 	// NotesBuffer is how many notes wait in [Client.Notes] before the
 	// client stops reading more from the fleet; 0 means 256.
 	NotesBuffer int
+	// AckNotes says the reader of [Client.Notes] calls [Client.Handled]
+	// once it has dealt with each note: a review then counts as ended
+	// (for Backlog, Reviewed and WaitBacklogBelow) only after its notes
+	// were handled, so a wait for the backlog cannot end before the
+	// review's notes reached the agent.
+	AckNotes bool
 }
 
 // Client is the agent's side of the fleet for one session: it publishes
@@ -57,13 +63,25 @@ type Client struct {
 	done  chan struct{}
 	once  sync.Once
 
-	mu    sync.Mutex // guards seen, order, pending and changed
+	mu    sync.Mutex // guards seen, order, pending, changed and the counts below
 	seen  map[string]bool
 	order []string
 	// pending are the steps published and not yet reviewed, in order;
 	// changed is closed (and replaced) whenever reviews take some off.
 	pending []uint64
 	changed chan struct{}
+	// With AckNotes, given and handled count the notes put on Notes and
+	// those Handled; held are the review markers that wait for the notes
+	// given before them.
+	given, handled int64
+	held           []heldReview
+}
+
+// heldReview is a review marker waiting until the notes given before it
+// (after counts them) were handled.
+type heldReview struct {
+	seq   uint64
+	after int64
 }
 
 // NewClient returns a client over nc, subscribed to its session's notes
@@ -136,26 +154,52 @@ func (c *Client) receive(m jetstream.Msg) {
 		c.order = c.order[1:]
 	}
 	if n.Kind == KindReviewed {
-		// Reviews come in the order of the steps: every step up to this
-		// one is done.
-		k := 0
-		for k < len(c.pending) && c.pending[k] <= n.Seq {
-			k++
-		}
-		if k > 0 {
-			c.reviewed.Add(int64(k))
-			c.pending = c.pending[k:]
-			close(c.changed)
-			c.changed = make(chan struct{})
+		if c.opts.AckNotes && c.handled < c.given {
+			c.held = append(c.held, heldReview{seq: n.Seq, after: c.given})
+		} else {
+			c.reviewedUpTo(n.Seq)
 		}
 		c.mu.Unlock()
 		return
+	}
+	if c.opts.AckNotes {
+		c.given++
 	}
 	c.mu.Unlock()
 	select {
 	case c.notes <- n:
 	case <-c.done:
 	}
+}
+
+// reviewedUpTo marks every pending step up to seq reviewed: reviews come
+// in the order of the steps. c.mu is held.
+func (c *Client) reviewedUpTo(seq uint64) {
+	k := 0
+	for k < len(c.pending) && c.pending[k] <= seq {
+		k++
+	}
+	if k > 0 {
+		c.reviewed.Add(int64(k))
+		c.pending = c.pending[k:]
+		close(c.changed)
+		c.changed = make(chan struct{})
+	}
+}
+
+// Handled tells the client, with [ClientOptions.AckNotes], that the
+// reader dealt with the next note of Notes (delivered, withheld or
+// dropped): the reviews held behind it end.
+func (c *Client) Handled() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.handled++
+	k := 0
+	for k < len(c.held) && c.held[k].after <= c.handled {
+		c.reviewedUpTo(c.held[k].seq)
+		k++
+	}
+	c.held = c.held[k:]
 }
 
 // Backlog is how many of the steps published have not been reviewed yet.

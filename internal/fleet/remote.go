@@ -118,7 +118,9 @@ type Remote struct {
 }
 
 // NewRemote returns the remote advisor of c's session over host; Start
-// starts it.
+// starts it. c should be made with [ClientOptions.AckNotes], so that a
+// wait for the backlog ([Remote.WaitBacklogBelow]) ends only once the
+// notes of the reviews it waited for were handed to the host.
 func NewRemote(c *Client, host advisor.Host, opts RemoteOptions) *Remote {
 	return &Remote{c: c, host: host, opts: opts, changed: make(chan struct{}), wake: make(chan struct{}, 1), notes: map[string]int64{}}
 }
@@ -317,6 +319,7 @@ func (r *Remote) deliverLoop(ctx context.Context) {
 		select {
 		case n := <-r.c.Notes():
 			r.deliver(ctx, n)
+			r.c.Handled() // its review may end now
 		case <-ctx.Done():
 			return
 		}

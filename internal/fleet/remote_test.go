@@ -2,11 +2,13 @@ package fleet
 
 import (
 	"context"
+	"encoding/json"
 	"strconv"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/vigil-dev/vigil/advisor"
@@ -73,6 +75,70 @@ func (h *agentHost) next(t *testing.T) string {
 	}
 }
 
+// newAckClient is a client whose reader acknowledges its notes, as a
+// Remote's does.
+func newAckClient(t *testing.T, nc *nats.Conn, tenant, sess string) *Client {
+	t.Helper()
+	c, err := NewClient(context.Background(), nc, ClientOptions{Tenant: tenant, Session: sess, AckNotes: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	return c
+}
+
+// TestReviewEndsAfterItsNotes: with AckNotes, a review's marker that
+// arrives while a note before it is still with the reader does not end
+// the review; the note's Handled does. (A Remote's boundary wait could
+// otherwise end before the note reached the agent's host.)
+func TestReviewEndsAfterItsNotes(t *testing.T) {
+	s := startServer(t)
+	nc := connect(t, s)
+	ensure(t, nc, "acme")
+	c := newAckClient(t, nc, "acme", "s1")
+	seq, err := c.Publish(context.Background(), stepEntries("s1", 1, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []Note{
+		{ID: noteID("s1", seq, 0), Kind: KindSteer, Advice: advisor.Advice{Note: "first"}},
+		{ID: noteID("s1", seq, 1), Kind: KindReviewed},
+		{ID: noteID("s1", seq+1, 0), Kind: KindAside, Advice: advisor.Advice{Note: "later"}},
+	} {
+		n.Tenant, n.Session, n.Seq = "acme", "s1", seq
+		data, err := json.Marshal(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := js.Publish(context.Background(), NoteSubject("acme", "s1"), data, jetstream.WithMsgID(n.ID)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := <-c.Notes(); n.Advice.Note != "first" {
+		t.Fatalf("first note %+v", n)
+	}
+	// The client reads in order: with the later note here, the marker
+	// between them was read.
+	if n := <-c.Notes(); n.Advice.Note != "later" {
+		t.Fatalf("second note %+v", n)
+	}
+	if b := c.Backlog(); b != 1 {
+		t.Fatalf("backlog %d before the note was handled, want 1", b)
+	}
+	c.Handled()
+	if b, r := c.Backlog(), c.Reviewed(); b != 0 || r != 1 {
+		t.Fatalf("after the note was handled: backlog %d, reviewed %d; want 0, 1", b, r)
+	}
+	c.Handled() // the later note holds no review back
+	if err := c.WaitBacklogBelow(context.Background(), 1); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestRemoteDeliversTheFleetsNotes: the agent's steps, reported as a
 // local runtime gets them, reach a worker through a Remote, and the
 // worker's notes come back to the agent's host in the way the advisor
@@ -83,7 +149,7 @@ func TestRemoteDeliversTheFleetsNotes(t *testing.T) {
 	nc := connect(t, s)
 	ensure(t, nc, "acme")
 	h := newAgentHost()
-	r := NewRemote(newClient(t, nc, "acme", "s1"), h, RemoteOptions{Logf: t.Logf})
+	r := NewRemote(newAckClient(t, nc, "acme", "s1"), h, RemoteOptions{Logf: t.Logf})
 	r.Start(context.Background())
 	defer r.Stop()
 	for i := 1; i <= 2; i++ {
@@ -112,7 +178,7 @@ func TestRemoteWithholds(t *testing.T) {
 	nc := connect(t, s)
 	ensure(t, nc, "acme")
 	h := newAgentHost()
-	r := NewRemote(newClient(t, nc, "acme", "s1"), h, RemoteOptions{Withhold: true})
+	r := NewRemote(newAckClient(t, nc, "acme", "s1"), h, RemoteOptions{Withhold: true})
 	r.Start(context.Background())
 	defer r.Stop()
 	r.Notify(advisor.Event{Kind: advisor.EventStepEnded, Cursor: h.add(stepEntries("s1", 1, false)...)})
@@ -128,7 +194,7 @@ func TestRemoteFailsOpen(t *testing.T) {
 	s := startServer(t)
 	nc := connect(t, s)
 	ensure(t, nc, "acme")
-	c, err := NewClient(context.Background(), nc, ClientOptions{Tenant: "acme", Session: "s1", PublishTimeout: 200 * time.Millisecond})
+	c, err := NewClient(context.Background(), nc, ClientOptions{Tenant: "acme", Session: "s1", PublishTimeout: 200 * time.Millisecond, AckNotes: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +280,7 @@ func TestRemoteGoesOnInANewProcess(t *testing.T) {
 	if next <= first+1 {
 		t.Fatalf("ClockSeq %d after %d and %d", next, first, first+1)
 	}
-	c2, err := NewClient(ctx, nc, ClientOptions{Tenant: "acme", Session: "s1", NextSeq: next})
+	c2, err := NewClient(ctx, nc, ClientOptions{Tenant: "acme", Session: "s1", NextSeq: next, AckNotes: true})
 	if err != nil {
 		t.Fatal(err)
 	}
