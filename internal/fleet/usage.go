@@ -92,9 +92,11 @@ type UsageRecord struct {
 	// Seq is the step reviewed; Delivered counts its deliveries (a step
 	// reviewed again after a worker died spent again, and is recorded
 	// again).
-	Seq       uint64       `json:"seq"`
-	Delivered uint64       `json:"delivered,omitempty"`
-	Models    []ModelSpend `json:"models"`
+	Seq       uint64 `json:"seq"`
+	Delivered uint64 `json:"delivered,omitempty"`
+	// Notes counts the notes the review published ([Reviewed.Notes]).
+	Notes  int          `json:"notes,omitempty"`
+	Models []ModelSpend `json:"models"`
 	// Time is when the review ended.
 	Time time.Time `json:"time"`
 	// Worker is the reviewing worker's id.
@@ -190,6 +192,9 @@ type UsageSummary struct {
 	Cost  float64   `json:"cost"`
 	// Models are the sums by model, the costliest first.
 	Models []ModelTotal `json:"models"`
+	// BySession are the sums by session, the costliest first (then the
+	// most tokens, then by id).
+	BySession []SessionTotal `json:"by_session"`
 	// First and Last are the times of the first and last record.
 	First time.Time `json:"first,omitzero"`
 	Last  time.Time `json:"last,omitzero"`
@@ -206,13 +211,44 @@ type ModelTotal struct {
 	Unpriced int `json:"unpriced,omitempty"`
 }
 
-// SummarizeUsage adds up records by model.
+// SessionTotal is one session's share of a [UsageSummary].
+type SessionTotal struct {
+	Session string `json:"session"`
+	// Reviews counts the session's records (its reviews that spent
+	// tokens); Notes the notes they published.
+	Reviews int       `json:"reviews"`
+	Notes   int       `json:"notes"`
+	Usage   llm.Usage `json:"usage"`
+	Cost    float64   `json:"cost"`
+	// Unpriced counts the reviews with a model the worker had no price
+	// for.
+	Unpriced int `json:"unpriced,omitempty"`
+	// First and Last are the times of the session's first and last
+	// record.
+	First time.Time `json:"first,omitzero"`
+	Last  time.Time `json:"last,omitzero"`
+}
+
+// SummarizeUsage adds up records by model and by session.
 func SummarizeUsage(records []UsageRecord) UsageSummary {
 	var s UsageSummary
-	sessions := map[string]bool{}
+	bySession := map[string]*SessionTotal{}
 	byModel := map[string]*ModelTotal{}
 	for _, r := range records {
-		sessions[r.Session] = true
+		st := bySession[r.Session]
+		if st == nil {
+			st = &SessionTotal{Session: r.Session, First: r.Time, Last: r.Time}
+			bySession[r.Session] = st
+		}
+		st.Reviews++
+		st.Notes += r.Notes
+		if r.Time.Before(st.First) {
+			st.First = r.Time
+		}
+		if r.Time.After(st.Last) {
+			st.Last = r.Time
+		}
+		unpriced := false
 		s.Reviews++
 		if s.First.IsZero() || r.Time.Before(s.First) {
 			s.First = r.Time
@@ -231,12 +267,24 @@ func SummarizeUsage(records []UsageRecord) UsageSummary {
 			t.Cost += m.Cost
 			if m.Unpriced {
 				t.Unpriced++
+				unpriced = true
 			}
 			s.Usage = s.Usage.Add(m.Usage)
 			s.Cost += m.Cost
+			st.Usage = st.Usage.Add(m.Usage)
+			st.Cost += m.Cost
+		}
+		if unpriced {
+			st.Unpriced++
 		}
 	}
-	s.Sessions = len(sessions)
+	s.Sessions = len(bySession)
+	for _, st := range bySession {
+		s.BySession = append(s.BySession, *st)
+	}
+	slices.SortFunc(s.BySession, func(a, b SessionTotal) int {
+		return cmp.Or(cmp.Compare(b.Cost, a.Cost), cmp.Compare(b.Usage.Total(), a.Usage.Total()), cmp.Compare(a.Session, b.Session))
+	})
 	for _, t := range byModel {
 		s.Models = append(s.Models, *t)
 	}
