@@ -51,7 +51,7 @@ func (w *Worker) serve(ctx context.Context, sess string) error {
 			info.Start = advisor.StartPrimed
 		}
 	}
-	rt, err := w.opts.Factory(info, h)
+	rt, err := w.opts.Reviewer(info, h)
 	if err != nil {
 		return fmt.Errorf("advisor: %w", err)
 	}
@@ -192,7 +192,7 @@ func (w *Worker) inProgress(m jetstream.Msg) (stop func()) {
 // review gives one step to the session's advisor, waits for its review,
 // publishes its notes and acknowledges the step. An error ends the
 // session, the step unacknowledged.
-func (w *Worker) review(ctx context.Context, sess string, rt *advisor.Runtime, h *host, m jetstream.Msg) error {
+func (w *Worker) review(ctx context.Context, sess string, rt Reviewer, h *host, m jetstream.Msg) error {
 	w.nsteps.Add(1)
 	var st Step
 	if err := json.Unmarshal(m.Data(), &st); err != nil || st.Tenant != w.opts.Tenant || st.Session != sess {
@@ -216,11 +216,10 @@ func (w *Worker) review(ctx context.Context, sess string, rt *advisor.Runtime, h
 			rt.Notify(ev)
 		}
 	}
-	spent := rt.Status().Models
+	spent := rt.Usage()
 	cursor := h.append(entries)
-	rt.Notify(advisor.Event{Kind: advisor.EventStepEnded, Cursor: cursor})
 	stopProgress := w.inProgress(m)
-	err = rt.WaitBacklogBelow(ctx, 1)
+	err = rt.Review(ctx, StepEnd{Seq: st.Seq, Entries: entries, Cursor: cursor})
 	stopProgress()
 	if err != nil {
 		return fmt.Errorf("step %d: waiting for its review: %w", st.Seq, err)
@@ -255,7 +254,7 @@ func (w *Worker) review(ctx context.Context, sess string, rt *advisor.Runtime, h
 		if meta, err := m.Metadata(); err == nil {
 			delivered = meta.NumDelivered
 		}
-		w.opts.OnReviewed(Reviewed{Tenant: st.Tenant, Session: sess, Seq: st.Seq, Notes: len(notes) - 1, Latency: time.Since(st.Published), Delivered: delivered, Models: spentSince(spent, rt.Status().Models)})
+		w.opts.OnReviewed(Reviewed{Tenant: st.Tenant, Session: sess, Seq: st.Seq, Notes: len(notes) - 1, Latency: time.Since(st.Published), Delivered: delivered, Models: spentSince(spent, rt.Usage())})
 	}
 	return nil
 }

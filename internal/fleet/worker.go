@@ -16,6 +16,7 @@ import (
 	"github.com/vigil-dev/vigil/advisor"
 	"github.com/vigil-dev/vigil/internal/rulesadvisor"
 	"github.com/vigil-dev/vigil/rules"
+	"github.com/vigil-dev/vigil/session"
 )
 
 // SessionInfo tells a [Factory] which session a runtime is for.
@@ -31,7 +32,64 @@ type SessionInfo struct {
 
 // Factory builds the advisor runtime of one session over host; the
 // worker starts it, reports the session's events to it and stops it.
+// It is the continuous (or rules) reviewer; [ReviewerFactory] builds any
+// [Reviewer], the periodic one included ([PeriodicFactory]).
 type Factory func(info SessionInfo, host advisor.Host) (*advisor.Runtime, error)
+
+// Reviewer is what a worker needs of a session's advisor: the continuous
+// runtime ([RuntimeReviewer]) or the periodic one ([PeriodicFactory]).
+// The worker calls it from the session's one goroutine.
+type Reviewer interface {
+	// Start starts the reviewer; it runs until ctx ends or Stop.
+	Start(ctx context.Context)
+	// Stop stops it and waits for it.
+	Stop()
+	// Notify reports one of a step's events, before the step's end.
+	Notify(ev advisor.Event)
+	// Review reports the end of a step, whose entries the host already
+	// holds, and returns once its review is done (its notes given to the
+	// host), or with ctx's error.
+	Review(ctx context.Context, step StepEnd) error
+	// Usage is what the reviewer's model calls spent so far, by model.
+	Usage() []advisor.ModelUsage
+}
+
+// StepEnd is the end of one step, as a worker reports it to a
+// [Reviewer].
+type StepEnd struct {
+	// Seq is the step's number in its session.
+	Seq uint64
+	// Entries are the step's entries, appended to the host.
+	Entries []session.Entry
+	// Cursor is the host's cursor just after them.
+	Cursor int
+}
+
+// ReviewerFactory builds the reviewer of one session over host; the
+// worker starts it, reports the session's steps to it and stops it.
+type ReviewerFactory func(info SessionInfo, host advisor.Host) (Reviewer, error)
+
+// RuntimeReviewer is the [Reviewer] of a continuous (or rules) runtime:
+// each step ends with [advisor.EventStepEnded], and its review is done
+// when the runtime's backlog is empty.
+func RuntimeReviewer(rt *advisor.Runtime) Reviewer { return runtimeReviewer{rt} }
+
+type runtimeReviewer struct{ rt *advisor.Runtime }
+
+func (r runtimeReviewer) Start(ctx context.Context) { r.rt.Start(ctx) }
+func (r runtimeReviewer) Stop()                     { r.rt.Stop() }
+func (r runtimeReviewer) Notify(ev advisor.Event)   { r.rt.Notify(ev) }
+func (r runtimeReviewer) Usage() []advisor.ModelUsage {
+	return r.rt.Status().Models
+}
+
+func (r runtimeReviewer) Review(ctx context.Context, step StepEnd) error {
+	r.rt.Notify(advisor.Event{Kind: advisor.EventStepEnded, Cursor: step.Cursor})
+	if err := r.rt.WaitBacklogBelow(ctx, 1); err != nil {
+		return fmt.Errorf("waiting for the runtime's review: %w", err)
+	}
+	return nil
+}
 
 // RulesFactory reviews with vigil's zero-token detectors alone: no model.
 func RulesFactory(s rules.Settings) Factory {
@@ -54,8 +112,12 @@ type WorkerOptions struct {
 	Tenant string
 	// ID names the worker in its leases; "" picks a unique one.
 	ID string
-	// Factory builds each session's advisor runtime. Required.
+	// Factory builds each session's advisor runtime. Required unless
+	// Reviewer is set.
 	Factory Factory
+	// Reviewer, if set, builds each session's reviewer instead of
+	// Factory: the way to run the periodic advisor ([PeriodicFactory]).
+	Reviewer ReviewerFactory
 	// Limits bound the tenant's streams (see [Ensure]).
 	Limits Limits
 	// MaxSessions bounds the sessions the worker owns at once; a new
@@ -143,8 +205,18 @@ func NewWorker(nc *nats.Conn, opts WorkerOptions) (*Worker, error) {
 	if err := checkNames(opts.Tenant, ""); err != nil {
 		return nil, err
 	}
-	if opts.Factory == nil {
-		return nil, errors.New("fleet: WorkerOptions.Factory is required")
+	if opts.Reviewer == nil {
+		if opts.Factory == nil {
+			return nil, errors.New("fleet: WorkerOptions.Factory or Reviewer is required")
+		}
+		f := opts.Factory
+		opts.Reviewer = func(info SessionInfo, h advisor.Host) (Reviewer, error) {
+			rt, err := f(info, h)
+			if err != nil {
+				return nil, err
+			}
+			return RuntimeReviewer(rt), nil
+		}
 	}
 	if opts.ID == "" {
 		opts.ID = nuid.Next()
