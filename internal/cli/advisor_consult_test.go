@@ -87,6 +87,9 @@ rules:
 	if len(srv.Requests()) != 1 {
 		t.Errorf("%d advisor requests, want still 1", len(srv.Requests()))
 	}
+	if set := a.advisorTools(); len(set) != 0 {
+		t.Errorf("with the advisor off an agent built now is offered %v, want no tool", set)
+	}
 	a.advFlagRef = "rules"
 	a.advOn = true
 	if set := a.advisorTools(); len(set) != 0 {
