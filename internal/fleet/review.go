@@ -206,18 +206,22 @@ func (w *Worker) review(ctx context.Context, sess string, rt Reviewer, h *host, 
 		_ = m.Term()
 		return nil
 	}
+	// The host holds the step before the advisor hears of it: a rewrite
+	// makes it prime from the host's view, which must be the step's
+	// (fleet.Remote publishes the agent's view after the rewrite), not
+	// the empty one before it, or the view would be reviewed as a step.
 	for _, ev := range st.Events {
 		if ev.Kind == advisor.EventHistoryRewritten {
-			// The step holds the agent's view after the rewrite
-			// (fleet.Remote): the advisor primes from it alone.
 			h.rewrite()
 		}
+	}
+	cursor := h.append(entries)
+	for _, ev := range st.Events {
 		if ev.Kind != advisor.EventStepEnded {
 			rt.Notify(ev)
 		}
 	}
 	spent := rt.Usage()
-	cursor := h.append(entries)
 	stopProgress := w.inProgress(m)
 	err = rt.Review(ctx, StepEnd{Seq: st.Seq, Entries: entries, Cursor: cursor})
 	stopProgress()
