@@ -15,11 +15,13 @@ import (
 
 	"github.com/vigil-dev/vigil/advisor"
 	"github.com/vigil-dev/vigil/config"
+	"github.com/vigil-dev/vigil/history"
 	"github.com/vigil-dev/vigil/internal/fleet"
 	"github.com/vigil-dev/vigil/internal/models"
 	"github.com/vigil-dev/vigil/internal/rulesadvisor"
 	"github.com/vigil-dev/vigil/llm"
 	"github.com/vigil-dev/vigil/rules"
+	"github.com/vigil-dev/vigil/session"
 )
 
 // serveCmd is `vigil serve`: a fleet worker (docs/fleet.md) reviewing one
@@ -30,8 +32,8 @@ type serveCmd struct {
 	NATS string `name:"nats" required:"" placeholder:"URL" help:"The NATS server(s) to join, as NATS clients take them (nats://host:4222, tls://host:4222, comma-separated)."`
 	natsFlags
 	Tenant      string        `default:"default" help:"The tenant whose sessions to review (a subject token: letters, digits, - and _)."`
-	Reviewer    string        `enum:"rules,model" default:"rules" help:"The reviewer: rules (vigil's zero-token detectors, no model) or model (an advisor model; it has no workspace tools: a fleet worker has no workspace, only the steps it is sent)."`
-	Model       string        `placeholder:"REF" help:"With --reviewer model: the advisor model (provider/model); default modelRoles.advisor of the user's settings."`
+	Reviewer    string        `enum:"rules,model,periodic" default:"rules" help:"The reviewer: rules (vigil's zero-token detectors, no model), model (an advisor model reviewing every step; it has no workspace tools: a fleet worker has no workspace, only the steps it is sent) or periodic (a review of the session's steps on the model every advisor.periodic.everyToolCalls tool calls, one correction steered back)."`
+	Model       string        `placeholder:"REF" help:"With --reviewer model or periodic: the advisor model (provider/model); default modelRoles.advisor of the user's settings."`
 	Gate        string        `enum:",off,rules" default:"" help:"With --reviewer model: rules makes the model review only steps vigil's detectors flag; default advisor.gate of the user's settings."`
 	ModelsFile  string        `name:"models-file" type:"path" placeholder:"PATH" help:"models.yml to read instead of the agent folder's (providers, keys, prices)."`
 	Listen      string        `placeholder:"ADDR" help:"Serve /healthz and Prometheus /metrics on ADDR (host:port)."`
@@ -111,7 +113,7 @@ func (c *serveCmd) Run(e *env) error {
 	wopts := fleet.WorkerOptions{
 		Tenant:     c.Tenant,
 		Limits:     fleet.Limits{MaxSteps: c.Backlog, LeaseTTL: c.LeaseTTL},
-		Factory:    factory,
+		Reviewer:   factory,
 		OnReviewed: onReviewed,
 		Logf:       logf,
 	}
@@ -174,12 +176,14 @@ func (c *serveCmd) Run(e *env) error {
 // reviewer builds the sessions' advisor runtimes of --reviewer, and the
 // price table their usage is priced at (no price for the rules reviewer,
 // which spends nothing).
-func (c *serveCmd) reviewer(e *env) (fleet.Factory, func(string) (llm.Price, bool), error) {
-	if c.Reviewer != "model" {
-		if c.Model != "" || c.Gate != "" {
-			return nil, nil, errors.New("--model and --gate go with --reviewer model")
-		}
-		return fleet.RulesFactory(rules.DefaultSettings()), func(string) (llm.Price, bool) { return llm.Price{}, false }, nil
+func (c *serveCmd) reviewer(e *env) (fleet.ReviewerFactory, func(string) (llm.Price, bool), error) {
+	switch {
+	case c.Reviewer == "rules" && (c.Model != "" || c.Gate != ""):
+		return nil, nil, errors.New("--model and --gate go with --reviewer model")
+	case c.Reviewer == "rules":
+		return fleet.RulesFactory(rules.DefaultSettings()).Reviewers(), func(string) (llm.Price, bool) { return llm.Price{}, false }, nil
+	case c.Reviewer == "periodic" && c.Gate != "":
+		return nil, nil, errors.New("--gate goes with --reviewer model")
 	}
 	a, res, err := c.advisorApp(e)
 	if err != nil {
@@ -188,6 +192,17 @@ func (c *serveCmd) reviewer(e *env) (fleet.Factory, func(string) (llm.Price, boo
 	model, err := res.Open()
 	if err != nil {
 		return nil, nil, fmt.Errorf("advisor model %s: %w", res.Ref(), err)
+	}
+	price := func(model string) (llm.Price, bool) {
+		r, err := a.registry.Resolve(model)
+		if err != nil {
+			return llm.Price{}, false
+		}
+		return r.Info.Price, true
+	}
+	if c.Reviewer == "periodic" {
+		f, err := c.periodicReviewer(e, a, res, model)
+		return f, price, err
 	}
 	gate := a.settings.Advisor.Gate
 	if c.Gate != "" {
@@ -230,14 +245,32 @@ func (c *serveCmd) reviewer(e *env) (fleet.Factory, func(string) (llm.Price, boo
 		})
 		return rt, err
 	}
-	price := func(model string) (llm.Price, bool) {
-		r, err := a.registry.Resolve(model)
-		if err != nil {
-			return llm.Price{}, false
-		}
-		return r.Info.Price, true
+	return fleet.Factory(factory).Reviewers(), price, nil
+}
+
+// periodicReviewer builds the sessions' periodic advisors of --reviewer
+// periodic: the user's advisor.periodic settings, forks on the advisor
+// model, the transcript rendered as the advisor renders it with the
+// worker's secrets redacted.
+func (c *serveCmd) periodicReviewer(e *env, a *app, res *models.Resolved, model llm.Model) (fleet.ReviewerFactory, error) {
+	redactor := a.redactor()
+	f, err := fleet.PeriodicFactory(fleet.PeriodicConfig{
+		Model:          model,
+		Ref:            res.Ref(),
+		Render:         func(es []session.Entry) string { return history.Render(es, history.AdvisorOptions(redactor)) },
+		Redact:         redactor.Redact,
+		AllowInjection: a.settings.Advisor.AllowPromptInjection,
+		Options: func(info fleet.SessionInfo) advisor.PeriodicOptions {
+			logf := func(format string, args ...any) {
+				fmt.Fprintf(e.stderr, "vigil serve: session %s: %s\n", info.Session, fmt.Sprintf(format, args...))
+			}
+			return a.periodicOptions(nil, nil, logf)
+		},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("--reviewer periodic: %w", err)
 	}
-	return factory, price, nil
+	return f, nil
 }
 
 // advisorApp loads the user's settings and models as vigil's agent does
@@ -259,10 +292,10 @@ func (c *serveCmd) advisorApp(e *env) (*app, *models.Resolved, error) {
 	a := &app{e: e, agentDir: agentDir, settings: s, registry: reg, advFlagRef: c.Model}
 	res, err := a.resolveAdvisor(s)
 	if errors.Is(err, errNoAdvisorModel) {
-		return nil, nil, fmt.Errorf("--reviewer model: no advisor model: pass --model provider/model, or set modelRoles.advisor in %s", config.UserFile(agentDir))
+		return nil, nil, fmt.Errorf("--reviewer %s: no advisor model: pass --model provider/model, or set modelRoles.advisor in %s", c.Reviewer, config.UserFile(agentDir))
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("--reviewer model: %w", err)
+		return nil, nil, fmt.Errorf("--reviewer %s: %w", c.Reviewer, err)
 	}
 	return a, res, nil
 }

@@ -340,3 +340,69 @@ func TestStatsFleetErrors(t *testing.T) {
 		t.Fatalf("stats --fleet --project: %v", err)
 	}
 }
+
+// TestServePeriodicReviewer runs `vigil serve --reviewer periodic` with
+// the advisor model of the user's settings on fakellm and a review every
+// two tool calls: no fork after the first step, one after the second
+// (the steps rendered, the secret a step printed redacted), and its
+// correction comes back as the second step's steer.
+func TestServePeriodicReviewer(t *testing.T) {
+	const secret = "deploy-" + "fleet-9c2e-live"
+	t.Setenv("FLEET_DEPLOY_TOKEN", secret)
+	srv := fakellm.StartTest(t, fakellm.MustParse(t, `
+rules:
+  - steps:
+      - text: "CORRECTION\nRun the tests before committing."
+`))
+	agentDir := isolate(t)
+	yml := fmt.Sprintf("providers:\n  fake:\n    baseUrl: %s\n    api: anthropic-messages\n    auth: none\n    models:\n      - {id: adv, contextWindow: 200000, maxTokens: 4096}\n", srv.URL())
+	if err := os.WriteFile(filepath.Join(agentDir, "models.yml"), []byte(yml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg := "modelRoles:\n  advisor: fake/adv\nadvisor:\n  periodic:\n    everyToolCalls: 2\n    everyMinutes: 0\n"
+	if err := os.WriteFile(filepath.Join(agentDir, "config.yml"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ns := startNATS(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	_, done := startServe(t, ctx, "--nats", ns.ClientURL(), "--tenant", "acme", "--reviewer", "periodic")
+	_, c := fleetClient(t, ctx, ns, "acme", "s1")
+	if _, err := c.Publish(ctx, bashStep(1, "echo $FLEET_DEPLOY_TOKEN", secret, false)); err != nil {
+		t.Fatal(err)
+	}
+	wctx, wcancel := context.WithTimeout(ctx, 30*time.Second)
+	defer wcancel()
+	if err := c.WaitBacklogBelow(wctx, 1); err != nil {
+		t.Fatalf("step 1's review: %v", err)
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Fatalf("%d forks after one tool call, want none", n)
+	}
+	if _, err := c.Publish(ctx, bashStep(2, "git commit -am wip", "[main 1a2b3c] wip", false)); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case n := <-c.Notes():
+		if n.Advice.Note != "Run the tests before committing." || n.Kind != fleet.KindSteer || n.Seq != 2 {
+			t.Fatalf("note %+v, want step 2's steer", n)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("no note from vigil serve within 30s")
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 1 {
+		t.Fatalf("%d forks, want 1", len(reqs))
+	}
+	body := string(reqs[0].Body)
+	if strings.Contains(body, secret) {
+		t.Fatalf("the fork was sent the secret: %s", body)
+	}
+	if !strings.Contains(body, "echo $FLEET_DEPLOY_TOKEN") || !strings.Contains(body, "git commit -am wip") || !strings.Contains(body, "NO_CHANGE") {
+		t.Fatalf("the fork lacks the steps or the review prompt: %s", body)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("serve: %v", err)
+	}
+}

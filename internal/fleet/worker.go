@@ -36,6 +36,18 @@ type SessionInfo struct {
 // [Reviewer], the periodic one included ([PeriodicFactory]).
 type Factory func(info SessionInfo, host advisor.Host) (*advisor.Runtime, error)
 
+// Reviewers is f as a [ReviewerFactory]: each runtime as a
+// [RuntimeReviewer].
+func (f Factory) Reviewers() ReviewerFactory {
+	return func(info SessionInfo, h advisor.Host) (Reviewer, error) {
+		rt, err := f(info, h)
+		if err != nil {
+			return nil, err
+		}
+		return RuntimeReviewer(rt), nil
+	}
+}
+
 // Reviewer is what a worker needs of a session's advisor: the continuous
 // runtime ([RuntimeReviewer]) or the periodic one ([PeriodicFactory]).
 // The worker calls it from the session's one goroutine.
@@ -209,14 +221,7 @@ func NewWorker(nc *nats.Conn, opts WorkerOptions) (*Worker, error) {
 		if opts.Factory == nil {
 			return nil, errors.New("fleet: WorkerOptions.Factory or Reviewer is required")
 		}
-		f := opts.Factory
-		opts.Reviewer = func(info SessionInfo, h advisor.Host) (Reviewer, error) {
-			rt, err := f(info, h)
-			if err != nil {
-				return nil, err
-			}
-			return RuntimeReviewer(rt), nil
-		}
+		opts.Reviewer = opts.Factory.Reviewers()
 	}
 	if opts.ID == "" {
 		opts.ID = nuid.Next()
