@@ -225,12 +225,7 @@ func tokens64(n int64) string {
 }
 
 // started formats a session's creation time in local time.
-func started(s stats.Session) string {
-	if s.Started.IsZero() {
-		return "-"
-	}
-	return s.Started.Local().Format("2006-01-02 15:04")
-}
+func started(s stats.Session) string { return localTime(s.Started) }
 
 // runFleet is `vigil stats --fleet URL`: the tenant's usage stream read
 // and summed by model, as the workers priced it.
@@ -262,11 +257,12 @@ func (c *statsCmd) runFleet(e *env, since time.Time) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(sum)
 	}
-	return writeFleetStats(e.stdout, nc.ConnectedUrlRedacted(), c.Tenant, sum)
+	return writeFleetStats(e.stdout, nc.ConnectedUrlRedacted(), c.Tenant, sum, c.All)
 }
 
-// writeFleetStats prints a fleet's usage summary as a table.
-func writeFleetStats(w io.Writer, url, tenant string, s fleet.UsageSummary) error {
+// writeFleetStats prints a fleet's usage summary as tables: by model, and
+// the costliest sessions (every one with all).
+func writeFleetStats(w io.Writer, url, tenant string, s fleet.UsageSummary, all bool) error {
 	var unpriced int
 	for _, m := range s.Models {
 		unpriced += m.Unpriced
@@ -287,10 +283,43 @@ func writeFleetStats(w io.Writer, url, tenant string, s fleet.UsageSummary) erro
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	if err := writeFleetSessions(w, s.BySession, all); err != nil {
+		return err
+	}
 	if unpriced > 0 {
 		fmt.Fprintln(w, "\n* includes reviews of models the workers had no price for (counted at $0); give them a cost in the workers' models.yml (docs/models.md)")
 	}
 	return nil
+}
+
+// writeFleetSessions lists a fleet's sessions, the costliest ten unless
+// all, as writeTopSessions lists local ones.
+func writeFleetSessions(w io.Writer, sessions []fleet.SessionTotal, all bool) error {
+	shown := sessions
+	if !all && len(shown) > topSessions {
+		shown = shown[:topSessions]
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "\nSESSION\tFIRST REVIEW\tLAST REVIEW\tREVIEWS\tNOTES\tTOKENS\tCOST")
+	for _, st := range shown {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\n", st.Session, localTime(st.First), localTime(st.Last), st.Reviews, st.Notes,
+			tokens64(st.Usage.Total()), cost(fleetUsage(st.Reviews, st.Usage, st.Cost, st.Unpriced)))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if len(shown) < len(sessions) {
+		fmt.Fprintf(w, "(the %d costliest of %d sessions; --all lists every one)\n", len(shown), len(sessions))
+	}
+	return nil
+}
+
+// localTime formats a time to the minute in local time, "-" when zero.
+func localTime(t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return t.Local().Format("2006-01-02 15:04")
 }
 
 // fleetUsage is a fleet's usage as the local report's, reviews for turns,
