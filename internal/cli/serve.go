@@ -253,6 +253,9 @@ func (c *serveCmd) reviewer(e *env) (fleet.ReviewerFactory, func(string) (llm.Pr
 // model, the transcript rendered as the advisor renders it with the
 // worker's secrets redacted.
 func (c *serveCmd) periodicReviewer(e *env, a *app, res *models.Resolved, model llm.Model) (fleet.ReviewerFactory, error) {
+	if p := a.settings.Advisor.Periodic; p.EveryToolCalls == 0 && p.EveryMinutes == 0 {
+		return nil, errors.New("--reviewer periodic: advisor.periodic.everyToolCalls and everyMinutes are both 0, so no review would run; set either above 0")
+	}
 	redactor := a.redactor()
 	f, err := fleet.PeriodicFactory(fleet.PeriodicConfig{
 		Model:          model,

@@ -406,3 +406,25 @@ rules:
 		t.Fatalf("serve: %v", err)
 	}
 }
+
+// TestServePeriodicReviewerNeedsATrigger: with both periodic triggers 0,
+// `vigil serve --reviewer periodic` says so before it connects.
+func TestServePeriodicReviewerNeedsATrigger(t *testing.T) {
+	agentDir := isolate(t)
+	yml := "providers:\n  fake:\n    baseUrl: http://127.0.0.1:1\n    api: anthropic-messages\n    auth: none\n    models:\n      - {id: adv, contextWindow: 200000, maxTokens: 4096}\n"
+	if err := os.WriteFile(filepath.Join(agentDir, "models.yml"), []byte(yml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg := "modelRoles:\n  advisor: fake/adv\nadvisor:\n  periodic:\n    everyToolCalls: 0\n    everyMinutes: 0\n"
+	if err := os.WriteFile(filepath.Join(agentDir, "config.yml"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := run(t, "serve", "--nats", "nats://127.0.0.1:1", "--reviewer", "periodic")
+	if err == nil || !strings.Contains(err.Error(), "both 0") {
+		t.Fatalf("serve --reviewer periodic with no trigger: %v", err)
+	}
+	_, _, err = run(t, "serve", "--nats", "nats://127.0.0.1:1", "--reviewer", "periodic", "--gate", "rules")
+	if err == nil || !strings.Contains(err.Error(), "--gate") {
+		t.Fatalf("serve --reviewer periodic --gate: %v", err)
+	}
+}

@@ -19,6 +19,12 @@ import (
 // calls) and the server.
 func periodicFleet(t *testing.T, script string) (ReviewerFactory, *fakellm.Server) {
 	t.Helper()
+	return periodicFleetWith(t, script, true)
+}
+
+// periodicFleetWith is periodicFleet with allowPromptInjection allow.
+func periodicFleetWith(t *testing.T, script string, allow bool) (ReviewerFactory, *fakellm.Server) {
+	t.Helper()
 	llmsrv := fakellm.StartTest(t, fakellm.MustParse(t, script))
 	m, err := anthropic.New(anthropic.Config{BaseURL: llmsrv.URL(), APIKey: "k", Model: "m"})
 	if err != nil {
@@ -28,7 +34,7 @@ func periodicFleet(t *testing.T, script string) (ReviewerFactory, *fakellm.Serve
 		Model:          m,
 		Ref:            llm.Ref{Provider: "anthropic", Model: "m"},
 		Render:         func(es []session.Entry) string { return history.Render(es, history.AdvisorOptions(nil)) },
-		AllowInjection: true,
+		AllowInjection: allow,
 		Options: func(info SessionInfo) advisor.PeriodicOptions {
 			return advisor.PeriodicOptions{EveryToolCalls: 2, Logf: func(format string, args ...any) { t.Logf(info.Session+": "+format, args...) }}
 		},
@@ -224,5 +230,49 @@ rules:
 	}
 	if c.Repeats() != 0 {
 		t.Errorf("repeats %d", c.Repeats())
+	}
+}
+
+// TestPeriodicWithheldAndRuns: with allowPromptInjection false the
+// correction goes back withheld; a run's end, published as its own step,
+// ends the run the worker made up, and the next step's calls count in a
+// new one.
+func TestPeriodicWithheldAndRuns(t *testing.T) {
+	f, llmsrv := periodicFleetWith(t, `
+rules:
+  - steps:
+      - text: "CORRECTION\nRun the tests before committing."
+      - text: "CORRECTION\nAnd again."
+`, false)
+	s := startServer(t)
+	reviewed := make(chan Reviewed, 16)
+	runWorker(t, s, WorkerOptions{Tenant: "acme", Reviewer: f, OnReviewed: func(r Reviewed) { reviewed <- r }}, nil)
+	nc := connect(t, s)
+	ensure(t, nc, "acme")
+	c := newClient(t, nc, "acme", "s1")
+	publish(t, c, "s1", 1)
+	publish(t, c, "s1", 2)
+	if n := waitNote(t, c); n.ID != "s1.2.0" || n.Kind != KindWithhold || n.Advice.Note != "Run the tests before committing." {
+		t.Fatalf("note %+v, want step 2's correction withheld", n)
+	}
+	waitReviewed(t, reviewed, 2)
+	// The run ends (a step of its own, no entries); step 4's call is the
+	// new run's second.
+	if _, err := c.Publish(context.Background(), nil, advisor.Event{Kind: advisor.EventRunEnded}); err != nil {
+		t.Fatal(err)
+	}
+	waitReviewed(t, reviewed, 3)
+	if _, err := c.Publish(context.Background(), stepEntries("s1", 4, false)); err != nil {
+		t.Fatal(err)
+	}
+	waitReviewed(t, reviewed, 4)
+	if got := len(llmsrv.Requests()); got != 1 {
+		t.Fatalf("%d forks after the new run's first call, want 1", got)
+	}
+	if _, err := c.Publish(context.Background(), stepEntries("s1", 5, false)); err != nil {
+		t.Fatal(err)
+	}
+	if n := waitNote(t, c); n.ID != "s1.5.0" || n.Kind != KindWithhold || n.Advice.Note != "And again." {
+		t.Fatalf("note %+v, want step 5's correction withheld", n)
 	}
 }
