@@ -54,7 +54,7 @@ func BenchmarkFleet(b *testing.B) {
 		}
 		benchFleet(b, func(info SessionInfo, h advisor.Host) (*advisor.Runtime, error) {
 			return advisor.New(advisor.Options{Model: m, Host: h, Start: info.Start})
-		}, sessions, steps, -1)
+		}, sessions, steps, sessions*(steps/3))
 	})
 }
 
@@ -95,9 +95,13 @@ func modelScript(n int) *fakellm.Script {
 }
 
 // benchFleet runs the load once per b.N; with wantNotes > 0 it also waits
-// for that many notes to reach the clients, with wantNotes < 0 for as
-// many as the reviews published. It waits up to 50 minutes for the
-// reviews (run the full loads with -timeout 1h).
+// for that many notes to reach the clients. A run ends when every client
+// has heard that each of its steps was reviewed (the agents' view: a
+// step's notes come before its review's end); it waits up to 50 minutes
+// for that (run the full loads with -timeout 1h). Review latencies are
+// the workers' (Reviewed, after the ack); a review whose ack timed out
+// although the server took it is reviewed and not redelivered, but has
+// no Reviewed: "acked-reviews" says how many the workers reported.
 func benchFleet(b *testing.B, factory Factory, sessions, steps, wantNotes int) {
 	interval := time.Duration(envInt("FLEET_INTERVAL_MS", 0)) * time.Millisecond
 	for range b.N {
@@ -105,15 +109,9 @@ func benchFleet(b *testing.B, factory Factory, sessions, steps, wantNotes int) {
 		total := sessions * steps
 		var mu sync.Mutex
 		var review []time.Duration
-		published := 0 // notes the reviews published
-		allReviewed := make(chan struct{})
 		opts := WorkerOptions{Tenant: "bench", Factory: factory, Limits: Limits{LeaseTTL: 5 * time.Second}, OnReviewed: func(r Reviewed) {
 			mu.Lock()
 			review = append(review, r.Latency)
-			published += r.Notes
-			if len(review) == total {
-				close(allReviewed)
-			}
 			mu.Unlock()
 		}}
 		w1 := runWorker(b, s, opts, nil)
@@ -138,7 +136,6 @@ func benchFleet(b *testing.B, factory Factory, sessions, steps, wantNotes int) {
 		var readers sync.WaitGroup
 		stopReading := make(chan struct{})
 		allNotes := make(chan struct{})
-		noteTarget := max(wantNotes, 0) // under nmu; 0 while not known
 		for _, c := range clients {
 			readers.Go(func() {
 				for {
@@ -147,7 +144,7 @@ func benchFleet(b *testing.B, factory Factory, sessions, steps, wantNotes int) {
 						d := time.Since(n.StepPublished)
 						nmu.Lock()
 						noteLat = append(noteLat, d)
-						if len(noteLat) == noteTarget {
+						if len(noteLat) == wantNotes {
 							close(allNotes)
 						}
 						nmu.Unlock()
@@ -183,29 +180,23 @@ func benchFleet(b *testing.B, factory Factory, sessions, steps, wantNotes int) {
 			})
 		}
 		pubs.Wait()
-		select {
-		case <-allReviewed:
-		case <-time.After(50 * time.Minute):
-			mu.Lock()
-			b.Fatalf("reviewed %d of %d steps in 50 minutes", len(review), total)
-		}
-		if wantNotes < 0 {
-			mu.Lock()
-			want := published
-			mu.Unlock()
-			nmu.Lock()
-			noteTarget = want
-			if want > 0 && len(noteLat) >= want {
-				close(allNotes)
+		wctx, cancel := context.WithTimeout(ctx, 50*time.Minute)
+		for _, c := range clients {
+			if err := c.WaitBacklogBelow(wctx, 1); err != nil {
+				var reviewed int64
+				for _, c := range clients {
+					reviewed += c.Reviewed()
+				}
+				b.Fatalf("the clients heard of %d of %d steps reviewed in 50 minutes: %v", reviewed, total, err)
 			}
-			nmu.Unlock()
 		}
-		if noteTarget > 0 {
+		cancel()
+		if wantNotes > 0 {
 			select {
 			case <-allNotes:
 			case <-time.After(time.Minute):
 				nmu.Lock()
-				b.Errorf("%d of %d notes reached the clients", len(noteLat), noteTarget)
+				b.Errorf("%d of %d notes reached the clients", len(noteLat), wantNotes)
 				nmu.Unlock()
 			}
 		}
@@ -215,10 +206,12 @@ func benchFleet(b *testing.B, factory Factory, sessions, steps, wantNotes int) {
 		readers.Wait()
 		s1, s2 := w1.w.Stats(), w2.w.Stats()
 		b.ReportMetric(float64(total)/elapsed.Seconds()/2, "steps/s/worker")
+		mu.Lock() // a review's Reviewed may follow its end's note
 		b.ReportMetric(ms(pct(review, 50)), "review-p50-ms")
 		b.ReportMetric(ms(pct(review, 99)), "review-p99-ms")
+		b.ReportMetric(float64(len(review)), "acked-reviews")
+		mu.Unlock()
 		b.ReportMetric(float64(len(noteLat)), "notes")
-		b.ReportMetric(float64(published), "notes-published")
 		var dropped int64
 		for _, c := range clients {
 			dropped += c.Dropped()
