@@ -257,7 +257,8 @@ rules:
 	}
 	waitReviewed(t, reviewed, 2)
 	// The run ends (a step of its own, no entries); step 4's call is the
-	// new run's second.
+	// first counted since step 2's review, step 5's the second: counted
+	// only if a new run was started for them.
 	if _, err := c.Publish(context.Background(), nil, advisor.Event{Kind: advisor.EventRunEnded}); err != nil {
 		t.Fatal(err)
 	}
