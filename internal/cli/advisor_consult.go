@@ -12,7 +12,8 @@ import (
 
 // advisorTools are the tools the advisor adds to the agent app.build
 // makes: ask_advisor while an advisor with a model is on (continuous with
-// modelRoles.advisor, or periodic) and may speak to the agent
+// modelRoles.advisor, or periodic) or a fleet serves the advisor (its
+// workers say whether they have a model), and it may speak to the agent
 // (advisor.allowPromptInjection), none otherwise. build adds them to the
 // agent's own tools:
 //
@@ -26,7 +27,7 @@ func (a *app) advisorTools() []tools.Tool {
 	a.mu.Lock()
 	on, res := a.advOn, a.advisorRes
 	a.mu.Unlock()
-	if !on || a.rulesOnly() || (res == nil && !a.periodic()) || !a.settings.Advisor.AllowPromptInjection {
+	if !on || (!a.fleetOn() && (a.rulesOnly() || (res == nil && !a.periodic()))) || !a.settings.Advisor.AllowPromptInjection {
 		return nil
 	}
 	return []tools.Tool{advisor.AskTool(a.consultAdvisor)}
@@ -36,6 +37,7 @@ func (a *app) advisorTools() []tools.Tool {
 var (
 	_ sidecar.Consulter = (*advisor.Runtime)(nil)
 	_ sidecar.Consulter = periodicAdvisor{}
+	_ sidecar.Consulter = (*fleetRun)(nil)
 )
 
 // consultAdvisor asks the advisor running now for the app's agent;
@@ -52,7 +54,7 @@ func (a *app) consultAdvisor(ctx context.Context, question string) (string, erro
 	case run.per != nil:
 		return run.per.Consult(ctx, question)
 	case run.fleet != nil:
-		return "", errFleetConsult
+		return run.fleet.Consult(ctx, question)
 	}
 	return run.rt.Consult(ctx, question)
 }

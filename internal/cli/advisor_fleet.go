@@ -62,6 +62,8 @@ func fleetWhere(f config.Fleet) string {
 type fleetRun struct {
 	// where names the fleet, for status lines.
 	where string
+	// consultTimeout bounds a question (advisor.consult.timeoutSeconds).
+	consultTimeout time.Duration
 
 	mu     sync.Mutex
 	remote *fleet.Remote // nil until the fleet is reached
@@ -138,7 +140,8 @@ const fleetRetry = 30 * time.Second
 // (then up is called, and the fleet's advisor starts from what the
 // agent's model sees then) or the run is stopped.
 func (a *app) startFleet(host advisor.Host, id string, start advisor.StartPoint, logf func(string, ...any), down func(error), up func(where string)) *fleetRun {
-	f := &fleetRun{where: fleetWhere(a.settings.Advisor.Fleet), done: make(chan struct{})}
+	f := &fleetRun{where: fleetWhere(a.settings.Advisor.Fleet), done: make(chan struct{}),
+		consultTimeout: a.settings.Advisor.Consult.Timeout()}
 	ctx, cancel := context.WithCancel(context.Background())
 	f.cancel = cancel
 	r, nc, err := a.dialFleet(host, id, start, logf)
@@ -237,9 +240,22 @@ func (a *app) dialFleet(host advisor.Host, id string, start advisor.StartPoint, 
 	return remote, nc, nil
 }
 
-// errFleetConsult is the ask_advisor tool's answer when a fleet serves
-// the advisor: questions go to an advisor in this process.
-var errFleetConsult = errors.New("the advisor runs on a fleet of workers, which does not take questions yet")
+// errFleetNotReached is the ask_advisor tool's answer while the fleet
+// is not reached: unavailable.
+var errFleetNotReached = fmt.Errorf("the fleet is not reached yet: %w", advisor.ErrStopped)
+
+// Consult asks the fleet's advisor of the session (for ask_advisor and
+// the sidecar's vigil mcp), within advisor.consult.timeoutSeconds; the
+// workers' own settings cap the questions of a run.
+func (f *fleetRun) Consult(ctx context.Context, question string) (string, error) {
+	r := f.current()
+	if r == nil {
+		return "", errFleetNotReached
+	}
+	ctx, cancel := context.WithTimeout(ctx, f.consultTimeout)
+	defer cancel()
+	return r.Consult(ctx, question)
+}
 
 // startFleetRun is startAdvisor for a fleet: host's events go to the
 // fleet and its notes come back to host. With the fleet unreachable it

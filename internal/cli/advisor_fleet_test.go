@@ -14,7 +14,9 @@ import (
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 
+	"github.com/vigil-dev/vigil/advisor"
 	"github.com/vigil-dev/vigil/internal/fleet"
+	"github.com/vigil-dev/vigil/llm/anthropic"
 	"github.com/vigil-dev/vigil/rules"
 )
 
@@ -30,14 +32,22 @@ func startFleet(t *testing.T, noWorker bool) (*server.Server, string) {
 	return ns, ns.ClientURL()
 }
 
-// runFleetWorker runs a worker of tenant acme until the test ends.
+// runFleetWorker runs a worker of tenant acme with the rules reviewer
+// until the test ends.
 func runFleetWorker(t *testing.T, url string) {
+	t.Helper()
+	runFleetWorkerWith(t, url, fleet.RulesFactory(rules.DefaultSettings()))
+}
+
+// runFleetWorkerWith runs a worker of tenant acme with factory until
+// the test ends.
+func runFleetWorkerWith(t *testing.T, url string, factory fleet.Factory) {
 	t.Helper()
 	nc, err := nats.Connect(url)
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := fleet.NewWorker(nc, fleet.WorkerOptions{Tenant: "acme", Factory: fleet.RulesFactory(rules.DefaultSettings()), Logf: t.Logf})
+	w, err := fleet.NewWorker(nc, fleet.WorkerOptions{Tenant: "acme", Factory: factory, Logf: t.Logf})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,5 +222,69 @@ func TestSidecarAdvisorOnAFleet(t *testing.T) {
 	}
 	if !strings.Contains(reply, "advisory") {
 		t.Fatalf("no tool boundary of 5 answered with the fleet's advisory; last %q", reply)
+	}
+}
+
+// TestRPCAdvisorAskOnAFleet: with the advisor on a fleet, the agent's
+// ask_advisor goes to the worker that owns its session, after the step
+// before it was reviewed there; the worker's model advisor answers, and
+// the escaped answer is the tool result of the agent's next request.
+func TestRPCAdvisorAskOnAFleet(t *testing.T) {
+	srv, agentDir, work := fakeSetup(t, `
+rules:
+  - name: primary
+    model: m
+    steps:
+      - tool_calls: [{name: bash, arguments: {command: "echo migrating"}}]
+      - tool_calls: [{name: ask_advisor, arguments: {question: "QUESTION-prod-or-staging?"}}]
+      - text: "FINAL-answer: staging first."
+  - name: consult
+    model: adv
+    match: ["### Consult"]
+    steps:
+      - text: "ANSWER-staging first & keep the <backup>."
+  - name: review
+    model: adv
+    repeat: true
+    steps:
+      - text: "Nothing to add."
+`)
+	ns := startNATS(t)
+	m, err := anthropic.New(anthropic.Config{BaseURL: srv.URL(), APIKey: "k", Model: "adv"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runFleetWorkerWith(t, ns.ClientURL(), func(info fleet.SessionInfo, h advisor.Host) (*advisor.Runtime, error) {
+		return advisor.New(advisor.Options{Model: m, ModelName: "fake/adv", Host: h, Start: info.Start, ConsultMaxPerRun: 5})
+	})
+	writeProjectConfig(t, work, "advisor:\n  enabled: true\n  syncBacklog: \"1\"\n  fleet:\n    url: "+ns.ClientURL()+"\n    tenant: acme\n")
+	p := startVigil(t, agentDir, work)
+	p.send(map[string]any{"type": "prompt", "id": "1", "message": "migrate the users table"})
+	p.waitFor("the final answer", func(m map[string]any) bool {
+		return m["type"] == "message_end" && strings.Contains(fmt.Sprint(m["entry"]), "FINAL-answer")
+	})
+	p.waitFor("idle", isType("idle"))
+	p.finish()
+	var primary []string
+	consult := ""
+	for _, r := range srv.Requests() {
+		switch {
+		case r.Model == "m":
+			primary = append(primary, string(r.Body))
+		case r.Rule == "consult":
+			consult = string(r.Body)
+		}
+	}
+	if len(primary) != 3 || consult == "" {
+		t.Fatalf("%d agent requests, consult %t", len(primary), consult != "")
+	}
+	if !strings.Contains(primary[0], `"name":"ask_advisor"`) {
+		t.Errorf("the agent on a fleet was not offered ask_advisor")
+	}
+	if step, q := strings.Index(consult, "echo migrating"), strings.Index(consult, "QUESTION-prod-or-staging?"); step < 0 || q < step {
+		t.Errorf("the worker's consult holds the step at %d and the question at %d; want the step first", step, q)
+	}
+	if want := `"ANSWER-staging first \u0026amp; keep the \u0026lt;backup\u0026gt;.","type":"text"}],"type":"tool_result"`; !strings.Contains(primary[2], want) {
+		t.Errorf("the agent's next request lacks the escaped answer %q", want)
 	}
 }

@@ -242,6 +242,9 @@ func (c *serveCmd) reviewer(e *env) (fleet.ReviewerFactory, func(string) (llm.Pr
 			},
 			OnNotice:  func(s string) { fmt.Fprintf(e.stderr, "vigil serve: session %s: %s\n", info.Session, s) },
 			OnWarning: func(s string) { fmt.Fprintf(e.stderr, "vigil serve: warning: session %s: %s\n", info.Session, s) },
+			// The agents' questions (ask_advisor over the fleet).
+			ConsultTimeout:   a.settings.Advisor.Consult.Timeout(),
+			ConsultMaxPerRun: a.settings.Advisor.Consult.MaxPerRun,
 		})
 		return rt, err
 	}

@@ -2,6 +2,7 @@ package fleet
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -26,9 +27,9 @@ accounts {
     users: [
       { user: acme-worker, password: w,
         permissions: { publish: ["$JS.API.>", "$JS.ACK.>", "$JS.FC.>", "$KV.vigil_acme_leases.>", "vigil.acme.notes.*", "vigil.acme.usage.*"],
-                       subscribe: ["_INBOX.>", "$KV.vigil_acme_leases.>"] } }
+                       subscribe: ["_INBOX.>", "$KV.vigil_acme_leases.>", "vigil.acme.consult.*"], allow_responses: true } }
       { user: acme-agent, password: a,
-        permissions: { publish: ["vigil.acme.steps.*", "$JS.API.CONSUMER.>", "$JS.API.STREAM.INFO.VIGIL_acme_NOTES", "$JS.FC.>"],
+        permissions: { publish: ["vigil.acme.steps.*", "vigil.acme.consult.*", "$JS.API.CONSUMER.>", "$JS.API.STREAM.INFO.VIGIL_acme_NOTES", "$JS.FC.>"],
                        subscribe: ["_INBOX.>"] } }
     ]
   }
@@ -36,7 +37,7 @@ accounts {
     jetstream: enabled
     users: [
       { user: globex-agent, password: a,
-        permissions: { publish: ["vigil.globex.steps.*", "$JS.API.CONSUMER.>", "$JS.API.STREAM.INFO.VIGIL_globex_NOTES", "$JS.FC.>"],
+        permissions: { publish: ["vigil.globex.steps.*", "vigil.globex.consult.*", "$JS.API.CONSUMER.>", "$JS.API.STREAM.INFO.VIGIL_globex_NOTES", "$JS.FC.>"],
                        subscribe: ["_INBOX.>"] } }
     ]
   }
@@ -115,11 +116,23 @@ func TestAccountsIsolateTenants(t *testing.T) {
 		publish(t, c, "s1", i)
 		wantNote(t, waitNote(t, c), "s1", i)
 	}
+	// The agent's question reaches the worker that owns the session, and
+	// its answer comes back (the rules reviewer has no model to answer).
+	q, _ := json.Marshal(consultRequest{Question: "Prod?"})
+	var resp consultResponse
+	if m, err := agent.Request(ConsultSubject("acme", "s1"), q, 10*time.Second); err != nil {
+		t.Errorf("the agent's permissions do not let it ask its advisor: %v", err)
+	} else if json.Unmarshal(m.Data, &resp) != nil || resp.Reason != "unavailable" {
+		t.Errorf("the worker answered %s, want the rules reviewer's unavailable", m.Data)
+	}
 
 	// globex's agent, naming acme's subjects: another account, nothing there.
 	other := dial("globex-agent", "a")
 	if _, err := NewClient(context.Background(), other, ClientOptions{Tenant: "acme", Session: "s1", PublishTimeout: time.Second}); err == nil {
 		t.Error("globex's agent subscribed to acme's notes")
+	}
+	if _, err := other.Request(ConsultSubject("acme", "s1"), q, time.Second); !errors.Is(err, nats.ErrNoResponders) && !errors.Is(err, nats.ErrTimeout) {
+		t.Errorf("globex's agent asked acme's advisor: %v", err)
 	}
 	gjs, _ := jetstream.New(other)
 	pctx, pcancel := context.WithTimeout(context.Background(), time.Second)

@@ -57,6 +57,11 @@ func (w *Worker) serve(ctx context.Context, sess string) error {
 	}
 	rt.Start(ctx)
 	defer rt.Stop()
+	stopConsults, err := w.answerConsults(ctx, sess, rt)
+	if err != nil {
+		return err
+	}
+	defer stopConsults()
 	msgs := make(chan jetstream.Msg)
 	cc, err := cons.Consume(func(m jetstream.Msg) {
 		select {
