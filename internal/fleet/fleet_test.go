@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -445,16 +444,17 @@ func TestClientBacklog(t *testing.T) {
 // when each takeover left a consumer behind for five minutes and the
 // stream reached the server's default of 1,000.)
 func TestTakeoversLeaveNoConsumers(t *testing.T) {
-	s := startServerWith(t, func(o *server.Options) { o.JetStreamLimits = server.JSLimitOpts{DefaultMaxConsumers: 4} })
+	s := startServer(t)
 	type event struct {
 		owned bool
 		start advisor.StartPoint
 	}
 	events := make(chan event, 32)
-	opts := WorkerOptions{Tenant: "acme", IdleTimeout: 50 * time.Millisecond, OnSession: func(_ string, owned bool, start advisor.StartPoint) { events <- event{owned, start} }}
+	lim := Limits{LeaseTTL: time.Second, Memory: true, MaxConsumers: 4}
+	opts := WorkerOptions{Tenant: "acme", Limits: lim, IdleTimeout: 50 * time.Millisecond, OnSession: func(_ string, owned bool, start advisor.StartPoint) { events <- event{owned, start} }}
 	runWorker(t, s, opts, nil)
 	nc := connect(t, s)
-	ensure(t, nc, "acme")
+	ensureWith(t, nc, "acme", lim)
 	c := newClient(t, nc, "acme", "s1")
 	js, err := jetstream.New(nc)
 	if err != nil {

@@ -32,6 +32,12 @@ type Limits struct {
 	// renewing it: a dead worker's sessions are taken over after it.
 	// Default 10 seconds; at least one second.
 	LeaseTTL time.Duration
+	// MaxConsumers bounds the consumers of each stream: one per session
+	// seen in the last MaxAge + an hour on the steps, one per connected
+	// agent on the notes. Set on the streams, it lifts nats-server's
+	// default of 1,000 a stream (an account's own limit still holds).
+	// Default 1,000,000.
+	MaxConsumers int
 	// Memory keeps the streams in memory instead of files (tests).
 	Memory bool
 }
@@ -45,6 +51,9 @@ func (l Limits) withDefaults() Limits {
 	def(&l.MaxSteps, 1_000_000)
 	def(&l.MaxStepsPerSession, 10_000)
 	def(&l.MaxNotes, 1_000_000)
+	if l.MaxConsumers <= 0 {
+		l.MaxConsumers = 1_000_000
+	}
 	if l.MaxAge <= 0 {
 		l.MaxAge = 24 * time.Hour
 	}
@@ -126,6 +135,7 @@ func stepConfig(tenant string, l Limits, storage jetstream.StorageType) jetstrea
 		Discard:           jetstream.DiscardOld,
 		MaxMsgs:           l.MaxSteps,
 		MaxMsgsPerSubject: l.MaxStepsPerSession,
+		MaxConsumers:      l.MaxConsumers,
 		MaxAge:            l.MaxAge,
 		Duplicates:        l.Duplicates,
 		Storage:           storage,
@@ -135,14 +145,15 @@ func stepConfig(tenant string, l Limits, storage jetstream.StorageType) jetstrea
 // noteConfig is the configuration of the tenant's stream of notes.
 func noteConfig(tenant string, l Limits, storage jetstream.StorageType) jetstream.StreamConfig {
 	return jetstream.StreamConfig{
-		Name:        NoteStream(tenant),
-		Description: "vigil fleet: the advisors' notes to tenant " + tenant + "'s sessions",
-		Subjects:    []string{NoteSubject(tenant, "*")},
-		Retention:   jetstream.LimitsPolicy,
-		Discard:     jetstream.DiscardOld,
-		MaxMsgs:     l.MaxNotes,
-		MaxAge:      l.MaxAge,
-		Duplicates:  l.Duplicates,
-		Storage:     storage,
+		Name:         NoteStream(tenant),
+		Description:  "vigil fleet: the advisors' notes to tenant " + tenant + "'s sessions",
+		Subjects:     []string{NoteSubject(tenant, "*")},
+		Retention:    jetstream.LimitsPolicy,
+		Discard:      jetstream.DiscardOld,
+		MaxMsgs:      l.MaxNotes,
+		MaxConsumers: l.MaxConsumers,
+		MaxAge:       l.MaxAge,
+		Duplicates:   l.Duplicates,
+		Storage:      storage,
 	}
 }
