@@ -90,7 +90,7 @@ func (c *serveCmd) Run(e *env) error {
 		if len(r.Models) == 0 {
 			return
 		}
-		rec := fleet.UsageRecord{Tenant: r.Tenant, Session: r.Session, Seq: r.Seq, Delivered: r.Delivered, Time: time.Now().UTC(), Worker: workerID}
+		rec := fleet.UsageRecord{Tenant: r.Tenant, Session: r.Session, Seq: r.Seq, Delivered: r.Delivered, Notes: r.Notes, Time: time.Now().UTC(), Worker: workerID}
 		for _, m := range r.Models {
 			p, ok := price(m.Model)
 			spend := fleet.ModelSpend{Model: m.Model, Usage: m.Usage, Cost: p.Cost(m.Usage), Unpriced: !ok}

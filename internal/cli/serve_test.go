@@ -245,8 +245,8 @@ rules:
 		t.Fatalf("no usage record: %v", err)
 	}
 	var rec fleet.UsageRecord
-	if err := json.Unmarshal(m.Data, &rec); err != nil || rec.Session != "s1" || rec.Seq != 1 || len(rec.Models) != 1 || rec.Models[0].Model != "fake/adv" || rec.Models[0].Cost <= 0 {
-		t.Fatalf("usage record %s (%v)", m.Data, err)
+	if err := json.Unmarshal(m.Data, &rec); err != nil || rec.Session != "s1" || rec.Seq != 1 || len(rec.Models) != 1 || rec.Models[0].Model != "fake/adv" || rec.Models[0].Cost <= 0 || rec.Notes != 1 {
+		t.Fatalf("usage record %s (%v): want the review's model spend and its one note", m.Data, err)
 	}
 	reqs := srv.Requests()
 	if len(reqs) != 2 {

@@ -254,7 +254,13 @@ func (w *Worker) review(ctx context.Context, sess string, rt Reviewer, h *host, 
 	if w.beforeAck != nil {
 		w.beforeAck(st)
 	}
-	if err := m.DoubleAck(ctx); err != nil {
+	// The notes are out: the ack must not be cut by the session's end
+	// (its lease lost, the worker stopping), or a step the server took as
+	// acknowledged would go uncounted here and reviewed by nobody else.
+	actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), ackTimeout)
+	err = m.DoubleAck(actx)
+	cancel()
+	if err != nil {
 		return fmt.Errorf("step %d: ack: %w", st.Seq, err)
 	}
 	w.reviews.Add(1)
@@ -267,6 +273,9 @@ func (w *Worker) review(ctx context.Context, sess string, rt Reviewer, h *host, 
 	}
 	return nil
 }
+
+// ackTimeout bounds a review's acknowledgement.
+const ackTimeout = 5 * time.Second
 
 // spentSince returns what after holds beyond before: the usage of the
 // calls made between two of a runtime's [advisor.Status.Models].
