@@ -8,7 +8,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 
 	"github.com/vigil-dev/vigil/advisor"
@@ -18,7 +17,7 @@ import (
 
 // DefaultMaxFork bounds the rendered transcript a periodic fork sends
 // when [PeriodicConfig.MaxFork] is 0, in bytes (about 50,000 tokens).
-const DefaultMaxFork = 200_000
+const DefaultMaxFork = advisor.DefaultForkTranscript
 
 // periodicForkSystem is the system prompt of a worker's forks.
 const periodicForkSystem = "You are the coding agent whose work is shown below, as a transcript. " +
@@ -221,14 +220,6 @@ func (h *periodicHost) Fork(ctx context.Context, prompt string) (advisor.ForkRep
 	if err != nil {
 		return advisor.ForkReply{}, fmt.Errorf("fork: the session's view: %w", err)
 	}
-	text := h.c.Render(view)
-	if len(text) > h.c.MaxFork {
-		cut := len(text) - h.c.MaxFork
-		if i := strings.IndexByte(text[cut:], '\n'); i >= 0 {
-			cut += i + 1
-		}
-		text = fmt.Sprintf("[… the first %d bytes of the transcript cut …]\n", cut) + text[cut:]
-	}
 	if h.c.Redact != nil {
 		prompt = h.c.Redact(prompt)
 	}
@@ -236,16 +227,5 @@ func (h *periodicHost) Fork(ctx context.Context, prompt string) (advisor.ForkRep
 	if len(view) > 0 {
 		at = view[len(view)-1].ID
 	}
-	req := llm.Request{
-		System: periodicForkSystem,
-		Messages: []llm.Message{{Role: llm.RoleUser, Content: []llm.Block{
-			{Type: llm.BlockText, Text: text},
-			{Type: llm.BlockText, Text: prompt},
-		}}},
-	}
-	resp, err := llm.Accumulate(h.c.Model.Stream(ctx, req))
-	if err != nil {
-		return advisor.ForkReply{}, fmt.Errorf("fork: %w", err)
-	}
-	return advisor.ForkReply{Reply: resp.Message, Usage: resp.Usage, Model: h.c.Ref, At: at}, nil
+	return advisor.ForkTranscript(ctx, h.c.Model, h.c.Ref, periodicForkSystem, h.c.Render(view), prompt, at, h.c.MaxFork)
 }

@@ -3,8 +3,6 @@ package sidecar
 import (
 	"context"
 	"errors"
-	"fmt"
-	"strings"
 	"sync"
 
 	"github.com/vigil-dev/vigil/advisor"
@@ -46,7 +44,7 @@ type PeriodicHost struct {
 
 // DefaultMaxFork is the transcript a fork sends at most, in bytes (about
 // 50,000 tokens).
-const DefaultMaxFork = 200_000
+const DefaultMaxFork = advisor.DefaultForkTranscript
 
 // forkSystem is the fork's system prompt.
 const forkSystem = "You are the coding agent whose work is shown below, as a transcript. " +
@@ -127,43 +125,11 @@ func (p *PeriodicHost) fork(ctx context.Context, prompt string, model llm.Model,
 	}
 	opts := history.AdvisorOptions(p.Redactor)
 	opts.Title = "Your work so far"
-	text := history.Render(view, opts)
-	limit := p.MaxFork
-	if limit <= 0 {
-		limit = DefaultMaxFork
-	}
-	if len(text) > limit {
-		cut := len(text) - limit
-		if i := strings.IndexByte(text[cut:], '\n'); i >= 0 {
-			cut += i + 1
-		}
-		text = fmt.Sprintf("[… the first %d bytes of the transcript cut …]\n", cut) + text[cut:]
-	}
 	at := ""
 	if len(view) > 0 {
 		at = view[len(view)-1].ID
 	}
-	req := llm.Request{
-		System: forkSystem,
-		Messages: []llm.Message{{Role: llm.RoleUser, Content: []llm.Block{
-			{Type: llm.BlockText, Text: text},
-			// The review prompt carries the user's reviewInstructions:
-			// it leaves the process too.
-			{Type: llm.BlockText, Text: p.Redactor.Redact(prompt)},
-		}}},
-	}
-	msg, usage, err := collect(ctx, model, req)
-	if err != nil {
-		return advisor.ForkReply{}, fmt.Errorf("fork: %w", err)
-	}
-	return advisor.ForkReply{Reply: msg, Usage: usage, Model: ref, At: at}, nil
-}
-
-// collect streams one reply.
-func collect(ctx context.Context, m llm.Model, req llm.Request) (llm.Message, llm.Usage, error) {
-	resp, err := llm.Accumulate(m.Stream(ctx, req))
-	if err != nil {
-		return llm.Message{}, llm.Usage{}, err
-	}
-	return resp.Message, resp.Usage, nil
+	// The review prompt carries the user's reviewInstructions: it leaves
+	// the process too.
+	return advisor.ForkTranscript(ctx, model, ref, forkSystem, history.Render(view, opts), p.Redactor.Redact(prompt), at, p.MaxFork)
 }

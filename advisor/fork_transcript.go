@@ -1,0 +1,45 @@
+package advisor
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/vigil-dev/vigil/llm"
+)
+
+// DefaultForkTranscript is the rendered transcript [ForkTranscript]
+// sends at most by default, in bytes (about 50,000 tokens).
+const DefaultForkTranscript = 200_000
+
+// ForkTranscript is a fork for a host that has the agent's transcript
+// but not its requests (a sidecar, a fleet worker): it asks model, under
+// system, one user message of the rendered transcript (its beginning cut
+// at a line so that at most limit bytes remain; limit <= 0 means
+// [DefaultForkTranscript]) followed by prompt. at is the ID of the last
+// entry rendered. No prompt cache is shared with the agent. The caller
+// redacts what it renders and the prompt.
+func ForkTranscript(ctx context.Context, model llm.Model, ref llm.Ref, system, transcript, prompt, at string, limit int) (ForkReply, error) {
+	if limit <= 0 {
+		limit = DefaultForkTranscript
+	}
+	if len(transcript) > limit {
+		cut := len(transcript) - limit
+		if i := strings.IndexByte(transcript[cut:], '\n'); i >= 0 {
+			cut += i + 1
+		}
+		transcript = fmt.Sprintf("[… the first %d bytes of the transcript cut …]\n", cut) + transcript[cut:]
+	}
+	req := llm.Request{
+		System: system,
+		Messages: []llm.Message{{Role: llm.RoleUser, Content: []llm.Block{
+			{Type: llm.BlockText, Text: transcript},
+			{Type: llm.BlockText, Text: prompt},
+		}}},
+	}
+	resp, err := llm.Accumulate(model.Stream(ctx, req))
+	if err != nil {
+		return ForkReply{}, fmt.Errorf("fork: %w", err)
+	}
+	return ForkReply{Reply: resp.Message, Usage: resp.Usage, Model: ref, At: at}, nil
+}
