@@ -7,10 +7,25 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats-server/v2/server"
+
 	"github.com/vigil-dev/vigil/advisor"
 	"github.com/vigil-dev/vigil/internal/fakellm"
 	"github.com/vigil-dev/vigil/llm/anthropic"
 )
+
+// consultingAgent is session s1's agent side of tenant acme on s: its
+// host and a Remote started over it, stopped when the test ends.
+func consultingAgent(t *testing.T, s *server.Server) (*Remote, *agentHost) {
+	t.Helper()
+	nc := connect(t, s)
+	ensure(t, nc, "acme")
+	h := newAgentHost()
+	r := NewRemote(newAckClient(t, nc, "acme", "s1"), h, RemoteOptions{})
+	r.Start(context.Background())
+	t.Cleanup(r.Stop)
+	return r, h
+}
 
 // TestConsultThroughTheFleet: the agent's question reaches the worker
 // that owns its session once the step before it was reviewed; the
@@ -37,12 +52,7 @@ rules:
 	}
 	s := startServer(t)
 	runWorker(t, s, WorkerOptions{Tenant: "acme", Factory: factory}, nil)
-	nc := connect(t, s)
-	ensure(t, nc, "acme")
-	h := newAgentHost()
-	r := NewRemote(newAckClient(t, nc, "acme", "s1"), h, RemoteOptions{})
-	r.Start(context.Background())
-	defer r.Stop()
+	r, h := consultingAgent(t, s)
 	r.Notify(advisor.Event{Kind: advisor.EventStepEnded, Cursor: h.add(stepEntries("s1", 1, false)...)})
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -79,12 +89,7 @@ rules:
 // (the rules reviewer) says it is unavailable too.
 func TestConsultUnavailable(t *testing.T) {
 	s := startServer(t)
-	nc := connect(t, s)
-	ensure(t, nc, "acme")
-	h := newAgentHost()
-	r := NewRemote(newAckClient(t, nc, "acme", "s1"), h, RemoteOptions{})
-	r.Start(context.Background())
-	defer r.Stop()
+	r, h := consultingAgent(t, s)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	start := time.Now()
@@ -121,14 +126,8 @@ rules:
       - text: NO_CHANGE
 `)
 	s := startServer(t)
-	reviewed := make(chan Reviewed, 4)
-	runWorker(t, s, WorkerOptions{Tenant: "acme", Reviewer: f, OnReviewed: func(rv Reviewed) { reviewed <- rv }}, nil)
-	nc := connect(t, s)
-	ensure(t, nc, "acme")
-	h := newAgentHost()
-	r := NewRemote(newAckClient(t, nc, "acme", "s1"), h, RemoteOptions{})
-	r.Start(context.Background())
-	defer r.Stop()
+	runWorker(t, s, WorkerOptions{Tenant: "acme", Reviewer: f}, nil)
+	r, h := consultingAgent(t, s)
 	r.Notify(advisor.Event{Kind: advisor.EventStepEnded, Cursor: h.add(stepEntries("s1", 1, false)...)})
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
