@@ -8,13 +8,10 @@ import (
 	"testing"
 )
 
-// TestRPCAdvisorAskAdvisor is issue 20's test through the vigil binary:
-// with the advisor on, the agent's model calls ask_advisor; the advisor's
-// request holds the question after the update that shows the call, and
-// reads the prefix of its earlier review from fakellm's cache; the
-// escaped answer is the tool result of the agent's next request.
-func TestRPCAdvisorAskAdvisor(t *testing.T) {
-	srv, agentDir, work := fakeSetup(t, `
+// vigilAskScript is vigil's primary that asks its advisor before a risky step,
+// and an advisor (model adv) that reviews quietly and answers the
+// consult.
+const vigilAskScript = `
 rules:
   - name: primary
     model: m
@@ -32,7 +29,15 @@ rules:
     repeat: true
     steps:
       - text: "Nothing to add."
-`)
+`
+
+// TestRPCAdvisorAskAdvisor is issue 20's test through the vigil binary:
+// with the advisor on, the agent's model calls ask_advisor; the advisor's
+// request holds the question after the update that shows the call, and
+// reads the prefix of its earlier review from fakellm's cache; the
+// escaped answer is the tool result of the agent's next request.
+func TestRPCAdvisorAskAdvisor(t *testing.T) {
+	srv, agentDir, work := fakeSetup(t, vigilAskScript)
 	addAdvisorModel(t, agentDir)
 	if err := os.MkdirAll(filepath.Join(work, ".vigil"), 0o755); err != nil {
 		t.Fatal(err)

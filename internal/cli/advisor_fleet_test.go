@@ -230,25 +230,7 @@ func TestSidecarAdvisorOnAFleet(t *testing.T) {
 // before it was reviewed there; the worker's model advisor answers, and
 // the escaped answer is the tool result of the agent's next request.
 func TestRPCAdvisorAskOnAFleet(t *testing.T) {
-	srv, agentDir, work := fakeSetup(t, `
-rules:
-  - name: primary
-    model: m
-    steps:
-      - tool_calls: [{name: bash, arguments: {command: "echo migrating"}}]
-      - tool_calls: [{name: ask_advisor, arguments: {question: "QUESTION-prod-or-staging?"}}]
-      - text: "FINAL-answer: staging first."
-  - name: consult
-    model: adv
-    match: ["### Consult"]
-    steps:
-      - text: "ANSWER-staging first & keep the <backup>."
-  - name: review
-    model: adv
-    repeat: true
-    steps:
-      - text: "Nothing to add."
-`)
+	srv, agentDir, work := fakeSetup(t, vigilAskScript)
 	ns := startNATS(t)
 	m, err := anthropic.New(anthropic.Config{BaseURL: srv.URL(), APIKey: "k", Model: "adv"})
 	if err != nil {
