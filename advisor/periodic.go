@@ -126,7 +126,10 @@ type Periodic struct {
 	starts   uint64
 	queued   bool
 	queuedAt uint64
-	inFlight *review
+	// queuedStep is the roster's step ([RosterGuard.step]) when the due
+	// review was queued; with no roster it is unused.
+	queuedStep uint64
+	inFlight   *review
 	// consulting says a consult's fork is in flight; runConsults counts
 	// the consults of the run going.
 	consulting  bool
@@ -284,6 +287,9 @@ func (p *Periodic) armLocked(now time.Time) {
 		return
 	}
 	p.queued, p.queuedAt = true, p.starts
+	if g := p.opts.Roster; g != nil {
+		p.queuedStep = g.step()
+	}
 	p.broadcastLocked()
 	select {
 	case p.wake <- struct{}{}:

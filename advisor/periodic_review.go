@@ -125,7 +125,12 @@ func (p *Periodic) dispatch(ctx context.Context) {
 		p.mu.Unlock()
 		return
 	}
-	if p.starts != p.queuedAt {
+	fresh := p.starts == p.queuedAt
+	if g := p.opts.Roster; g != nil {
+		// A roster's reviews of one boundary fork, or stand down, as one.
+		fresh = g.dispatch(p.queuedStep, fresh)
+	}
+	if !fresh {
 		p.status.StoodDown++
 		p.status.Last = OutcomeStoodDown
 		p.broadcastLocked()

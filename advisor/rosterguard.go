@@ -25,6 +25,10 @@ type RosterGuard struct {
 	// one; pending are notes between Decide and Record.
 	max, taken int
 	pending    map[string]bool
+	// steps counts NewStep; boundary is the step whose reviews last
+	// decided at dispatch, and proceed what they decided.
+	steps, boundary  uint64
+	decided, proceed bool
 }
 
 // NewRosterGuard returns the guard of a roster that delivers at most max
@@ -40,7 +44,35 @@ func NewRosterGuard(max int) *RosterGuard {
 func (g *RosterGuard) NewStep() {
 	g.mu.Lock()
 	g.taken = 0
+	g.steps++
 	g.mu.Unlock()
+}
+
+// step is the agent's step as the guard counts it: what a member's
+// review records when it is queued, to dispatch with the reviews queued
+// at the same boundary.
+func (g *RosterGuard) step() uint64 {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.steps
+}
+
+// dispatch decides, for the reviews the roster queued at step, whether
+// they fork or stand down: the first member to dispatch decides with
+// fresh (no call started since its review was queued) and the others
+// follow it, so the corrections of one boundary reach the agent
+// together. A member that reaches dispatch late, after the agent's next
+// call started, forks as its siblings did: its host's fork ends where
+// every call has its result ([PeriodicHost.Fork]), the point they
+// reviewed.
+func (g *RosterGuard) dispatch(step uint64, fresh bool) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.decided && g.boundary == step {
+		return g.proceed
+	}
+	g.decided, g.boundary, g.proceed = true, step, fresh
+	return fresh
 }
 
 // reserve decides a note another advisor's guard let through, and holds

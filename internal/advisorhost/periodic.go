@@ -201,7 +201,7 @@ func (p *Periodic) fork(ctx context.Context, prompt string, model llm.Model, ref
 	if err != nil {
 		return advisor.ForkReply{}, fmt.Errorf("advisorhost: fork: %w", err)
 	}
-	path = settledPath(path)
+	path = advisor.SettledPath(path)
 	f := p.ag.Fork(path)
 	req := redactRequest(p.redactor, f.Request)
 	req.Messages = withUserText(req.Messages, p.redactor.Redact(prompt))
@@ -239,39 +239,6 @@ func redactRequest(r *history.Redactor, req llm.Request) llm.Request {
 	}
 	req.Messages = msgs
 	return req
-}
-
-// settledPath cuts path before its last reply with tool calls if any of
-// them has no result after it: that step is still running.
-func settledPath(path []session.Entry) []session.Entry {
-	last := -1
-	var calls []llm.Block
-	for i, e := range path {
-		if m, ok := e.Body.(*session.Message); ok && m.Message.Role == llm.RoleAssistant {
-			if c := m.Message.ToolCalls(); len(c) > 0 {
-				last, calls = i, c
-			}
-		}
-	}
-	if last < 0 {
-		return path
-	}
-	answered := map[string]bool{}
-	for _, e := range path[last+1:] {
-		if m, ok := e.Body.(*session.Message); ok {
-			for _, b := range m.Message.Content {
-				if b.Type == llm.BlockToolResult {
-					answered[b.ID] = true
-				}
-			}
-		}
-	}
-	for _, c := range calls {
-		if !answered[c.ID] {
-			return path[:last]
-		}
-	}
-	return path
 }
 
 // withUserText adds text to the conversation as the agent adds a steer:

@@ -231,18 +231,17 @@ func TestRPCSteerInterruptsSleep(t *testing.T) {
 	srv, agentDir, work := fakeSetup(t, `
 rules:
   - steps:
-      - tool_calls: [{name: bash, arguments: {command: "sleep 30"}}]
+      - tool_calls: [{name: bash, arguments: {command: "sleep 3600"}}]
       - text: "Stopped, as asked."
 `)
+	// The command outlives the test's wait bound many times over, so a tool_end at all
+	// shows that the interrupting steer ended it: an event, not a wall-clock bound (a
+	// 100 ms bound failed by chance under -race on a loaded 2-core machine).
 	p := startVigil(t, agentDir, work)
 	p.send(map[string]any{"type": "prompt", "id": "1", "message": "wait a while"})
 	p.waitFor("tool_start", isType("tool_start"))
-	sent := time.Now()
 	p.send(map[string]any{"type": "steer", "message": "STEER-stop-sleeping", "interrupt": true})
 	end := p.waitFor("tool_end", isType("tool_end"))
-	if took := time.Since(sent); took > 100*time.Millisecond {
-		t.Errorf("sleep ended %v after the steer, want within 100ms", took)
-	}
 	if end["interrupted"] != true {
 		t.Errorf("tool_end = %v, want interrupted", end)
 	}

@@ -220,6 +220,7 @@ func (h *periodicHost) Fork(ctx context.Context, prompt string) (advisor.ForkRep
 	if err != nil {
 		return advisor.ForkReply{}, fmt.Errorf("fork: the session's view: %w", err)
 	}
+	view = advisor.SettledPath(view)
 	if h.c.Redact != nil {
 		prompt = h.c.Redact(prompt)
 	}

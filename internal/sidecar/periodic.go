@@ -123,6 +123,7 @@ func (p *PeriodicHost) fork(ctx context.Context, prompt string, model llm.Model,
 	if err != nil {
 		return advisor.ForkReply{}, err
 	}
+	view = advisor.SettledPath(view)
 	opts := history.AdvisorOptions(p.Redactor)
 	opts.Title = "Your work so far"
 	at := ""
