@@ -19,7 +19,7 @@ func checkUTF16(name string, data []byte) error {
 	if !utf16 {
 		return nil
 	}
-	return &Error{File: name, Line: 1, Column: 1, Msg: "is UTF-16 text; vigil reads settings files as UTF-8: save it as UTF-8"}
+	return &Error{File: name, Line: 1, Column: 1, Msg: "is UTF-16 text, not UTF-8, which vigil reads: save it as UTF-8"}
 }
 
 // prepare is data as the YAML library should see it: without a
