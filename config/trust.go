@@ -32,6 +32,9 @@ var guarded = []string{
 	"advisor.gate",
 	"advisor.subagents",
 	"advisor.mode",
+	// How often the periodic mode reviews, on the agent's own model.
+	"advisor.periodic.everyToolCalls",
+	"advisor.periodic.everyMinutes",
 	"advisor.promotion",
 	"advisor.roster",
 	"advisor.allowPromptInjection",
