@@ -271,12 +271,6 @@ func (p projectPlace) trusted(agentDir, real string) (ok bool, why, dir string) 
 	return ok, why, dir
 }
 
-// within reports whether path is dir or below it.
-func within(dir, path string) bool {
-	rel, err := filepath.Rel(dir, path)
-	return err == nil && (rel == "." || filepath.IsLocal(rel))
-}
-
 // folders are root and each folder below it down to dir, root first; just
 // dir when dir is not under root.
 func folders(root, dir string) []string {
