@@ -182,7 +182,7 @@ func LoadRoster(o RosterOptions) (*Roster, error) {
 		}
 		trusted, why, trustDir := true, "", ""
 		if f.project && !o.TrustProject {
-			trusted, why, trustDir = project.trusted(o.AgentDir, real)
+			trusted, why, trustDir = project.trusted(o.AgentDir, cmp.Or(real, f.path))
 		}
 		if rf.maxNotes != nil {
 			if trusted || *rf.maxNotes == r.MaxNotesPerUpdate {

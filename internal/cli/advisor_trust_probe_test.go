@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vigil-dev/vigil/advisor"
 	"github.com/vigil-dev/vigil/config"
 )
 
@@ -143,5 +144,13 @@ func TestAdvisorPromptTooLargeForWindowWarns(t *testing.T) {
 	stderr := runPrint(t, agentDir, work, "-p", "-m", "fake/m", "--advisor", "--advisor-model", "fake/adv", "run false until it works")
 	if !strings.Contains(stderr, "warning") || !strings.Contains(stderr, "system prompt") || !strings.Contains(stderr, "context window of 8000") {
 		t.Errorf("no warning that the advisor's prompt does not fit its window:\n%s", stderr)
+	}
+}
+
+// WATCHDOG.yml's instructions are cut where WATCHDOG.md is (docs say
+// they are capped alike).
+func TestRosterCapIsWatchdogCap(t *testing.T) {
+	if config.MaxInstructionBytes != advisor.MaxWatchdogBytes {
+		t.Errorf("WATCHDOG.yml instructions are cut at %d bytes, WATCHDOG.md at %d", config.MaxInstructionBytes, advisor.MaxWatchdogBytes)
 	}
 }
