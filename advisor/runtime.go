@@ -39,8 +39,9 @@ type Options struct {
 	// Roster, when set, is the guard shared by the roster's advisors, on
 	// top of this runtime's own.
 	Roster *RosterGuard
-	// ToolNames, when set, keeps only these of the read-only tools (glob
-	// is find); a roster's advisor may be given fewer.
+	// ToolNames, when set, keeps only these of the read-only tools (grep
+	// is search and glob is find, as WATCHDOG.yml writes them); a
+	// roster's advisor may be given fewer.
 	ToolNames []string
 	// ModelName names Model as provider/model in [Status.Models], notices
 	// and promotion records.
@@ -265,7 +266,8 @@ func New(opts Options) (*Runtime, error) {
 		if len(opts.ToolNames) > 0 {
 			ro = slices.DeleteFunc(ro, func(t tools.Tool) bool {
 				name := t.Definition().Name
-				return !slices.Contains(opts.ToolNames, name) && !(name == "find" && slices.Contains(opts.ToolNames, "glob"))
+				alias := map[string]string{"search": "grep", "find": "glob"}[name]
+				return !slices.Contains(opts.ToolNames, name) && (alias == "" || !slices.Contains(opts.ToolNames, alias))
 			})
 		}
 		r.ro = ro

@@ -107,7 +107,7 @@ func (s *Settings) apply(name string, data []byte) error {
 		return err
 	}
 	if len(f.Docs) > 1 {
-		return &yamlfile.Error{File: name, Msg: "holds more than one YAML document; settings are one mapping"}
+		return &yamlfile.Error{File: name, Line: docLine(f.Docs[1]), Column: 1, Msg: "holds more than one YAML document; settings are one mapping"}
 	}
 	if isEmpty(f) {
 		return nil

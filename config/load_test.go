@@ -164,7 +164,7 @@ func TestLoadErrors(t *testing.T) {
 		{"duplicate key", "advisor: {}\nadvisor: {}\n", "", `user:2:1: mapping key "advisor" already defined`},
 		{"number as a key", "compaction:\n  10: 1\n  enabled: false\n", "", "user:2:3: key 10 is not a name"},
 		{"boolean as a key", "advisor: {true: 1}\n", "", "user:1:11: key true is not a name"},
-		{"two documents", "a: 1\n---\nb: 2\n", "", "user: holds more than one YAML document"},
+		{"two documents", "a: 1\n---\nb: 2\n", "", "user:2:1: holds more than one YAML document"},
 		{"unknown role", "modelRoles:\n  reviewer: a/b\n", "", `user:2:13: modelRoles.reviewer: unknown model role "reviewer"`},
 		{"bad model reference", "modelRoles:\n  advisor: /claude\n", "", "user:2:12: modelRoles.advisor: parse model reference \"/claude\": empty provider"},
 		{"empty model reference", "modelRoles:\n  advisor: ''\n", "", "user:2:12: modelRoles.advisor: parse model reference: empty"},

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -9,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
+	"unicode/utf8"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
@@ -44,8 +47,20 @@ var RosterNames = struct{ User, Project []string }{
 }
 
 // ReadOnlyTools are the tools an advisor may be given: vigil's advisors
-// never write or execute. glob is omp's name for find.
-var ReadOnlyTools = []string{"read", "grep", "find", "ls", "glob"}
+// never write or execute. The advisor's grep is named search, and glob is
+// omp's name for find, so each is taken under both names.
+var ReadOnlyTools = []string{"read", "grep", "search", "find", "glob"}
+
+// writingTools are the agent's tools that change the workspace or run
+// commands: a roster that asks for one gets a warning, and the advisor
+// the read-only tools it asked for. Any other name gives no tool at all.
+var writingTools = []string{"write", "edit", "bash", "task"}
+
+// MaxInstructionBytes caps the instructions of one WATCHDOG.yml (the
+// shared ones) and of one advisor in it, as advisor.MaxWatchdogBytes caps
+// one WATCHDOG.md: the rest is cut, with a note the advisor reads and a
+// warning for the user.
+const MaxInstructionBytes = 32 << 10
 
 // Roster is the advisors declared in WATCHDOG.yml files.
 type Roster struct {
@@ -104,10 +119,13 @@ var rosterName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompil
 // LoadRoster reads the WATCHDOG.yml files. A broken file or entry is
 // left out with a warning and the rest still load; only a file that
 // cannot be read safely (not a regular file, over 1 MiB) is an error. A
-// project's advisors run only in a trusted folder (they choose models,
-// which costs money): otherwise they are held back with a warning saying
-// how to trust it; its shared instructions apply either way, as its
-// WATCHDOG.md does.
+// project's advisors and its maxNotesPerUpdate apply only in a trusted
+// folder (the advisors choose models, which costs money; the cap bounds
+// what reaches the agent): otherwise they are held back with a warning
+// saying how to trust it; its shared instructions apply either way, as
+// its WATCHDOG.md does. Trust is decided on the folder a file really is
+// in, symbolic links followed, and a project's file that is a link out of
+// the project (and of the working folder) is not read.
 func LoadRoster(o RosterOptions) (*Roster, error) {
 	r := &Roster{}
 	type file struct {
@@ -131,13 +149,25 @@ func LoadRoster(o RosterOptions) (*Roster, error) {
 			}
 		}
 	}
-	trusted, trustErr := o.TrustProject, error(nil)
-	if !trusted && o.Dir != "" {
-		trusted, trustErr = Trusted(o.AgentDir, o.ProjectRoot)
+	var project projectPlace
+	if o.Dir != "" {
+		project = newProjectPlace(o.ProjectRoot, o.Dir)
 	}
 	byName := map[string]int{}
 	var shared []string
 	for _, f := range files {
+		var real string
+		if f.project {
+			var err error
+			real, err = filepath.EvalSymlinks(f.path)
+			if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+				continue
+			}
+			if err == nil && !project.holds(real) {
+				r.Warnings = append(r.Warnings, fmt.Sprintf("%s is a symbolic link to %s, outside the project; not read (a project's files stay in the project)", f.path, real))
+				continue
+			}
+		}
 		data, err := yamlfile.ReadFile(f.path)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
@@ -150,19 +180,27 @@ func LoadRoster(o RosterOptions) (*Roster, error) {
 		if rf.instructions != "" {
 			shared = append(shared, rf.instructions)
 		}
-		if rf.maxNotes != nil {
-			r.MaxNotesPerUpdate = *rf.maxNotes
+		trusted, why, trustDir := true, "", ""
+		if f.project && !o.TrustProject {
+			trusted, why, trustDir = project.trusted(o.AgentDir, cmp.Or(real, f.path))
 		}
-		if f.project && !trusted && len(rf.advisors) > 0 {
+		if rf.maxNotes != nil {
+			if trusted || *rf.maxNotes == r.MaxNotesPerUpdate {
+				r.MaxNotesPerUpdate = *rf.maxNotes
+			} else {
+				r.Warnings = append(r.Warnings, fmt.Sprintf("%s:%d: would set maxNotesPerUpdate: %d; not applied, because %s (it caps the notes that reach the agent). If you trust it, run: vigil trust %s", f.path, rf.maxNotesLine, *rf.maxNotes, why, trustDir))
+			}
+		}
+		if !trusted && len(rf.advisors) > 0 {
 			names := make([]string, len(rf.advisors))
 			for i, a := range rf.advisors {
 				names[i] = a.Name
 			}
-			why := "this folder is not trusted"
-			if trustErr != nil {
-				why += " (" + trustErr.Error() + ")"
+			also := ""
+			if rf.instructions != "" {
+				also = " Its shared instructions apply all the same, as its WATCHDOG.md does."
 			}
-			r.Warnings = append(r.Warnings, fmt.Sprintf("%s declares advisors %s; not run, because %s (they choose models, which costs money). If you trust it, run: vigil trust %s", f.path, strings.Join(names, ", "), why, o.ProjectRoot))
+			r.Warnings = append(r.Warnings, fmt.Sprintf("%s declares advisors %s; not run, because %s (they choose models, which costs money).%s If you trust it, run: vigil trust %s", f.path, strings.Join(names, ", "), why, also, trustDir))
 			continue
 		}
 		for _, a := range rf.advisors {
@@ -176,6 +214,61 @@ func LoadRoster(o RosterOptions) (*Roster, error) {
 	}
 	r.Instructions = strings.Join(shared, "\n\n")
 	return r, nil
+}
+
+// projectPlace is where a project's roster files may be: its root and
+// the working folder, symbolic links followed.
+type projectPlace struct {
+	root  string   // the project root as given
+	roots []string // the root and the working folder, links followed
+}
+
+func newProjectPlace(root, dir string) projectPlace {
+	if root == "" {
+		root = dir
+	}
+	p := projectPlace{root: root}
+	for _, d := range []string{root, dir} {
+		if real, err := filepath.EvalSymlinks(d); err == nil {
+			p.roots = append(p.roots, real)
+		} else {
+			p.roots = append(p.roots, filepath.Clean(d))
+		}
+	}
+	return p
+}
+
+// holds reports whether real (a path with links followed) is in the
+// project root or the working folder.
+func (p projectPlace) holds(real string) bool {
+	for _, r := range p.roots {
+		if within(r, real) {
+			return true
+		}
+	}
+	return false
+}
+
+// trusted reports whether the folder that really holds the project file
+// whose path, links followed, is real is trusted; when not, why, and the
+// folder to trust: the project root, or the folder the file is really in
+// when that is outside the root (a working folder reached through a
+// link).
+func (p projectPlace) trusted(agentDir, real string) (ok bool, why, dir string) {
+	owner := filepath.Dir(real)
+	if filepath.Base(owner) == ".vigil" {
+		owner = filepath.Dir(owner)
+	}
+	dir = p.root
+	if !within(p.roots[0], real) {
+		dir = owner
+	}
+	ok, err := Trusted(agentDir, owner)
+	why = "this folder is not trusted"
+	if err != nil {
+		why += " (" + err.Error() + ")"
+	}
+	return ok, why, dir
 }
 
 // folders are root and each folder below it down to dir, root first; just
@@ -202,6 +295,7 @@ func folders(root, dir string) []string {
 type rosterFile struct {
 	instructions string
 	maxNotes     *int
+	maxNotesLine int
 	advisors     []RosterAdvisor
 }
 
@@ -221,6 +315,10 @@ func (r *Roster) parse(name string, data []byte) rosterFile {
 		return out
 	}
 	if isEmpty(f) {
+		return out
+	}
+	if doc := secondDocument(f); doc != nil {
+		warn(docLine(doc), "holds more than one YAML document; a roster is one mapping (instructions, maxNotesPerUpdate, advisors); the file is left out")
 		return out
 	}
 	top, ok := unwrapNode(f.Docs[0].Body).(*ast.MappingNode)
@@ -243,14 +341,16 @@ func (r *Roster) parse(name string, data []byte) rosterFile {
 				warn(line, "instructions is not text; left out")
 				continue
 			}
-			out.instructions = strings.TrimSpace(s)
+			out.instructions = capInstructions(strings.TrimSpace(s), func(n int) {
+				warn(line, "instructions are %d bytes, more than the %s an advisor reads of them; cut there", n, kib(MaxInstructionBytes))
+			})
 		case "maxNotesPerUpdate":
 			var n int
 			if err := yaml.NodeToValue(mv.Value, &n); err != nil || n < 0 {
 				warn(line, "maxNotesPerUpdate is not a count (0 or more); left out")
 				continue
 			}
-			out.maxNotes = &n
+			out.maxNotes, out.maxNotesLine = &n, line
 		case "advisors":
 			seq, ok := unwrapNode(mv.Value).(*ast.SequenceNode)
 			if !ok {
@@ -274,9 +374,16 @@ func (r *Roster) parse(name string, data []byte) rosterFile {
 // advisor reads one entry of advisors; a broken one is left out.
 func (r *Roster) advisor(name string, n ast.Node, seen map[string]bool, warn func(int, string, ...any)) (RosterAdvisor, bool) {
 	line := lineOf(n)
+	nameKey := lookupKey(unwrapNode(n), "name")
 	label := "an advisor"
-	if mv := lookupKey(unwrapNode(n), "name"); mv != nil {
-		label = "advisor " + strings.TrimSpace(mv.Value.GetToken().Value)
+	if nameKey != nil {
+		if v, ok := unwrapNode(nameKey.Value).(ast.ScalarNode); ok && !isNull(v) {
+			if text := strings.TrimSpace(v.GetToken().Value); rosterName().MatchString(text) {
+				label = "advisor " + text
+			} else if text != "" {
+				label = fmt.Sprintf("advisor %q", cutRunes(text, 64))
+			}
+		}
 	}
 	var a RosterAdvisor
 	if err := yaml.NodeToValue(n, &a, yaml.Strict(), yaml.DisallowUnknownField()); err != nil {
@@ -284,6 +391,9 @@ func (r *Roster) advisor(name string, n ast.Node, seen map[string]bool, warn fun
 		return a, false
 	}
 	switch {
+	case a.Name == "" && nameKey != nil:
+		warn(line, "%s has an empty name (a name is 1 to 64 letters, digits, '.', '_' or '-'); left out", label)
+		return a, false
 	case a.Name == "":
 		warn(line, "%s has no name; left out", label)
 		return a, false
@@ -297,21 +407,90 @@ func (r *Roster) advisor(name string, n ast.Node, seen map[string]bool, warn fun
 		warn(line, "advisor %s: maxNotesPerUpdate is below 0; left out", a.Name)
 		return a, false
 	}
-	seen[a.Name] = true
 	var tools, refused []string
-	for _, t := range a.Tools {
-		if slices.Contains(ReadOnlyTools, t) {
+	for i, t := range a.Tools {
+		switch {
+		case slices.Contains(ReadOnlyTools, t):
 			tools = append(tools, t)
-		} else {
+		case slices.Contains(writingTools, t):
 			refused = append(refused, t)
+		default:
+			warn(cmp.Or(toolLine(n, i), line), "advisor %s asks for the tool %q, which vigil's advisors do not have (they have %s); left out", a.Name, cutRunes(t, 64), strings.Join(ReadOnlyTools, ", "))
+			return a, false
 		}
 	}
+	seen[a.Name] = true
 	if len(refused) > 0 {
 		warn(line, "advisor %s asks for %s: vigil's advisors never write or execute, so it gets only %s", a.Name, strings.Join(refused, ", "), orAll(tools))
 	}
 	a.Tools = tools
+	a.Instructions = capInstructions(strings.TrimSpace(a.Instructions), func(size int) {
+		at := line
+		if mv := lookupKey(unwrapNode(n), "instructions"); mv != nil {
+			at = cmp.Or(lineOf(mv.Key), line)
+		}
+		warn(at, "advisor %s: its instructions are %d bytes, more than the %s an advisor reads of them; cut there", a.Name, size, kib(MaxInstructionBytes))
+	})
 	a.Source = fmt.Sprintf("%s:%d", name, line)
 	return a, true
+}
+
+// capInstructions cuts text at [MaxInstructionBytes], at a character's
+// start, with a note the advisor reads, and tells cut the size it had.
+func capInstructions(text string, cut func(n int)) string {
+	if len(text) <= MaxInstructionBytes {
+		return text
+	}
+	end := MaxInstructionBytes
+	for end > 0 && !utf8.RuneStart(text[end]) {
+		end--
+	}
+	cut(len(text))
+	return text[:end] + fmt.Sprintf("\n[vigil: these instructions are %d bytes; only the first %d are shown]", len(text), end)
+}
+
+func kib(n int) string { return fmt.Sprintf("%d KiB", n>>10) }
+
+// cutRunes is s cut to at most n characters, for a warning.
+func cutRunes(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}
+
+// toolLine is the line of the i-th item of the advisor entry n's tools
+// list; 0 when it cannot be found.
+func toolLine(n ast.Node, i int) int {
+	mv := lookupKey(unwrapNode(n), "tools")
+	if mv == nil {
+		return 0
+	}
+	seq, ok := unwrapNode(mv.Value).(*ast.SequenceNode)
+	if !ok || i >= len(seq.Values) {
+		return 0
+	}
+	return lineOf(seq.Values[i])
+}
+
+// docLine is the line a document starts at: its "---", or its first
+// value.
+func docLine(d *ast.DocumentNode) int {
+	if d.Start != nil && d.Start.Position != nil {
+		return d.Start.Position.Line
+	}
+	return lineOf(d.Body)
+}
+
+// secondDocument is the first document of f after its first that holds
+// something; nil when there is none.
+func secondDocument(f *ast.File) *ast.DocumentNode {
+	for _, d := range f.Docs[1:] {
+		if !isNull(d.Body) {
+			return d
+		}
+	}
+	return nil
 }
 
 func orAll(tools []string) string {

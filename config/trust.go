@@ -32,6 +32,9 @@ var guarded = []string{
 	"advisor.gate",
 	"advisor.subagents",
 	"advisor.mode",
+	// How often the periodic mode reviews, on the agent's own model.
+	"advisor.periodic.everyToolCalls",
+	"advisor.periodic.everyMinutes",
 	"advisor.promotion",
 	"advisor.roster",
 	"advisor.allowPromptInjection",
@@ -151,12 +154,70 @@ func Trusted(agentDir, dir string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	return t.covering(d, "") != "", nil
+}
+
+// covering is the first listed folder that is d or above it, other than
+// skip; "" when none is.
+func (t trustFile) covering(d, skip string) string {
 	for _, f := range t.Folders {
-		if rel, err := filepath.Rel(f, d); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			return true, nil
+		if f != skip && within(f, d) {
+			return f
 		}
 	}
-	return false, nil
+	return ""
+}
+
+// TrustedThrough is the listed folder above dir that trusts it, not
+// counting dir itself; "" when there is none.
+func TrustedThrough(agentDir, dir string) (string, error) {
+	t, err := readTrust(agentDir)
+	if err != nil {
+		return "", err
+	}
+	d, err := canonical(dir)
+	if err != nil {
+		return "", err
+	}
+	return t.covering(d, d), nil
+}
+
+// CheckTrustable says why dir cannot be trusted, or nil when it can: it
+// must be a folder that exists, and neither the root of the file system
+// nor home (the user's home folder; "" skips that check) or a folder that
+// holds it, since a trusted folder trusts every folder under it, and so
+// every project's settings there.
+func CheckTrustable(dir, home string) error {
+	d, err := canonical(dir)
+	if err != nil {
+		return err
+	}
+	info, err := os.Stat(d)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("trust %s: the folder does not exist", d)
+	case err != nil:
+		return fmt.Errorf("trust %s: %w", d, err)
+	case !info.IsDir():
+		return fmt.Errorf("trust %s: not a folder; trust the project folder that holds it", d)
+	case filepath.Dir(d) == d:
+		return fmt.Errorf("trust %s: refused: it is the root of the file system, and trusting it would trust every project's settings on this machine; trust your project folders one by one", d)
+	}
+	if home == "" {
+		return nil
+	}
+	h, err := canonical(home)
+	if err != nil {
+		return err
+	}
+	if within(d, h) {
+		what := "your home folder"
+		if d != h {
+			what = "a folder that holds your home folder (" + h + ")"
+		}
+		return fmt.Errorf("trust %s: refused: it is %s, and trusting it would trust the settings of every project under it, cloned ones included; trust your project folders one by one", d, what)
+	}
+	return nil
 }
 
 // TrustedFolders lists the trusted folders.
@@ -166,8 +227,18 @@ func TrustedFolders(agentDir string) ([]string, error) {
 }
 
 // Trust adds dir to the trusted folders (untrust: removes it), writing
-// the list atomically. It returns the folder as stored.
+// the list atomically. It returns the folder as stored. It refuses to
+// trust what [CheckTrustable] refuses without a home folder (a folder
+// that does not exist, the root of the file system); callers that know
+// the home folder check it first. Revoking a folder that is not listed
+// is an error, which says so, or through which listed folder above it
+// the folder stays trusted and how to revoke that.
 func Trust(agentDir, dir string, untrust bool) (string, error) {
+	if !untrust {
+		if err := CheckTrustable(dir, ""); err != nil {
+			return "", err
+		}
+	}
 	d, err := canonical(dir)
 	if err != nil {
 		return "", err
@@ -179,6 +250,9 @@ func Trust(agentDir, dir string, untrust bool) (string, error) {
 	i := slices.Index(t.Folders, d)
 	switch {
 	case untrust && i < 0:
+		if p := t.covering(d, d); p != "" {
+			return d, fmt.Errorf("%s is not in the trusted folders itself, and stays trusted through %s (a trusted folder trusts every folder under it). To stop trusting it, run: vigil trust --revoke %s", d, p, p)
+		}
 		return d, fmt.Errorf("%s is not in the trusted folders (%s)", d, TrustFile(agentDir))
 	case untrust:
 		t.Folders = slices.Delete(t.Folders, i, i+1)
@@ -198,6 +272,12 @@ func Trust(agentDir, dir string, untrust bool) (string, error) {
 		return "", fmt.Errorf("trust %s: %w", d, err)
 	}
 	return d, nil
+}
+
+// within reports whether path is dir or below it.
+func within(dir, path string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && (rel == "." || filepath.IsLocal(rel))
 }
 
 // clone is a copy of s that shares nothing a decode could change.

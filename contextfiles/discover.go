@@ -100,6 +100,11 @@ func Discover(opts Options) ([]File, error) {
 		}
 	}
 	projectImports := ImportOptions{Home: opts.Home, MaxDepth: opts.MaxImportDepth, Roots: []string{root}}
+	// A project's own files are confined as its imports are, and as the
+	// tools confine paths: to the project and the working folder, once
+	// symbolic links are followed, so that AGENTS.md linked to
+	// ~/private.txt stays out of the prompt.
+	projectRoots := []string{realPath(root), realPath(dir)}
 	var files []File
 	var taken []os.FileInfo
 	for _, c := range candidates {
@@ -111,6 +116,12 @@ func Discover(opts Options) ([]File, error) {
 		info, err := os.Stat(path)
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 			continue
+		}
+		if !c.user && err == nil && info.Mode().IsRegular() {
+			if real, rerr := filepath.EvalSymlinks(path); rerr == nil && !inAny(projectRoots, real) {
+				logf("skip context file %s: it is a symbolic link to %s, outside the project (a project's files, like its @imports, stay in the project)", path, real)
+				continue
+			}
 		}
 		if err == nil && seenFile(taken, info) {
 			continue
@@ -133,6 +144,17 @@ func Discover(opts Options) ([]File, error) {
 		files = append(files, File{Path: path, Content: expanded, Imports: imports})
 	}
 	return files, nil
+}
+
+// inAny reports whether real, a path with links followed, is one of
+// roots or below one.
+func inAny(roots []string, real string) bool {
+	for _, r := range roots {
+		if rel, err := filepath.Rel(r, real); err == nil && (rel == "." || filepath.IsLocal(rel)) {
+			return true
+		}
+	}
+	return false
 }
 
 // inRepo reports whether dir or a folder above it holds a .git entry.

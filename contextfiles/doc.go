@@ -20,7 +20,11 @@
 // found is read; none hides another. A missing file is skipped silently; one
 // that cannot be read, is not a regular file (a named pipe, a device, a
 // folder, a loop of symbolic links) or is larger than [MaxFileBytes] is
-// skipped and reported through [Options.Logf], without waiting on it. Bytes
+// skipped and reported through [Options.Logf], without waiting on it. So is
+// a project's file that is a symbolic link out of the project and the
+// working folder (AGENTS.md linked to ~/private.txt): a project's files are
+// confined as its imports are; the user's own, in the agent folder, are
+// not. Bytes
 // that are not UTF-8 are read as U+FFFD, and reported too. The same file
 // reached twice (a symbolic link, or an agent folder inside the project) is
 // read once, at its first place.

@@ -262,6 +262,7 @@ func (a *app) newAdvisorRuntime(host advisor.Host, sess *session.Session, start 
 	if err != nil {
 		return nil, nil, err
 	}
+	a.warnPromptFit(name, system, contextWindow(res, model))
 	var rec *advisorhost.Transcript
 	var recorder advisor.Recorder
 	var rt *advisor.Runtime
@@ -375,7 +376,9 @@ func (a *app) advisorSystem() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return advisor.RosterPrompt(advisor.DefaultSystemPrompt, w, "", "", ""), nil
+	// The single advisor is the roster of one: WATCHDOG.yml's shared
+	// instructions apply to it too.
+	return advisor.RosterPrompt(advisor.DefaultSystemPrompt, w, a.loadRoster().Instructions, "", ""), nil
 }
 
 // advisorWatchdog is the WATCHDOG.md files of the agent folder and the

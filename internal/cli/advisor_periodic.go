@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -36,7 +37,7 @@ func (a *app) startPeriodic(ag *agent.Agent, sess *session.Session, fwd *forward
 	host := advisorhost.New(ag, sess)
 	s := a.settings.Advisor
 	ph := advisorhost.NewPeriodic(host, s.AllowPromptInjection, a.redactor())
-	opts := a.periodicOptions(ph, rec, logf)
+	opts := a.singlePeriodicOptions(ph, rec, logf)
 	opts.OnWarning = a.supervisionWarning // in the session too, where the user looks
 	per, err := advisor.NewPeriodic(opts)
 	if err != nil {
@@ -79,6 +80,20 @@ func (a *app) periodicOptions(host advisor.PeriodicHost, rec advisor.Recorder, l
 		ConsultMaxPerRun: s.Consult.MaxPerRun,
 		Withhold:         !s.AllowPromptInjection,
 	}
+}
+
+// singlePeriodicOptions are [app.periodicOptions] for the single
+// periodic advisor of vigil's agent or a sidecar, the roster of one: its
+// review guidance is followed by WATCHDOG.yml's shared instructions, as
+// a roster's periodic advisor's is.
+func (a *app) singlePeriodicOptions(host advisor.PeriodicHost, rec advisor.Recorder, logf func(string, ...any)) advisor.PeriodicOptions {
+	opts := a.periodicOptions(host, rec, logf)
+	if shared := a.loadRoster().Instructions; shared != "" {
+		opts.Instructions = func() string {
+			return advisor.RosterPrompt(cmp.Or(strings.TrimSpace(a.reviewInstructions()), advisor.DefaultReviewInstructions), "", shared, "", "")
+		}
+	}
+	return opts
 }
 
 // reviewInstructions reads advisor.periodic.reviewInstructions afresh

@@ -90,6 +90,8 @@ func (a *app) supervisionNotice(kind, msg string) {
 // do about it.
 func warningKind(msg string) (kind, todo string) {
 	switch {
+	case strings.Contains(msg, "its system prompt") && strings.Contains(msg, "context window"):
+		return "prompt", "Shorten the WATCHDOG.md files or the WATCHDOG.yml instructions, or choose an advisor model with a larger context window."
 	case strings.Contains(msg, "failed in a row") && strings.Contains(msg, string(llm.ContextTooLong)):
 		return "context", "The advisor's context no longer fits its model: list a model with a larger window in advisor.promotion, or turn the advisor off and on to start it afresh."
 	case strings.Contains(msg, "failed in a row"):

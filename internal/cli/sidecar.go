@@ -411,7 +411,7 @@ func (c *sidecarCmd) advisor(a *app, host *sidecar.Host, sess *session.Session, 
 	if err != nil {
 		return nil, err
 	}
-	per, err := advisor.NewPeriodic(a.periodicOptions(ph, rec, logger.Printf))
+	per, err := advisor.NewPeriodic(a.singlePeriodicOptions(ph, rec, logger.Printf))
 	if err != nil {
 		rec.Close()
 		return nil, err

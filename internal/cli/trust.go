@@ -42,11 +42,27 @@ func (c *trustCmd) Run(e *env) error {
 		}
 		dir = contextfiles.ProjectRoot(cwd)
 	}
+	if !c.Revoke {
+		// A trusted folder trusts every folder under it: not the home
+		// folder, nor the root of the file system.
+		home, _ := e.lookupEnv("HOME")
+		if err := config.CheckTrustable(dir, home); err != nil {
+			return err
+		}
+	}
 	d, err := config.Trust(agentDir, dir, c.Revoke)
 	if err != nil {
 		return err
 	}
 	if c.Revoke {
+		through, err := config.TrustedThrough(agentDir, d)
+		if err != nil {
+			return err
+		}
+		if through != "" {
+			fmt.Fprintf(e.stdout, "Removed %s from the trusted folders, but it stays trusted through %s (a trusted folder trusts every folder under it). To stop trusting it, run: vigil trust --revoke %s\n", d, through, through)
+			return nil
+		}
 		fmt.Fprintf(e.stdout, "No longer trusted: %s. Its settings that choose models, turn the advisor on or let tools leave the project are held back again.\n", d)
 		return nil
 	}

@@ -11,7 +11,9 @@
 //   - [ReadFile] reads only a regular file, without blocking on a named
 //     pipe or a device in its place, and no more than [MaxSize] bytes;
 //   - [Parse] refuses, in one pass over the bytes, a file over [MaxSize],
-//     one that is not UTF-8 or holds control characters, and one with more
+//     one that is not UTF-8 (UTF-16 is named as such; a leading UTF-8
+//     byte-order mark is dropped, here and by [ReadFile]) or holds control
+//     characters, and one with more
 //     than [MaxTokens] tokens; then, over the lexer's tokens, nesting deeper
 //     than [MaxDepth] and block mappings of more than [MaxKeys] keys; and,
 //     over the parsed tree, aliases that would expand it past [MaxNodes]

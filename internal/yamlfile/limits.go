@@ -40,8 +40,8 @@ const (
 	maxExpandedBytes = 16 * MaxSize
 )
 
-// Parse checks data against the limits and parses it. name is used in
-// errors, which are [*Error]s with the line and column where a limit was
+// Parse checks data against the limits and parses it, after a leading
+// UTF-8 byte-order mark (refusing UTF-16 text). name is used in errors, which are [*Error]s with the line and column where a limit was
 // passed or the syntax went wrong.
 func Parse(name string, data []byte) (f *ast.File, err error) {
 	// The lexer and parser of goccy/go-yaml v1.19.2 panic on some
@@ -51,6 +51,9 @@ func Parse(name string, data []byte) (f *ast.File, err error) {
 			f, err = nil, &Error{File: name, Msg: fmt.Sprintf("cannot parse this file (the YAML parser failed: %v)", r)}
 		}
 	}()
+	if data, err = prepare(name, data); err != nil {
+		return nil, err
+	}
 	if err := scanBytes(name, data); err != nil {
 		return nil, err
 	}

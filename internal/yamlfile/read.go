@@ -9,10 +9,15 @@ import (
 	"github.com/vigil-dev/vigil/internal/regularfile"
 )
 
-// ReadFile reads the settings file at path, of at most [MaxSize] bytes. A
-// missing file is an error that matches [fs.ErrNotExist], for callers that
-// skip it; see [ReadRegular] for the rest.
-func ReadFile(path string) ([]byte, error) { return ReadRegular(path, MaxSize) }
+// ReadFile reads the settings file at path, of at most [MaxSize] bytes,
+// without a leading UTF-8 byte-order mark (so that offsets into what it
+// returns are those [Parse] reports). A missing file is an error that
+// matches [fs.ErrNotExist], for callers that skip it; see [ReadRegular]
+// for the rest.
+func ReadFile(path string) ([]byte, error) {
+	data, err := ReadRegular(path, MaxSize)
+	return stripBOM(data), err
+}
 
 // ReadRegular reads the regular file at path, following symbolic links, if
 // it holds at most limit bytes. It never blocks on what is not a regular

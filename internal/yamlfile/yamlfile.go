@@ -65,7 +65,7 @@ func DecodeParsed(name string, data []byte, f *ast.File, v any) (err error) {
 		}
 	}()
 	// The decoder parses again: it keeps what it parses to itself.
-	err = yaml.UnmarshalWithOptions(data, v, yaml.Strict())
+	err = yaml.UnmarshalWithOptions(stripBOM(data), v, yaml.Strict())
 	if err == nil {
 		return nil
 	}
