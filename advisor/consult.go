@@ -261,7 +261,8 @@ func (r *Runtime) answer(ctx context.Context, question string) (string, error) {
 		r.renderer.Reset()
 		return "", err
 	}
-	r.pending, r.hints, r.due = nil, nil, false
+	r.pending, r.due = nil, false
+	r.forgetHints()
 	answer := ct.answer()
 	r.guard.Answered(answer)
 	if g := r.opts.Roster; g != nil {

@@ -198,6 +198,9 @@ type Runtime struct {
 	reportedAt int
 	// hints are the Detector's notes not yet used by a review.
 	hints []Advice
+	// signals are the Detector's signals ([Signaler]) not yet used by a
+	// review; kept only when a model is gated by them.
+	signals []string
 	// usages holds, for each message of the context, the usage of the
 	// reply that made it (zero for user messages).
 	usages []llm.Usage
@@ -489,7 +492,7 @@ func (r *Runtime) drain(ctx context.Context) {
 		ran, err := r.review(ctx)
 		r.record()
 		if err == nil {
-			r.hints = nil
+			r.forgetHints()
 			r.failures = 0
 			r.pending = nil
 			r.due = false
@@ -583,7 +586,7 @@ func (r *Runtime) collect(ctx context.Context, always bool) error {
 		case EventHistoryRewritten:
 			r.resetContext()
 			r.pending = nil
-			r.hints = nil
+			r.forgetHints()
 			if r.opts.Detector != nil {
 				r.opts.Detector.Reset()
 			}
