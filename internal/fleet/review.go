@@ -240,6 +240,7 @@ func (w *Worker) review(ctx context.Context, sess string, rt Reviewer, h *host, 
 	for i := range notes {
 		n := &notes[i]
 		n.ID, n.Tenant, n.Session, n.Seq, n.StepPublished = noteID(sess, st.Seq, i), st.Tenant, sess, st.Seq, st.Published
+		n.Advice.Note = w.opts.Redactor.Redact(n.Advice.Note)
 		data, err := json.Marshal(n)
 		if err != nil {
 			return fmt.Errorf("step %d: note: %w", st.Seq, err)
