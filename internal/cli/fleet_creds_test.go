@@ -1,6 +1,7 @@
 package cli_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -10,6 +11,10 @@ import (
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/vigil-dev/vigil/internal/fleet"
 )
 
 // natsSecret is the password or token the credential tests put in NATS
@@ -64,6 +69,24 @@ func TestFleetCommandsHideNATSCredentials(t *testing.T) {
 				t.Errorf("%s with %s: %v; want the error to name the server", args[0], what, err)
 			}
 		}
+	}
+
+	// Connected, the line that says where names the server alone.
+	right := fmt.Sprintf("nats://bob:%s@127.0.0.1:%d", "right-"+"pw-1234", port)
+	nc, err := nats.Connect(right)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, _ := jetstream.New(nc)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := fleet.EnsureUsage(ctx, js, "acme", fleet.UsageLimits{Memory: true}); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := run(t, "stats", "--fleet", right, "--tenant", "acme")
+	if want := fmt.Sprintf("fleet nats://127.0.0.1:%d, tenant acme: 0 sessions", port); err != nil || !strings.HasPrefix(out, want) || strings.Contains(out, "right-"+"pw") {
+		t.Errorf("stats --fleet, connected: %v\n%s\nwant it to begin %q, without the password", err, out, want)
 	}
 }
 
