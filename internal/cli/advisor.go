@@ -187,7 +187,7 @@ func (a *app) startAdvisor(ag *agent.Agent, sess *session.Session, fwd *forwardH
 	}
 	host := advisorhost.New(ag, sess)
 	if a.fleetOn() {
-		return a.startFleetRun(host, sess, fwd, start), nil
+		return a.startFleetRun(ag, host, sess, fwd, start), nil
 	}
 	if len(a.rosterOn()) > 0 {
 		run, err := a.startRosterRun(host, sess, fwd, start)

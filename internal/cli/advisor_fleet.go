@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/vigil-dev/vigil/advisor"
+	"github.com/vigil-dev/vigil/agent"
 	"github.com/vigil-dev/vigil/config"
 	"github.com/vigil-dev/vigil/internal/advisorhost"
 	"github.com/vigil-dev/vigil/internal/fleet"
@@ -40,20 +40,19 @@ func fleetSession(id string) string {
 	return "s" + hex.EncodeToString(sum[:16])
 }
 
-// fleetWhere names the fleet of f for status lines: its URLs without
-// the passwords or tokens they may hold.
-func fleetWhere(f config.Fleet) string {
+// fleetAt names the fleet of f in messages, "the fleet (…)": its URLs
+// without the users, passwords or tokens they may hold, and its tenant.
+func fleetAt(f config.Fleet) string {
 	urls := strings.Split(f.URL, ",")
 	for i, u := range urls {
-		u = strings.TrimSpace(u)
-		if p, err := url.Parse(u); err == nil && p.User != nil {
-			p.User = nil
-			u = p.String()
-		}
-		urls[i] = u
+		urls[i] = hideNATSCredentials(strings.TrimSpace(u))
 	}
-	return "fleet " + strings.Join(urls, ",") + ", tenant " + f.Tenant
+	return strings.Join(urls, ",") + ", tenant " + f.Tenant
 }
+
+// fleetWhere names the fleet of f for status lines: "fleet " and
+// [fleetAt].
+func fleetWhere(f config.Fleet) string { return "fleet " + fleetAt(f) }
 
 // fleetRun is a session's advisor on the fleet: the remote over the
 // agent's host, and its connection. A fleet not reached at the start is
@@ -137,8 +136,8 @@ const fleetRetry = 30 * time.Second
 // that cannot be reached within fleetSetupTimeout is reported to down
 // (the caller warns; the agent runs unreviewed) and tried again in the
 // background, each attempt after the one before it, until it is reached
-// (then up is called, and the fleet's advisor starts from what the
-// agent's model sees then) or the run is stopped.
+// (then up is called with the fleet's [fleetAt], and the fleet's advisor
+// starts from what the agent's model sees then) or the run is stopped.
 func (a *app) startFleet(host advisor.Host, id string, start advisor.StartPoint, logf func(string, ...any), down func(error), up func(where string)) *fleetRun {
 	f := &fleetRun{where: fleetWhere(a.settings.Advisor.Fleet), done: make(chan struct{}),
 		consultTimeout: a.settings.Advisor.Consult.Timeout()}
@@ -146,7 +145,7 @@ func (a *app) startFleet(host advisor.Host, id string, start advisor.StartPoint,
 	f.cancel = cancel
 	r, nc, err := a.dialFleet(host, id, start, logf)
 	if err == nil {
-		f.remote, f.nc, f.where = r, nc, fleetWhere(config.Fleet{URL: nc.ConnectedUrlRedacted(), Tenant: a.settings.Advisor.Fleet.Tenant})
+		f.remote, f.nc, f.where = r, nc, fleetWhere(config.Fleet{URL: nc.ConnectedUrl(), Tenant: a.settings.Advisor.Fleet.Tenant})
 		close(f.done)
 		return f
 	}
@@ -178,10 +177,10 @@ func (a *app) startFleet(host advisor.Host, id string, start advisor.StartPoint,
 			}
 			f.mu.Lock()
 			f.remote, f.nc, f.lastErr = r, nc, nil
-			f.where = fleetWhere(config.Fleet{URL: nc.ConnectedUrlRedacted(), Tenant: a.settings.Advisor.Fleet.Tenant})
-			where := f.where
+			f.where = fleetWhere(config.Fleet{URL: nc.ConnectedUrl(), Tenant: a.settings.Advisor.Fleet.Tenant})
+			at := fleetAt(config.Fleet{URL: nc.ConnectedUrl(), Tenant: a.settings.Advisor.Fleet.Tenant})
 			f.mu.Unlock()
-			up(where)
+			up(at)
 			return
 		}
 	}()
@@ -198,42 +197,44 @@ func (a *app) dialFleet(host advisor.Host, id string, start advisor.StartPoint, 
 	flags := natsFlags{Creds: f.Creds, TLSCA: f.TLSCA, TLSCert: f.TLSCert, TLSKey: f.TLSKey}
 	nc, err := flags.connect(f.URL, "vigil agent ("+f.Tenant+"/"+sess+")", nats.MaxReconnects(-1), nats.ReconnectWait(time.Second), nats.Timeout(fleetSetupTimeout))
 	if err != nil {
-		return nil, nil, fmt.Errorf("advisor fleet: %w", err)
+		return nil, nil, fleetNotReached(f, err)
 	}
 	js, err := jetstream.New(nc)
 	if err != nil {
 		nc.Close()
-		return nil, nil, fmt.Errorf("advisor fleet %s: %w", f.URL, err)
+		return nil, nil, hideNATSError(fmt.Errorf("the fleet (%s): %w", fleetAt(f), err))
 	}
 	// Steps are numbered from the clock: no number an earlier process of
 	// the session used comes again (the stream would drop it as a
 	// repeat), and nothing needs reading first.
-	copts := fleet.ClientOptions{Tenant: f.Tenant, Session: sess, NextSeq: fleet.ClockSeq(), PublishTimeout: f.PublishTimeout(), AckNotes: true}
+	// Everything published is redacted as the advisor's requests are:
+	// the steps stream keeps it on the server's disk.
+	copts := fleet.ClientOptions{Tenant: f.Tenant, Session: sess, NextSeq: fleet.ClockSeq(), PublishTimeout: f.PublishTimeout(), AckNotes: true, Redactor: a.redactor()}
 	c, err := fleet.NewClient(ctx, nc, copts)
 	if errors.Is(err, jetstream.ErrStreamNotFound) {
 		// No worker has run yet: make the streams, so that the steps
 		// wait for one. (An account that may only publish steps and
 		// read its notes cannot, and needs not once they exist.)
 		if perr := fleet.Provision(ctx, js, f.Tenant, fleet.Limits{MaxSteps: f.Backlog}); perr != nil {
-			logf("advisor fleet: %v", perr)
+			logf("advisor: setting up the fleet's streams: %v", hideNATSError(perr))
 		}
 		c, err = fleet.NewClient(ctx, nc, copts)
 	}
 	if err != nil {
 		nc.Close()
-		return nil, nil, fmt.Errorf("advisor fleet %s: %w", f.URL, err)
+		return nil, nil, hideNATSError(fmt.Errorf("the fleet (%s): %w", fleetAt(f), err))
 	}
-	where := fleetWhere(config.Fleet{URL: nc.ConnectedUrlRedacted(), Tenant: f.Tenant})
+	at := fleetAt(config.Fleet{URL: nc.ConnectedUrl(), Tenant: f.Tenant})
 	remote := fleet.NewRemote(c, host, fleet.RemoteOptions{
 		Withhold: !a.settings.Advisor.AllowPromptInjection,
 		Start:    start,
 		Logf:     logf,
 		OnTrouble: func(ok bool, err error) {
 			if ok {
-				logf("advisor fleet: publishing again; the session's steps are reviewed")
+				logf("advisor: the fleet (%s) takes the session's steps again; they are reviewed", at)
 				return
 			}
-			a.supervisionWarning(fmt.Sprintf("advisor: the fleet (%s) does not take the session's steps (%v); they are not reviewed until it does", where, err))
+			a.supervisionWarning(fleetTroubleWarning(at, err))
 		},
 	})
 	remote.Start(context.Background())
@@ -257,19 +258,38 @@ func (f *fleetRun) Consult(ctx context.Context, question string) (string, error)
 	return r.Consult(ctx, question)
 }
 
+// fleetNotReached is dialFleet's error when f cannot be connected to.
+func fleetNotReached(f config.Fleet, err error) error {
+	return hideNATSError(fmt.Errorf("the fleet (%s) is not reached: %w", fleetAt(f), err))
+}
+
+// fleetTroubleWarning is the warning of a fleet (at, as [fleetAt] names
+// it) that does not take a step: err is the client's.
+func fleetTroubleWarning(at string, err error) string {
+	why := strings.TrimPrefix(hideNATSCredentials(err.Error()), "fleet: ")
+	return fmt.Sprintf("advisor: the fleet (%s) does not take the session's steps (%s); they are not reviewed until it does", at, why)
+}
+
+// fleetDownWarning is the warning of a fleet not reached when a session
+// starts; err is [app.dialFleet]'s.
+func fleetDownWarning(err error) string {
+	return fmt.Sprintf("advisor: %v; the session is not reviewed until the fleet answers (vigil tries again)", err)
+}
+
 // startFleetRun is startAdvisor for a fleet: host's events go to the
 // fleet and its notes come back to host. With the fleet unreachable it
 // warns and the agent runs unreviewed (fail-open) while the fleet is
 // tried again; once it is reached the session says so and is reviewed
-// from then on.
-func (a *app) startFleetRun(host *advisorhost.Host, sess *session.Session, fwd *forwardHook, start advisor.StartPoint) *advisorRun {
+// from then on. The warning goes to ag's session: ag is not yet the
+// app's agent when its advisor starts.
+func (a *app) startFleetRun(ag *agent.Agent, host *advisorhost.Host, sess *session.Session, fwd *forwardHook, start advisor.StartPoint) *advisorRun {
 	logf := func(format string, args ...any) { fmt.Fprintf(a.e.stderr, "vigil: "+format+"\n", args...) }
 	f := a.startFleet(host, sess.ID(), start, logf,
 		func(err error) {
-			a.supervisionWarning(fmt.Sprintf("advisor: %v; the session is not reviewed until the fleet answers (vigil tries again)", err))
+			a.supervisionWarningOn(ag, fleetDownWarning(err))
 		},
-		func(where string) {
-			a.supervisionNotice("fleet", "The advisor's fleet ("+where+") answers now: the session's steps are reviewed from here on.")
+		func(at string) {
+			a.supervisionNotice("fleet", "The advisor's fleet ("+at+") answers now: the session's steps are reviewed from here on.")
 		})
 	// advisor.syncBacklog waits for the fleet's reviews as for a local
 	// runtime's.

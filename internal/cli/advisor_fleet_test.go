@@ -134,7 +134,7 @@ func TestRPCAdvisorFleetUnreachable(t *testing.T) {
 	if err != nil {
 		t.Fatalf("vigil -p: %v\n%s", err, out)
 	}
-	if !strings.Contains(string(out), "FINAL: the folder is missing.") || !strings.Contains(string(out), "advisor fleet") {
+	if !strings.Contains(string(out), "FINAL: the folder is missing.") || !strings.Contains(string(out), "advisor: the fleet (") {
 		t.Errorf("output %q: want the answer and a warning naming the fleet", out)
 	}
 	if n := len(srv.Requests()); n != 5 {

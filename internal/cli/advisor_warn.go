@@ -23,7 +23,12 @@ const warningType = "advisor_warning"
 // advisor of a roster), as a
 // displayed entry in the session with what to do, so it reaches the
 // terminal UI and RPC and JSON clients where they look.
-func (a *app) supervisionWarning(msg string) {
+func (a *app) supervisionWarning(msg string) { a.supervisionWarningOn(nil, msg) }
+
+// supervisionWarningOn is supervisionWarning into the session of ag, or
+// of the app's agent when ag is nil: an advisor that fails as it starts
+// warns before its agent is the app's.
+func (a *app) supervisionWarningOn(ag *agent.Agent, msg string) {
 	fmt.Fprintln(a.e.stderr, "vigil: warning: "+msg)
 	kind, todo := warningKind(msg)
 	// A roster's advisors fail apart: once per kind for each of them.
@@ -34,7 +39,9 @@ func (a *app) supervisionWarning(msg string) {
 		}
 	}
 	a.mu.Lock()
-	ag := a.ag
+	if ag == nil {
+		ag = a.ag
+	}
 	if a.warned == nil {
 		a.warned = map[string]bool{}
 	}

@@ -156,8 +156,9 @@ func newBaseApp(e *env, cwd, modelsFile string) (*app, error) {
 		return nil, err
 	}
 	// What the folder's settings change of the user's, applied or held
-	// back: always said (runCmd, the UI and the sidecar say it).
-	a.projectNotice = project.Notice()
+	// back: always said (runCmd, the UI and the sidecar say it), a fleet
+	// URL without its credentials.
+	a.projectNotice = hideNATSCredentials(project.Notice())
 	a.registry, err = e.registry(modelsFile)
 	if err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"os"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -116,6 +117,10 @@ func (c *serveCmd) Run(e *env) error {
 		Reviewer:   factory,
 		OnReviewed: onReviewed,
 		Logf:       logf,
+		// The agents redact what they publish; the notes and answers
+		// are redacted again here, should a reviewer quote a secret of
+		// the worker's environment.
+		Redactor: history.NewRedactor(os.Environ(), nil),
 	}
 	w, err := fleet.NewWorker(nc, wopts)
 	if err != nil {
@@ -166,7 +171,7 @@ func (c *serveCmd) Run(e *env) error {
 		}()
 		fmt.Fprintf(e.stdout, "vigil serve: health and metrics on http://%s\n", ln.Addr())
 	}
-	fmt.Fprintf(e.stdout, "vigil serve: worker %s reviewing tenant %s from %s\n", w.ID(), c.Tenant, nc.ConnectedUrlRedacted())
+	fmt.Fprintf(e.stdout, "vigil serve: worker %s reviewing tenant %s from %s\n", w.ID(), c.Tenant, hideNATSCredentials(nc.ConnectedUrl()))
 	if err := w.Run(ctx); err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}

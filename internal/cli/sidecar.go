@@ -353,8 +353,8 @@ func (c *sidecarCmd) advisor(a *app, host *sidecar.Host, sess *session.Session, 
 				func(err error) {
 					logger.Printf("warning: advisor: %v; the session is not reviewed until the fleet answers (tried again)", err)
 				},
-				func(where string) {
-					logger.Printf("advisor fleet: %s answers now; the session's steps are reviewed", where)
+				func(at string) {
+					logger.Printf("advisor: the fleet (%s) answers now; the session's steps are reviewed", at)
 				})
 			return &sidecarAdvisor{Advisor: f, start: func() {}, stop: f.stop}, nil
 		}

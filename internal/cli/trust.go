@@ -72,7 +72,7 @@ func (c *trustCmd) Run(e *env) error {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "Trusted: %s (listed in %s).\n", d, config.TrustFile(agentDir))
-	if n := p.Notice(); n != "" {
+	if n := hideNATSCredentials(p.Notice()); n != "" {
 		fmt.Fprintln(e.stdout, n)
 	}
 	return nil

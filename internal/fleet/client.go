@@ -14,6 +14,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/vigil-dev/vigil/advisor"
+	"github.com/vigil-dev/vigil/history"
 	"github.com/vigil-dev/vigil/session"
 )
 
@@ -42,6 +43,14 @@ type ClientOptions struct {
 	// were handled, so a wait for the backlog cannot end before the
 	// review's notes reached the agent.
 	AckNotes bool
+	// Redactor hides the secrets in everything the client publishes (the
+	// steps' entries, the questions to the advisor) before it leaves the
+	// agent: the steps stream keeps them on the server's disk, and a
+	// worker's model is sent them. nil hides the secrets found by their
+	// shape alone (keys, tokens, private keys, passwords in URLs and
+	// assignments); the agent passes one that also knows its
+	// environment's and configuration's secrets.
+	Redactor *history.Redactor
 }
 
 // Client is the agent's side of the fleet for one session: it publishes
@@ -104,6 +113,7 @@ func NewClient(ctx context.Context, nc *nats.Conn, opts ClientOptions) (*Client,
 	if opts.NextSeq == 0 {
 		opts.NextSeq = 1
 	}
+	opts.Redactor = orShapes(opts.Redactor)
 	js, err := jetstream.New(nc)
 	if err != nil {
 		return nil, fmt.Errorf("fleet: jetstream: %w", err)
@@ -232,13 +242,14 @@ func (c *Client) WaitBacklogBelow(ctx context.Context, n int) error {
 // Notes delivers the session's notes, each once, in the order published.
 func (c *Client) Notes() <-chan Note { return c.notes }
 
-// Publish publishes one completed step: its entries and the events to
-// report before it ends. It returns the step's number, or an error when
+// Publish publishes one completed step: its entries, their secrets
+// hidden ([ClientOptions.Redactor]), and the events to report before it
+// ends. It returns the step's number, or an error when
 // the step was dropped (the fleet unreachable, or no answer within
 // PublishTimeout); it never blocks longer than that.
 func (c *Client) Publish(ctx context.Context, entries []session.Entry, events ...advisor.Event) (uint64, error) {
 	seq := c.seq.Add(1) - 1
-	st, err := NewStep(c.opts.Tenant, c.opts.Session, seq, entries, events...)
+	st, err := NewStep(c.opts.Tenant, c.opts.Session, seq, redactEntries(c.opts.Redactor, entries), events...)
 	if err != nil {
 		c.dropped.Add(1)
 		return seq, err

@@ -99,7 +99,7 @@ func (w *Worker) answer(ctx context.Context, sess string, rv Reviewer, m *nats.M
 		answer, err := c.Consult(ctx, req.Question)
 		switch {
 		case err == nil:
-			resp.Answer = answer
+			resp.Answer = w.opts.Redactor.Redact(answer)
 		case errors.Is(err, advisor.ErrConsultLimit):
 			resp.Reason, resp.Error = "limit", err.Error()
 		case errors.Is(err, advisor.ErrConsultWithheld):
@@ -107,7 +107,7 @@ func (w *Worker) answer(ctx context.Context, sess string, rv Reviewer, m *nats.M
 		case errors.Is(err, advisor.ErrStopped), errors.Is(err, advisor.ErrNoConsultModel):
 			resp.Reason = "unavailable"
 		default:
-			resp.Error = err.Error()
+			resp.Error = w.opts.Redactor.Redact(err.Error())
 		}
 	}
 	data, err := json.Marshal(resp)
@@ -121,14 +121,15 @@ func (w *Worker) answer(ctx context.Context, sess string, rv Reviewer, m *nats.M
 
 // Consult asks the fleet's advisor of this session a question once every
 // step notified before it was published and reviewed, so the advisor
-// sees everything up to the question; ctx bounds the whole. The answer
+// sees everything up to the question; ctx bounds the whole. The question
+// goes with its secrets hidden ([ClientOptions.Redactor]). The answer
 // is the advisor's, and nothing in it can open or close an advisory
 // element. No worker holding the session is [ErrNoWorker], at once.
 func (r *Remote) Consult(ctx context.Context, question string) (string, error) {
 	if err := r.WaitBacklogBelow(ctx, 1); err != nil {
 		return "", fmt.Errorf("fleet: the steps before the question were not reviewed in time: %w", err)
 	}
-	data, err := json.Marshal(consultRequest{Question: question})
+	data, err := json.Marshal(consultRequest{Question: r.c.opts.Redactor.Redact(question)})
 	if err != nil {
 		return "", fmt.Errorf("fleet: question: %w", err)
 	}

@@ -21,7 +21,8 @@
 // the session over from the last acknowledged step, its advisor primed
 // from a bounded tail of the steps already reviewed.
 //
-// A [Client] is the agent's side: it publishes completed steps, failing
+// A [Client] is the agent's side: it publishes completed steps, their
+// secrets redacted first ([ClientOptions.Redactor]), failing
 // open (an unreachable fleet drops the step and counts it, within a
 // bounded wait), and delivers the notes of its session once each.
 package fleet

@@ -443,15 +443,30 @@ func TestClientBacklog(t *testing.T) {
 // so every takeover still finds room. (The full-scale fault run stalled
 // when each takeover left a consumer behind for five minutes and the
 // stream reached the server's default of 1,000.)
+//
+// The worker's OnSession never blocks (an event the test cannot hold
+// fails it), and each wait is bounded, so a worker that takes the
+// session in a loop or never lets it go fails the test instead of
+// hanging it: it once hung for the whole test timeout when a step
+// published as the session went idle was held unacknowledged until
+// AckWait, the session was taken and let go again and again meanwhile,
+// and the events filled up a channel the worker then blocked on.
 func TestTakeoversLeaveNoConsumers(t *testing.T) {
 	s := startServer(t)
 	type event struct {
 		owned bool
 		start advisor.StartPoint
 	}
-	events := make(chan event, 32)
+	events := make(chan event, 1024)
+	var overflow atomic.Bool
 	lim := Limits{LeaseTTL: time.Second, Memory: true, MaxConsumers: 4}
-	opts := WorkerOptions{Tenant: "acme", Limits: lim, IdleTimeout: 50 * time.Millisecond, OnSession: func(_ string, owned bool, start advisor.StartPoint) { events <- event{owned, start} }}
+	opts := WorkerOptions{Tenant: "acme", Limits: lim, IdleTimeout: 50 * time.Millisecond, OnSession: func(_ string, owned bool, start advisor.StartPoint) {
+		select {
+		case events <- event{owned, start}:
+		default:
+			overflow.Store(true)
+		}
+	}}
 	runWorker(t, s, opts, nil)
 	nc := connect(t, s)
 	ensureWith(t, nc, "acme", lim)
@@ -460,6 +475,16 @@ func TestTakeoversLeaveNoConsumers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	next := func(step int) event {
+		t.Helper()
+		select {
+		case e := <-events:
+			return e
+		case <-time.After(30 * time.Second):
+			t.Fatalf("step %d: the session was not let go within 30s", step)
+		}
+		return event{}
+	}
 	for i := 1; i <= 6; i++ {
 		publish(t, c, "s1", i)
 		wantNote(t, waitNote(t, c), "s1", i)
@@ -467,11 +492,27 @@ func TestTakeoversLeaveNoConsumers(t *testing.T) {
 		if i == 1 {
 			want = advisor.StartAtBeginning
 		}
-		if e := <-events; !e.owned || e.start != want {
-			t.Fatalf("step %d: the session was taken as %+v, want owned at %v", i, e, want)
+		// The take that reviewed the step told of itself before its
+		// note: its event is among those queued now. A take that went
+		// idle before the step reached it may come before it. Read
+		// them all, then on until the session is let go.
+		owned, taken := 0, 0
+		for queued := len(events); queued > 0 || owned > 0; queued-- {
+			e := next(i)
+			if !e.owned {
+				if owned--; owned < 0 {
+					t.Fatalf("step %d: the session was let go more often than taken", i)
+				}
+				continue
+			}
+			owned++
+			taken++
+			if e.start != want {
+				t.Fatalf("step %d: the session was taken as %+v, want at %v", i, e, want)
+			}
 		}
-		if e := <-events; e.owned {
-			t.Fatalf("step %d: want the session let go (idle)", i)
+		if taken == 0 {
+			t.Fatalf("step %d: reviewed, and no take of the session told of it", i)
 		}
 		// Let go: its consumer reading the reviewed steps is gone.
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -483,5 +524,8 @@ func TestTakeoversLeaveNoConsumers(t *testing.T) {
 		if n := info.CachedInfo().State.Consumers; n != 2 {
 			t.Fatalf("after step %d the steps stream has %d consumers, want 2 (the dispatch one and the session's)", i, n)
 		}
+	}
+	if overflow.Load() {
+		t.Fatal("the worker told of more takes than the test holds: it takes the session in a loop")
 	}
 }

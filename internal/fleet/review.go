@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -63,16 +64,29 @@ func (w *Worker) serve(ctx context.Context, sess string) error {
 	}
 	defer stopConsults()
 	msgs := make(chan jetstream.Msg)
+	halted := make(chan struct{})
 	cc, err := cons.Consume(func(m jetstream.Msg) {
 		select {
 		case msgs <- m:
+		case <-halted:
+			// The session is being let go (idle, lost, the worker
+			// stopping) with this step in hand: it goes back to the
+			// consumer now, for whoever takes the session next,
+			// rather than after AckWait.
+			_ = m.Nak()
 		case <-ctx.Done():
+			_ = m.Nak()
 		}
 	})
 	if err != nil {
 		return fmt.Errorf("consuming: %w", err)
 	}
-	defer cc.Stop()
+	// halt stops consuming before the session is said to be let go.
+	halt := sync.OnceFunc(func() {
+		close(halted)
+		cc.Stop()
+	})
+	defer halt()
 	w.taken.Add(1)
 	if info.Start == advisor.StartPrimed {
 		w.takenOver.Add(1)
@@ -86,11 +100,14 @@ func (w *Worker) serve(ctx context.Context, sess string) error {
 	for {
 		select {
 		case <-ctx.Done():
+			halt()
 			return nil
 		case <-idle.C:
+			halt()
 			return nil
 		case m := <-msgs:
 			if err := w.review(ctx, sess, rt, h, m); err != nil {
+				halt()
 				return err
 			}
 			idle.Reset(w.opts.IdleTimeout)
@@ -240,6 +257,7 @@ func (w *Worker) review(ctx context.Context, sess string, rt Reviewer, h *host, 
 	for i := range notes {
 		n := &notes[i]
 		n.ID, n.Tenant, n.Session, n.Seq, n.StepPublished = noteID(sess, st.Seq, i), st.Tenant, sess, st.Seq, st.Published
+		n.Advice.Note = w.opts.Redactor.Redact(n.Advice.Note)
 		data, err := json.Marshal(n)
 		if err != nil {
 			return fmt.Errorf("step %d: note: %w", st.Seq, err)

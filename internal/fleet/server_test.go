@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -37,10 +38,38 @@ func startServerWith(t testing.TB, edit func(*server.Options)) *server.Server {
 		t.Fatal("nats-server did not start")
 	}
 	t.Cleanup(func() {
-		s.Shutdown()
-		s.WaitForShutdown()
+		bounded(t, "the nats-server's shutdown", func() {
+			s.Shutdown()
+			s.WaitForShutdown()
+		})
 	})
 	return s
+}
+
+// cleanupBound bounds what a test's cleanup waits for (a worker's Run
+// returning, a server's shutdown): past it the test fails with every
+// goroutine's stack instead of hanging until the test binary's timeout.
+const cleanupBound = time.Minute
+
+// bounded runs f and reports whether it returned within cleanupBound;
+// if not, it fails t with every goroutine's stack (f goes on in the
+// background, and must not use t).
+func bounded(t testing.TB, what string, f func()) bool {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f()
+	}()
+	select {
+	case <-done:
+		return true
+	case <-time.After(cleanupBound):
+		buf := make([]byte, 4<<20)
+		buf = buf[:runtime.Stack(buf, true)]
+		t.Errorf("%s did not end within %s; the goroutines:\n%s", what, cleanupBound, buf)
+		return false
+	}
 }
 
 func connect(t testing.TB, s *server.Server) *nats.Conn {
@@ -132,7 +161,8 @@ func runWorker(t testing.TB, s *server.Server, opts WorkerOptions, hook func(*Wo
 		return runErr
 	}}
 	t.Cleanup(func() {
-		if err := r.stop(); err != nil && !nc.IsClosed() {
+		var err error
+		if bounded(t, "worker "+w.ID()+"'s Run, stopped,", func() { err = r.stop() }) && err != nil && !nc.IsClosed() {
 			t.Errorf("worker %s: %v", w.ID(), err)
 		}
 	})

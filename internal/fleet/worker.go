@@ -14,6 +14,7 @@ import (
 	"github.com/nats-io/nuid"
 
 	"github.com/vigil-dev/vigil/advisor"
+	"github.com/vigil-dev/vigil/history"
 	"github.com/vigil-dev/vigil/internal/rulesadvisor"
 	"github.com/vigil-dev/vigil/rules"
 	"github.com/vigil-dev/vigil/session"
@@ -153,6 +154,12 @@ type WorkerOptions struct {
 	OnSession func(sess string, owned bool, start advisor.StartPoint)
 	// Logf, if set, logs what the worker does.
 	Logf func(format string, args ...any)
+	// Redactor hides secrets in the notes the worker publishes and the
+	// answers it gives, should a reviewer quote one (the agents redact
+	// their steps and questions before they publish them: see
+	// [ClientOptions.Redactor]). nil hides the secrets found by their
+	// shape alone.
+	Redactor *history.Redactor
 }
 
 // Reviewed describes one step a worker reviewed.
@@ -236,6 +243,7 @@ func NewWorker(nc *nats.Conn, opts WorkerOptions) (*Worker, error) {
 		opts.PrimeSteps = 50
 	}
 	opts.Limits = opts.Limits.withDefaults()
+	opts.Redactor = orShapes(opts.Redactor)
 	if opts.AckWait <= 0 {
 		opts.AckWait = opts.Limits.LeaseTTL
 	}
