@@ -18,18 +18,19 @@ import (
 // model.
 const warningType = "advisor_warning"
 
-// supervisionWarning tells the user that the advisor is failing: always
-// on stderr; and, in vigil's own agent, once per kind of failure (of each
-// advisor of a roster), as a
-// displayed entry in the session with what to do, so it reaches the
-// terminal UI and RPC and JSON clients where they look.
+// supervisionWarning tells the user that the advisor is failing, once per
+// kind of failure (of each advisor of a roster) until a notice says that
+// kind works again: on stderr, and in vigil's own agent as a displayed
+// entry in the session with what to do, so it reaches the terminal UI
+// and RPC and JSON clients where they look. The repeats are counted by
+// /advisor status, not printed: a dead provider drops a backlog at every
+// step, and six identical lines in a short run hid the answer.
 func (a *app) supervisionWarning(msg string) { a.supervisionWarningOn(nil, msg) }
 
 // supervisionWarningOn is supervisionWarning into the session of ag, or
 // of the app's agent when ag is nil: an advisor that fails as it starts
 // warns before its agent is the app's.
 func (a *app) supervisionWarningOn(ag *agent.Agent, msg string) {
-	fmt.Fprintln(a.e.stderr, "vigil: warning: "+msg)
 	kind, todo := warningKind(msg)
 	// A roster's advisors fail apart: once per kind for each of them.
 	who, text := "", strings.TrimPrefix(msg, "advisor: ")
@@ -48,7 +49,11 @@ func (a *app) supervisionWarningOn(ag *agent.Agent, msg string) {
 	first := !a.warned[who+"/"+kind]
 	a.warned[who+"/"+kind] = true
 	a.mu.Unlock()
-	if ag == nil || !first {
+	if !first {
+		return
+	}
+	fmt.Fprintln(a.e.stderr, "vigil: warning: "+msg)
+	if ag == nil {
 		return
 	}
 	fields := map[string]string{"kind": kind}

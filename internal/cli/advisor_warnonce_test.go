@@ -51,7 +51,8 @@ rules:
 // Issue 18: when supervision stops working, the user is told where they
 // look, once: a displayed advisor_warning entry in the session (the event
 // stream's custom_appended, the terminal UI) saying what failed and what
-// to do; a second drop of the backlog is on stderr only.
+// to do, and one line on stderr; a second drop of the backlog is counted,
+// not printed again (issue 28: six identical lines in one short run).
 func TestSupervisionFailureShownOnceInTheSession(t *testing.T) {
 	_, agentDir, work := fakeSetup(t, `
 rules:
@@ -81,8 +82,8 @@ rules:
 	if err != nil {
 		t.Fatalf("vigil: %v\n%s\n%s", err, out, stderr.String())
 	}
-	if n := strings.Count(stderr.String(), "reviews failed in a row"); n != 2 {
-		t.Errorf("%d drops on stderr, want 2 (one per step):\n%s", n, stderr.String())
+	if n := strings.Count(stderr.String(), "reviews failed in a row"); n != 1 {
+		t.Errorf("%d drops on stderr, want the first of the two (one per step) only:\n%s", n, stderr.String())
 	}
 	var shown []string
 	for _, line := range strings.Split(string(out), "\n") {
