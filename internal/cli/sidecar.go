@@ -21,6 +21,7 @@ import (
 	"github.com/vigil-dev/vigil/history"
 	"github.com/vigil-dev/vigil/internal/advisorhost"
 	"github.com/vigil-dev/vigil/internal/hook"
+	"github.com/vigil-dev/vigil/internal/hookwire"
 	"github.com/vigil-dev/vigil/internal/sidecar"
 	"github.com/vigil-dev/vigil/llm"
 	"github.com/vigil-dev/vigil/session"
@@ -39,7 +40,7 @@ type hookCmd struct {
 func (c *hookCmd) Run(e *env) error {
 	dir, err := sidecar.RuntimeDir(e.lookupEnv)
 	if err != nil {
-		io.Copy(io.Discard, e.stdin)
+		hookwire.Discard(e.stdin)
 		return nil // nowhere to log: fail open silently
 	}
 	err = hook.Run(e.ctx, hook.Options{
@@ -65,6 +66,9 @@ func (c *hookCmd) Run(e *env) error {
 	})
 	if err != nil {
 		hook.Log(dir, c.Agent, err)
+		if errors.Is(err, hookwire.ErrStdinOpen) {
+			fmt.Fprintf(e.stderr, "vigil hook %s: %s (failed open: the agent goes on)\n", c.Agent, sidecar.LogText(err.Error()))
+		}
 	}
 	return nil
 }
