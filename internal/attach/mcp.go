@@ -164,7 +164,8 @@ func PlanMCPAttach(file string, a Agent, vigil string) (*Plan, error) {
 
 // PlanMCPDetach reads file and computes [DetachMCP] on it. A project's
 // .mcp.json that this leaves holding nothing ({}), or a config.toml left
-// blank, is removed: attach created it.
+// blank, is removed: attach created it. It keeps no backup
+// ([Plan.NoBackup]).
 func PlanMCPDetach(file string, a Agent) (*Plan, error) {
 	p, err := readPlan(file)
 	if err != nil {
@@ -173,6 +174,7 @@ func PlanMCPDetach(file string, a Agent) (*Plan, error) {
 	if p.Result, err = DetachMCP(p.Old, file, a); err != nil {
 		return nil, err
 	}
+	p.NoBackup = true // only vigil's entry goes
 	switch {
 	case !p.Changed():
 	case a == ClaudeCode && filepath.Base(file) == ".mcp.json" && emptyObject(p.Data),

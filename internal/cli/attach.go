@@ -54,6 +54,7 @@ func (c *attachCmd) Run(e *env) error {
 		return err
 	}
 	hookURL := ""
+	var newHookd func() error // writes hookd.json, when there is none yet
 	if c.HTTP {
 		if agent != attach.ClaudeCode {
 			return &exitError{code: exitUsage, err: errors.New("--http is for claude-code: Codex has only command hooks")}
@@ -62,15 +63,27 @@ func (c *attachCmd) Run(e *env) error {
 		if err != nil {
 			return err
 		}
-		cfg, err := ensureHookdConfig(agentDir)
+		cfg, isNew, err := hookdConfigFor(agentDir)
 		if err != nil {
 			return err
 		}
 		hookURL = cfg.URL(string(agent))
+		if isNew {
+			newHookd = func() error { return saveHookdConfig(agentDir, cfg) }
+		}
 	}
 	plan, err := attach.PlanAttach(file, agent, binary, hookURL)
 	if err != nil {
 		return err
+	}
+	// What an older vigil wrote into the project's shared settings.json
+	// moves out of it.
+	var sharedPlan *attach.Plan
+	if shared := sharedFile(agent, file); shared != "" {
+		if sharedPlan, err = attach.PlanDetach(shared, agent); err != nil {
+			return err
+		}
+		warn(e.stderr, sharedPlan.Warnings)
 	}
 	var mcpPlan *attach.Plan
 	if !c.NoMCP {
@@ -85,7 +98,7 @@ func (c *attachCmd) Run(e *env) error {
 	}
 	warn(e.stderr, plan.Warnings)
 	name := agentName(agent)
-	if !plan.Changed() && (mcpPlan == nil || !mcpPlan.Changed()) {
+	if !plan.Changed() && (mcpPlan == nil || !mcpPlan.Changed()) && !sharedPlan.Changed() && newHookd == nil {
 		fmt.Fprintf(e.stdout, "vigil is already attached to %s in %s: nothing to change.\n", name, file)
 		if mcpPlan != nil && mcpPlan.Registered() {
 			fmt.Fprintf(e.stdout, "Its MCP server (ask_advisor) is registered in %s.\n", mcpPlan.File)
@@ -97,19 +110,35 @@ func (c *attachCmd) Run(e *env) error {
 	}
 	if c.DryRun {
 		fmt.Fprint(e.stdout, plan.Diff())
+		fmt.Fprint(e.stdout, sharedPlan.Diff())
 		if mcpPlan != nil {
 			fmt.Fprint(e.stdout, mcpPlan.Diff())
 		}
-		for _, p := range []*attach.Plan{plan, mcpPlan} {
+		for _, p := range []*attach.Plan{plan, sharedPlan, mcpPlan} {
 			if p != nil && p.Changed() {
 				fmt.Fprintf(e.stdout, "dry run: %s not written.\n", p.File)
 			}
 		}
+		if newHookd != nil {
+			agentDir, _ := e.agentDir()
+			fmt.Fprintf(e.stdout, "dry run: %s (vigil hookd's address and secret) not written.\n", hookdFile(agentDir))
+		}
 		return nil
+	}
+	if newHookd != nil {
+		if err := newHookd(); err != nil {
+			return err
+		}
 	}
 	backup, err := plan.Write(time.Now())
 	if err != nil {
 		return err
+	}
+	if sharedPlan.Changed() {
+		if _, err := sharedPlan.Write(time.Now()); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "vigil's hooks moved out of %s, which is shared with the project, into %s (not shared: the hooks name your vigil binary, and hookd's secret).\n", sharedPlan.File, file)
 	}
 	if plan.Changed() {
 		fmt.Fprintf(e.stdout, "vigil attached to %s in %s:\n", name, file)
@@ -196,9 +225,19 @@ func (c *detachCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	plans := []*attach.Plan{}
 	plan, err := attach.PlanDetach(file, agent)
 	if err != nil {
 		return err
+	}
+	plans = append(plans, plan)
+	// An older vigil wrote the project's hooks into settings.json.
+	if shared := sharedFile(agent, file); shared != "" {
+		sharedPlan, err := attach.PlanDetach(shared, agent)
+		if err != nil {
+			return err
+		}
+		plans = append(plans, sharedPlan)
 	}
 	mcpFile, err := e.mcpFile(agent, file, c.User)
 	if err != nil {
@@ -209,34 +248,79 @@ func (c *detachCmd) Run(e *env) error {
 		return err
 	}
 	name := agentName(agent)
-	if !plan.Changed() && !mcpPlan.Changed() {
+	changed := mcpPlan.Changed()
+	for _, p := range plans {
+		changed = changed || p.Changed()
+	}
+	if !changed {
 		fmt.Fprintf(e.stdout, "vigil is not attached to %s in %s: nothing to change.\n", name, file)
 		return nil
 	}
-	warn(e.stderr, plan.Warnings)
+	for _, p := range plans {
+		warn(e.stderr, p.Warnings)
+	}
 	if c.DryRun {
-		fmt.Fprint(e.stdout, plan.Diff())
-		fmt.Fprint(e.stdout, mcpPlan.Diff())
-		for _, p := range []*attach.Plan{plan, mcpPlan} {
+		for _, p := range append(plans, mcpPlan) {
+			fmt.Fprint(e.stdout, p.Diff())
+		}
+		for _, p := range append(plans, mcpPlan) {
 			if p.Changed() {
 				fmt.Fprintf(e.stdout, "dry run: %s not written.\n", p.File)
 			}
 		}
 		return nil
 	}
-	if plan.Changed() {
-		backup, err := plan.Write(time.Now())
-		if err != nil {
+	for _, p := range plans {
+		if !p.Changed() {
+			continue
+		}
+		if _, err := p.Write(time.Now()); err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stdout, "vigil detached from %s in %s:\n", name, file)
-		writeChanges(e.stdout, plan.Changes)
-		fmt.Fprintf(e.stdout, "  backup:  %s\n", backup)
+		fmt.Fprintf(e.stdout, "vigil detached from %s in %s:\n", name, p.File)
+		writeChanges(e.stdout, p.Changes)
+		if p.Remove {
+			fmt.Fprintf(e.stdout, "  %s held nothing else and is removed.\n", p.File)
+		}
+		if err := sayBackups(e, p); err != nil {
+			return err
+		}
 	}
 	if mcpPlan.Changed() {
-		return writeMCP(e, mcpPlan, "")
+		if err := writeMCP(e, mcpPlan, ""); err != nil {
+			return err
+		}
+		return sayBackups(e, mcpPlan)
 	}
 	return nil
+}
+
+// sayBackups removes the backups attach made of a file that detach has
+// made redundant (they hold what the file holds now) and says where the
+// others are.
+func sayBackups(e *env, p *attach.Plan) error {
+	kept, err := p.PruneBackups()
+	if err != nil {
+		return err
+	}
+	if len(kept) > 0 {
+		fmt.Fprintf(e.stdout, "  earlier backups (vigil keeps them; remove them when you no longer need them):\n")
+		for _, b := range kept {
+			fmt.Fprintf(e.stdout, "    %s\n", b)
+		}
+	}
+	return nil
+}
+
+// sharedFile is the settings file meant to be committed beside the
+// hooks file attach writes, where an older vigil wrote vigil's hooks:
+// for Claude Code's PROJECT/.claude/settings.local.json, the project's
+// settings.json; "" for the others ([attach.Locations.SharedFile]).
+func sharedFile(agent attach.Agent, hooksFile string) string {
+	if agent != attach.ClaudeCode || filepath.Base(hooksFile) != "settings.local.json" {
+		return ""
+	}
+	return filepath.Join(filepath.Dir(hooksFile), "settings.json")
 }
 
 // binary is the binary the hooks run: --command as given (vigil, or the

@@ -298,7 +298,7 @@ func TestClaudeCodeAttachedFastHook(t *testing.T) {
 	if !strings.Contains(out, "command: "+s.hookBin+" claude-code\n") {
 		t.Fatalf("attach said:\n%s", out)
 	}
-	settings, _ := os.ReadFile(filepath.Join(s.work, ".claude", "settings.json"))
+	settings, _ := os.ReadFile(filepath.Join(s.work, ".claude", "settings.local.json"))
 	if bytes.Contains(settings, []byte(" hook claude-code")) || !bytes.Contains(settings, []byte(s.hookBin+" claude-code")) {
 		t.Fatalf("the settings do not run vigil-hook:\n%s", settings)
 	}
@@ -343,7 +343,7 @@ func TestClaudeCodeAttachedHTTP(t *testing.T) {
 	if !strings.Contains(out, "http:") {
 		t.Fatalf("attach --http said:\n%s", out)
 	}
-	settings, _ := os.ReadFile(filepath.Join(s.work, ".claude", "settings.json"))
+	settings, _ := os.ReadFile(filepath.Join(s.work, ".claude", "settings.local.json"))
 	if !bytes.Contains(settings, []byte(`"type": "http"`)) {
 		t.Fatalf("no HTTP hooks in the settings:\n%s", settings)
 	}

@@ -86,7 +86,9 @@ func backups(t *testing.T, file string) []string {
 
 func TestAttachClaudeCodeProject(t *testing.T) {
 	h := newAttachHome(t)
-	settings := filepath.Join(h.project, ".claude", "settings.json")
+	// The project's settings that are not shared (issue 28): the hooks
+	// name this user's vigil.
+	settings := filepath.Join(h.project, ".claude", "settings.local.json")
 	mcpJSON := filepath.Join(h.project, ".mcp.json")
 	original := "{\n  \"permissions\": {\n    \"allow\": [\"Bash(go test:*)\"]\n  },\n  \"hooks\": {\n    \"Stop\": [\n      {\n        \"hooks\": [{\"type\": \"command\", \"command\": \"say done\"}]\n      }\n    ]\n  }\n}\n"
 	if err := os.MkdirAll(filepath.Dir(settings), 0o755); err != nil {
@@ -133,7 +135,10 @@ func TestAttachClaudeCodeProject(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("detach: exit %d\n%s", code, errOut)
 	}
-	wantIn(t, "detach output", out, "vigil detached from Claude Code in "+settings+":\n", "  removed: Stop, PostToolUse, PostToolUseFailure, SessionStart,", "  backup:  ")
+	wantIn(t, "detach output", out, "vigil detached from Claude Code in "+settings+":\n", "  removed: Stop, PostToolUse, PostToolUseFailure, SessionStart,")
+	if b := backups(t, settings); len(b) != 0 {
+		t.Errorf("backups left after detach gave back the original: %v", b)
+	}
 	if readString(t, settings) != original {
 		t.Errorf("after detach:\n%s\nwant the original:\n%s", readString(t, settings), original)
 	}
@@ -158,7 +163,7 @@ func TestAttachChoosesTheFile(t *testing.T) {
 		file string
 	}{
 		{[]string{"claude-code", "--user"}, filepath.Join(h.home, ".claude", "settings.json")},
-		{[]string{"claude-code", "--project", other}, filepath.Join(other, ".claude", "settings.json")},
+		{[]string{"claude-code", "--project", other}, filepath.Join(other, ".claude", "settings.local.json")},
 		{[]string{"codex"}, filepath.Join(h.codexHome, "hooks.json")},
 	} {
 		out, errOut, code := h.run(t, h.sub, append(append([]string{"attach"}, tc.args...), "--command", h.vigil)...)
@@ -178,8 +183,14 @@ func TestAttachChoosesTheFile(t *testing.T) {
 		if _, _, code := h.run(t, h.sub, append([]string{"detach"}, tc.args...)...); code != 0 {
 			t.Errorf("detach %v: exit %d", tc.args, code)
 		}
-		if got := readString(t, tc.file); got != "{}\n" {
-			t.Errorf("after detach %v:\n%s", tc.args, got)
+		// A file only vigil's hooks need goes once empty; the user's
+		// Claude Code settings stay.
+		if filepath.Base(tc.file) == "settings.json" {
+			if got := readString(t, tc.file); got != "{}\n" {
+				t.Errorf("after detach %v:\n%s", tc.args, got)
+			}
+		} else if _, err := os.Stat(tc.file); err == nil {
+			t.Errorf("after detach %v, %s is left:\n%s", tc.args, tc.file, readString(t, tc.file))
 		}
 	}
 	if _, err := os.Stat(filepath.Join(h.project, ".claude")); err == nil {
@@ -207,7 +218,7 @@ func TestAttachDryRun(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("detach --dry-run: exit %d", code)
 	}
-	wantIn(t, "detach dry run", out, "--- "+hooks+"\n+++ "+hooks+"\n", "-            \"command\": \""+h.vigil+" hook codex\",\n", "not written")
+	wantIn(t, "detach dry run", out, "--- "+hooks+"\n+++ /dev/null\n", "-            \"command\": \""+h.vigil+" hook codex\",\n", "not written")
 	if readString(t, hooks) != before || len(backups(t, hooks)) != 0 {
 		t.Error("detach --dry-run wrote something")
 	}
@@ -225,7 +236,7 @@ func TestAttachUpdatesTheBinary(t *testing.T) {
 	}
 	wantIn(t, "output", out, "  updated: PostToolUse, PostToolUseFailure, Stop,", "  Stop was: "+h.vigil+" hook claude-code\n", "  command: '"+moved+"' hook claude-code\n")
 	wantIn(t, "stderr", errOut, "no such file yet")
-	settings := readString(t, filepath.Join(h.project, ".claude", "settings.json"))
+	settings := readString(t, filepath.Join(h.project, ".claude", "settings.local.json"))
 	if strings.Contains(settings, h.vigil+" hook") || strings.Count(settings, `hook claude-code"`) != 7 {
 		t.Errorf("settings after the move:\n%s", settings)
 	}
