@@ -31,6 +31,9 @@ type Plan struct {
 	// Remove makes Write delete the file (after its backup) instead of
 	// writing Data: a file attach created that detach leaves empty.
 	Remove bool
+	// MCPProject is the project whose servers that are not shared an
+	// MCP plan edits ([PlanMCPAttachIn]); "" for the top level.
+	MCPProject string
 	// NoBackup makes Write keep no backup: a detach takes out only
 	// vigil's own entries, so the old file holds nothing of the user's
 	// that the new one lacks.

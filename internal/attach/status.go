@@ -168,11 +168,17 @@ func Status(l Locations) ([]Attachment, error) {
 			}
 			at := statusOf(a, s, file)
 			if mf, _ := l.MCPFile(a, s); mf != "" {
-				at.MCP = mcpStatusOf(a, mf)
+				at.MCP = mcpStatusOf(a, mf, l.MCPProject(a, s))
 			}
 			out = append(out, at)
 			if shared := l.SharedFile(a, s); shared != "" {
-				if st := statusOf(a, s, shared); st.Attached() || st.Err != nil && st.Exists {
+				st := statusOf(a, s, shared)
+				if mf := l.SharedMCPFile(a, s); mf != "" {
+					if ms := mcpStatusOf(a, mf, ""); ms.Entry != nil && ms.Entry.Ours {
+						st.MCP = ms
+					}
+				}
+				if st.Attached() || st.Err != nil && st.Exists || st.MCP != nil {
 					st.Shared = true
 					out = append(out, st)
 				}

@@ -61,7 +61,7 @@ func TestStatus(t *testing.T) {
 	want := []Attachment{
 		{Agent: ClaudeCode, Scope: Project, File: filepath.Join(loc.Project, ".claude", "settings.local.json"), Exists: true,
 			Entries: entries(ClaudeCode, installed, ""), Binaries: []Binary{{Path: installed, Exists: true}},
-			MCP: &MCPStatus{File: filepath.Join(loc.Project, ".mcp.json")}},
+			MCP: &MCPStatus{File: filepath.Join(loc.Home, ".claude.json"), Project: loc.Project}},
 		{Agent: ClaudeCode, Scope: User, File: filepath.Join(loc.Home, ".claude", "settings.json"), Exists: true,
 			MCP: &MCPStatus{File: filepath.Join(loc.Home, ".claude.json")}},
 		{Agent: Codex, Scope: Project, File: filepath.Join(loc.Project, ".codex", "hooks.json"),

@@ -85,23 +85,30 @@ func (c *attachCmd) Run(e *env) error {
 		}
 		warn(e.stderr, sharedPlan.Warnings)
 	}
-	var mcpPlan *attach.Plan
+	var mcpPlan, sharedMCPPlan *attach.Plan
 	if !c.NoMCP {
-		mcpFile, err := e.mcpFile(agent, file, c.User)
+		mcp, err := e.mcpFile(agent, file, c.User)
 		if err != nil {
 			return err
 		}
-		if mcpPlan, err = attach.PlanMCPAttach(mcpFile, agent, attach.MCPBinary(binary)); err != nil {
+		if mcpPlan, err = attach.PlanMCPAttachIn(mcp.file, mcp.project, agent, attach.MCPBinary(binary)); err != nil {
 			return err
 		}
 		warn(e.stderr, mcpPlan.Warnings)
+		// An older vigil registered the project's server in the shared
+		// .mcp.json.
+		if mcp.shared != "" {
+			if sharedMCPPlan, err = attach.PlanMCPDetach(mcp.shared, agent); err != nil {
+				return err
+			}
+		}
 	}
 	warn(e.stderr, plan.Warnings)
 	name := agentName(agent)
-	if !plan.Changed() && (mcpPlan == nil || !mcpPlan.Changed()) && !sharedPlan.Changed() && newHookd == nil {
+	if !plan.Changed() && !mcpPlan.Changed() && !sharedPlan.Changed() && !sharedMCPPlan.Changed() && newHookd == nil {
 		fmt.Fprintf(e.stdout, "vigil is already attached to %s in %s: nothing to change.\n", name, file)
 		if mcpPlan != nil && mcpPlan.Registered() {
-			fmt.Fprintf(e.stdout, "Its MCP server (ask_advisor) is registered in %s.\n", mcpPlan.File)
+			fmt.Fprintf(e.stdout, "Its MCP server (ask_advisor) is registered in %s.\n", mcpWhere(mcpPlan))
 		}
 		if agent == attach.Codex {
 			fmt.Fprint(e.stdout, codexTrustNote(file))
@@ -111,10 +118,9 @@ func (c *attachCmd) Run(e *env) error {
 	if c.DryRun {
 		fmt.Fprint(e.stdout, plan.Diff())
 		fmt.Fprint(e.stdout, sharedPlan.Diff())
-		if mcpPlan != nil {
-			fmt.Fprint(e.stdout, mcpPlan.Diff())
-		}
-		for _, p := range []*attach.Plan{plan, sharedPlan, mcpPlan} {
+		fmt.Fprint(e.stdout, mcpPlan.Diff())
+		fmt.Fprint(e.stdout, sharedMCPPlan.Diff())
+		for _, p := range []*attach.Plan{plan, sharedPlan, mcpPlan, sharedMCPPlan} {
 			if p != nil && p.Changed() {
 				fmt.Fprintf(e.stdout, "dry run: %s not written.\n", p.File)
 			}
@@ -153,8 +159,13 @@ func (c *attachCmd) Run(e *env) error {
 	} else {
 		fmt.Fprintf(e.stdout, "vigil's hooks are already in %s.\n", file)
 	}
-	if mcpPlan != nil && mcpPlan.Changed() {
+	if mcpPlan.Changed() {
 		if err := writeMCP(e, mcpPlan, "registered"); err != nil {
+			return err
+		}
+	}
+	if sharedMCPPlan.Changed() {
+		if err := writeMCP(e, sharedMCPPlan, ""); err != nil {
 			return err
 		}
 	}
@@ -179,9 +190,9 @@ func writeMCP(e *env, p *attach.Plan, verb string) error {
 	for _, ch := range p.Changes {
 		switch ch.Action {
 		case attach.Removed:
-			fmt.Fprintf(e.stdout, "vigil's MCP server (ask_advisor) removed from %s (%s).\n", p.File, ch.Event)
+			fmt.Fprintf(e.stdout, "vigil's MCP server (ask_advisor) removed from %s (%s).\n", mcpWhere(p), ch.Event)
 		default:
-			fmt.Fprintf(e.stdout, "vigil's MCP server (ask_advisor) %s in %s as %s: %s\n", verb, p.File, ch.Event, ch.Now)
+			fmt.Fprintf(e.stdout, "vigil's MCP server (ask_advisor) %s in %s as %s: %s\n", verb, mcpWhere(p), ch.Event, ch.Now)
 		}
 	}
 	if p.Remove {
@@ -193,21 +204,36 @@ func writeMCP(e *env, p *attach.Plan, verb string) error {
 	return nil
 }
 
+// mcpPlace is where agent's MCP servers are registered beside its hooks
+// file: file and, for a project's servers that are not shared, project
+// (under which they are in file); shared is the shared file an older
+// vigil registered in, if any.
+type mcpPlace struct{ file, project, shared string }
+
 // mcpFile is where agent's MCP servers are registered beside its hooks
-// file: Claude Code's PROJECT/.mcp.json (hooks in
-// PROJECT/.claude/settings.json) or, with --user, ~/.claude.json; Codex's
-// config.toml beside its hooks.json.
-func (e *env) mcpFile(agent attach.Agent, hooksFile string, user bool) (string, error) {
+// file: for Claude Code, ~/.claude.json, under the project (its local
+// scope: hooks in PROJECT/.claude/settings.local.json) or, with --user,
+// at the top level; Codex's config.toml beside its hooks.json.
+func (e *env) mcpFile(agent attach.Agent, hooksFile string, user bool) (mcpPlace, error) {
 	home, err := e.home()
 	if err != nil {
-		return "", err
+		return mcpPlace{}, err
 	}
 	loc := attach.Locations{Home: home, CodexHome: filepath.Dir(hooksFile)}
 	scope := attach.User
 	if agent == attach.ClaudeCode && !user {
 		loc.Project, scope = filepath.Dir(filepath.Dir(hooksFile)), attach.Project
 	}
-	return loc.MCPFile(agent, scope)
+	file, err := loc.MCPFile(agent, scope)
+	return mcpPlace{file: file, project: loc.MCPProject(agent, scope), shared: loc.SharedMCPFile(agent, scope)}, err
+}
+
+// mcpWhere names where an MCP plan registers the server.
+func mcpWhere(p *attach.Plan) string {
+	if p.MCPProject != "" {
+		return fmt.Sprintf("%s (for %s only, not shared)", p.File, p.MCPProject)
+	}
+	return p.File
 }
 
 func (c *detachCmd) Run(e *env) error {
@@ -239,17 +265,25 @@ func (c *detachCmd) Run(e *env) error {
 		}
 		plans = append(plans, sharedPlan)
 	}
-	mcpFile, err := e.mcpFile(agent, file, c.User)
+	mcp, err := e.mcpFile(agent, file, c.User)
 	if err != nil {
 		return err
 	}
-	mcpPlan, err := attach.PlanMCPDetach(mcpFile, agent)
+	mcpPlan, err := attach.PlanMCPDetachIn(mcp.file, mcp.project, agent)
 	if err != nil {
 		return err
+	}
+	mcpPlans := []*attach.Plan{mcpPlan}
+	if mcp.shared != "" {
+		p, err := attach.PlanMCPDetach(mcp.shared, agent)
+		if err != nil {
+			return err
+		}
+		mcpPlans = append(mcpPlans, p)
 	}
 	name := agentName(agent)
-	changed := mcpPlan.Changed()
-	for _, p := range plans {
+	changed := false
+	for _, p := range append(plans, mcpPlans...) {
 		changed = changed || p.Changed()
 	}
 	if !changed {
@@ -260,10 +294,10 @@ func (c *detachCmd) Run(e *env) error {
 		warn(e.stderr, p.Warnings)
 	}
 	if c.DryRun {
-		for _, p := range append(plans, mcpPlan) {
+		for _, p := range append(plans, mcpPlans...) {
 			fmt.Fprint(e.stdout, p.Diff())
 		}
-		for _, p := range append(plans, mcpPlan) {
+		for _, p := range append(plans, mcpPlans...) {
 			if p.Changed() {
 				fmt.Fprintf(e.stdout, "dry run: %s not written.\n", p.File)
 			}
@@ -286,11 +320,16 @@ func (c *detachCmd) Run(e *env) error {
 			return err
 		}
 	}
-	if mcpPlan.Changed() {
-		if err := writeMCP(e, mcpPlan, ""); err != nil {
+	for _, p := range mcpPlans {
+		if !p.Changed() {
+			continue
+		}
+		if err := writeMCP(e, p, ""); err != nil {
 			return err
 		}
-		return sayBackups(e, mcpPlan)
+		if err := sayBackups(e, p); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -173,3 +173,44 @@ func TestDetachCleansUp(t *testing.T) {
 		wantIn(t, "detach output", out, left[0])
 	}
 }
+
+// TestAttachProjectWritesNothingShared: attach --http of a project,
+// MCP server included, puts neither hookd's secret nor the user's vigil
+// path in a file under the project that is meant to be committed
+// (anything but .claude/settings.local.json); an .mcp.json where an
+// older vigil registered its server loses that entry (and goes, left
+// empty), and detach takes it out of both places.
+func TestAttachProjectWritesNothingShared(t *testing.T) {
+	h := newAttachHome(t)
+	mcpJSON := filepath.Join(h.project, ".mcp.json")
+	write(t, mcpJSON, "{\n  \"mcpServers\": {\n    \"vigil\": {\"type\": \"stdio\", \"command\": \""+h.vigil+"\", \"args\": [\"mcp\"]}\n  }\n}\n")
+	out, errOut, code := h.run(t, h.sub, "attach", "claude-code", "--http", "--command", h.vigil)
+	if code != 0 {
+		t.Fatalf("attach: exit %d\n%s", code, errOut)
+	}
+	secret := h.hookdSecret(t)
+	wantIn(t, "attach", out, "removed from "+mcpJSON)
+	if _, err := os.Stat(mcpJSON); err == nil {
+		t.Errorf("%s is left:\n%s", mcpJSON, readString(t, mcpJSON))
+	}
+	filepath.Walk(h.project, func(path string, info os.FileInfo, err error) error {
+		if err != nil || info.IsDir() || filepath.Base(path) == "settings.local.json" || strings.Contains(path, ".vigil-backup-") {
+			return nil
+		}
+		b, _ := os.ReadFile(path)
+		if strings.Contains(string(b), secret) || strings.Contains(string(b), h.vigil) {
+			t.Errorf("%s holds hookd's secret or the user's vigil path:\n%s", path, b)
+		}
+		return nil
+	})
+	claudeJSON := readString(t, filepath.Join(h.home, ".claude.json"))
+	wantIn(t, "~/.claude.json", claudeJSON, h.project, h.vigil)
+	out, _, _ = h.run(t, h.sub, "status", "--json")
+	wantIn(t, "status", out, `"project":"`+h.project+`","registered":true`)
+	if _, errOut, code := h.run(t, h.sub, "detach", "claude-code"); code != 0 {
+		t.Fatalf("detach: %s", errOut)
+	}
+	if got := readString(t, filepath.Join(h.home, ".claude.json")); strings.Contains(got, h.vigil) {
+		t.Errorf("detach left vigil in ~/.claude.json:\n%s", got)
+	}
+}
