@@ -159,6 +159,11 @@ func (c *attachCmd) Run(e *env) error {
 	} else {
 		fmt.Fprintf(e.stdout, "vigil's hooks are already in %s.\n", file)
 	}
+	if sharedFile(agent, file) != "" {
+		if err := excludeFromGit(e, file); err != nil {
+			return err
+		}
+	}
 	if mcpPlan.Changed() {
 		if err := writeMCP(e, mcpPlan, "registered"); err != nil {
 			return err
@@ -315,6 +320,9 @@ func (c *detachCmd) Run(e *env) error {
 		writeChanges(e.stdout, p.Changes)
 		if p.Remove {
 			fmt.Fprintf(e.stdout, "  %s held nothing else and is removed.\n", p.File)
+			if err := unexcludeFromGit(e, p.File); err != nil {
+				return err
+			}
 		}
 		if err := sayBackups(e, p); err != nil {
 			return err
@@ -330,6 +338,32 @@ func (c *detachCmd) Run(e *env) error {
 		if err := sayBackups(e, p); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// excludeFromGit lists file, a project's file that names the user's
+// vigil (and maybe hookd's secret), in its repository's
+// .git/info/exclude, and says so.
+func excludeFromGit(e *env, file string) error {
+	exclude, err := attach.ExcludeFromGit(file)
+	if err != nil {
+		return err
+	}
+	if exclude != "" {
+		fmt.Fprintf(e.stdout, "  git:     listed in %s, so it is not committed (it names your vigil binary)\n", exclude)
+	}
+	return nil
+}
+
+// unexcludeFromGit takes out the line excludeFromGit added for file.
+func unexcludeFromGit(e *env, file string) error {
+	exclude, err := attach.UnexcludeFromGit(file)
+	if err != nil {
+		return err
+	}
+	if exclude != "" {
+		fmt.Fprintf(e.stdout, "  git:     no longer listed in %s\n", exclude)
 	}
 	return nil
 }

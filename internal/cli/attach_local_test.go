@@ -51,6 +51,13 @@ func TestAttachKeepsSecretsOutOfSharedFiles(t *testing.T) {
 	if b := backups(t, shared); len(b) != 0 {
 		t.Errorf("backups of settings.json: %v", b)
 	}
+	// vigil made settings.local.json, so git does not know to leave it
+	// out: the repository's info/exclude lists it.
+	exclude := filepath.Join(h.project, ".git", "info", "exclude")
+	if b, _ := os.ReadFile(exclude); !strings.Contains(string(b), "\n/.claude/settings.local.json\n") {
+		t.Errorf("%s does not list settings.local.json:\n%s", exclude, b)
+	}
+	wantIn(t, "output", out, exclude)
 
 	// Status and detach find the hooks there; detach removes the file it
 	// leaves empty, which attach created.
@@ -63,6 +70,9 @@ func TestAttachKeepsSecretsOutOfSharedFiles(t *testing.T) {
 	wantIn(t, "detach", out, "vigil detached from Claude Code in "+local+":\n")
 	if _, err := os.Stat(local); err == nil {
 		t.Errorf("detach left %s:\n%s", local, readString(t, local))
+	}
+	if b, _ := os.ReadFile(exclude); strings.Contains(string(b), "settings.local.json") {
+		t.Errorf("detach left the line in %s:\n%s", exclude, b)
 	}
 }
 
