@@ -16,7 +16,7 @@ import (
 // attachCmd is `vigil attach AGENT` (docs/attach.md).
 type attachCmd struct {
 	Agent   string `arg:"" enum:"claude-code,codex,pi,omp" help:"The agent to attach to: claude-code, codex, pi or omp."`
-	Project string `help:"Claude Code: write the hooks into DIR/.claude/settings.json; pi, omp: vigil's extension into DIR/.pi/extensions (.omp/extensions) (default: the git root of this folder, else this folder)." placeholder:"DIR" type:"existingdir"`
+	Project string `help:"Claude Code: write the hooks into DIR/.claude/settings.local.json (not shared) and vigil's MCP server under DIR in ~/.claude.json; pi, omp: vigil's extension into DIR/.pi/extensions (.omp/extensions) (default: the git root of this folder, else this folder)." placeholder:"DIR" type:"existingdir"`
 	User    bool   `help:"Claude Code: write the hooks into ~/.claude/settings.json, for every project; pi, omp: the extension into ~/.pi/agent/extensions (~/.omp/agent/extensions)."`
 	File    string `name:"file" help:"pi, omp: write the extension to FILE instead of an extensions folder, to load with -e FILE." placeholder:"FILE" type:"path"`
 	Command string `help:"The binary the hooks run: vigil, or vigil-hook (default: the vigil-hook beside this vigil, else this vigil). Needed when this one was built by go run." placeholder:"PATH" type:"path"`
@@ -28,7 +28,7 @@ type attachCmd struct {
 // detachCmd is `vigil detach AGENT` (docs/attach.md).
 type detachCmd struct {
 	Agent   string `arg:"" enum:"claude-code,codex,pi,omp" help:"The agent to detach from: claude-code, codex, pi or omp."`
-	Project string `help:"Claude Code: edit DIR/.claude/settings.json; pi, omp: remove the extension from DIR/.pi/extensions (.omp/extensions) (default: the git root of this folder, else this folder)." placeholder:"DIR" type:"existingdir"`
+	Project string `help:"Claude Code: edit DIR/.claude/settings.local.json (and what an older vigil wrote into DIR/.claude/settings.json and DIR/.mcp.json); pi, omp: remove the extension from DIR/.pi/extensions (.omp/extensions) (default: the git root of this folder, else this folder)." placeholder:"DIR" type:"existingdir"`
 	User    bool   `help:"Claude Code: edit ~/.claude/settings.json; pi, omp: remove the extension from ~/.pi/agent/extensions (~/.omp/agent/extensions)."`
 	File    string `name:"file" help:"pi, omp: remove the extension written with attach --file FILE." placeholder:"FILE" type:"path"`
 	DryRun  bool   `name:"dry-run" help:"Print the change as a unified diff and write nothing."`
@@ -177,9 +177,6 @@ func (c *attachCmd) Run(e *env) error {
 	switch agent {
 	case attach.ClaudeCode:
 		fmt.Fprintln(e.stdout, "Claude Code reads hooks and MCP servers when a session starts: sessions already running keep the ones they had.")
-		if mcpPlan != nil && filepath.Base(mcpPlan.File) == ".mcp.json" && mcpPlan.Changed() {
-			fmt.Fprintln(e.stdout, "Claude Code asks once, in an interactive session, whether to use the project's MCP server vigil from .mcp.json: approve it to give the agent ask_advisor.")
-		}
 	case attach.Codex:
 		fmt.Fprint(e.stdout, codexTrustNote(file))
 	}
