@@ -239,8 +239,18 @@ func (m *Manager) byRecency(cwd string) ([]Info, error) {
 // agent session always maps to the same file, so a sidecar started
 // again finds what the last one recorded. It never takes the writer
 // lock ([Options.Lock]): one sidecar per agent session writes it, and a
-// second one starting must get as far as finding the first.
+// second one starting must get as far as finding the first. Several
+// files with its id (left by sidecars that raced before one held the
+// session) are not an error: see [Manager.AttachedLog].
 func (m *Manager) Attached(cwd, agent, id, transcript string) (*Session, error) {
+	return m.AttachedLog(cwd, agent, id, transcript, nil)
+}
+
+// AttachedLog is [Manager.Attached], saying through logf (when not nil)
+// which file it took when several have the session's id: the largest,
+// which holds what was recorded, the oldest among equals; the others
+// are left where they are.
+func (m *Manager) AttachedLog(cwd, agent, id, transcript string, logf func(format string, args ...any)) (*Session, error) {
 	if !filepath.IsAbs(cwd) {
 		return nil, fmt.Errorf("attached session: cwd %q is not absolute", cwd)
 	}
@@ -248,6 +258,14 @@ func (m *Manager) Attached(cwd, agent, id, transcript string) (*Session, error) 
 	opts.Lock = false
 	sid := agent + "-" + fileSafe(id)
 	path, err := m.Find(sid)
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		if p, others, ok := m.pickDuplicate(sid); ok {
+			if logf != nil {
+				logf("several files have the session id %s: taking %s, which holds the most; left alone: %s", sid, p, strings.Join(others, ", "))
+			}
+			path, err = p, nil
+		}
+	}
 	if err == nil {
 		if _, id2, _ := strings.Cut(strings.TrimSuffix(filepath.Base(path), ".jsonl"), "_"); id2 == sid {
 			return Open(path, opts)

@@ -15,7 +15,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"slices"
 
@@ -37,8 +36,8 @@ func main() {
 	}
 	vigil, err := hookwire.Vigil()
 	if err != nil {
-		io.Copy(io.Discard, os.Stdin)
+		hookwire.Discard(os.Stdin)
 		return
 	}
-	hookwire.Command(context.Background(), args[0], os.Stdin, os.Stdout, os.LookupEnv, vigil)
+	hookwire.Command(context.Background(), args[0], os.Stdin, os.Stdout, os.Stderr, os.LookupEnv, vigil)
 }

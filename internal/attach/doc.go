@@ -8,8 +8,13 @@
 // Both agents read the same shape: a top-level "hooks" object mapping an
 // event name to a list of groups, each with an optional "matcher" and a list
 // of handlers such as {"type": "command", "command": "...", "timeout": 10}.
-// Claude Code keeps it in .claude/settings.json (project) or
-// ~/.claude/settings.json (user); Codex in $CODEX_HOME/hooks.json.
+// Claude Code keeps it in .claude/settings.local.json (a project's
+// settings that are not shared: vigil's hooks name the user's binary,
+// and may carry hookd's secret; an older vigil wrote
+// .claude/settings.json, [Locations.SharedFile]) or
+// ~/.claude/settings.json (user); Codex in $CODEX_HOME/hooks.json. A
+// project file attach makes is listed in the repository's
+// .git/info/exclude ([ExcludeFromGit]).
 //
 // # How it edits
 //
@@ -56,8 +61,10 @@
 //
 // For Claude Code and Codex, [AttachMCP] and [DetachMCP] register and
 // remove vigil's MCP server (`vigil mcp`, the ask_advisor tool) under the
-// name [MCPServerName]: in Claude Code's PROJECT/.mcp.json or
-// ~/.claude.json, edited like the hooks (mcpjson.go), and in Codex's
+// name [MCPServerName]: in Claude Code's ~/.claude.json, under
+// "projects"[PROJECT] for a project (its local scope, not shared:
+// [PlanMCPAttachIn]; an older vigil wrote the shared PROJECT/.mcp.json)
+// or at the top level for the user, edited like the hooks (mcpjson.go), and in Codex's
 // config.toml as a [mcp_servers.vigil] table, read with a TOML parser and
 // edited as text, each edit checked by parsing its result (mcptoml.go).
 // An entry of that name that is not vigil's is left alone, with a

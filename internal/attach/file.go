@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/aymanbagabas/go-udiff"
@@ -30,6 +31,13 @@ type Plan struct {
 	// Remove makes Write delete the file (after its backup) instead of
 	// writing Data: a file attach created that detach leaves empty.
 	Remove bool
+	// MCPProject is the project whose servers that are not shared an
+	// MCP plan edits ([PlanMCPAttachIn]); "" for the top level.
+	MCPProject string
+	// NoBackup makes Write keep no backup: a detach takes out only
+	// vigil's own entries, so the old file holds nothing of the user's
+	// that the new one lacks.
+	NoBackup bool
 	*Result
 }
 
@@ -48,7 +56,10 @@ func PlanAttach(file string, a Agent, binary, hookURL string) (*Plan, error) {
 }
 
 // PlanDetach reads file and computes [Detach] on it. A missing file has
-// nothing to detach.
+// nothing to detach. The plan keeps no backup ([Plan.NoBackup]); a
+// file that only vigil's hooks need (Claude Code's
+// .claude/settings.local.json, Codex's hooks.json) left holding nothing
+// ({}) is removed.
 func PlanDetach(file string, a Agent) (*Plan, error) {
 	p, err := readPlan(file)
 	if err != nil {
@@ -58,7 +69,55 @@ func PlanDetach(file string, a Agent) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	p.NoBackup = true
+	if base := filepath.Base(file); p.Changed() && emptyObject(p.Data) && (base == "settings.local.json" || base == "hooks.json") {
+		p.Remove = true
+	}
 	return p, nil
+}
+
+// Backups returns the backups Write made of file (FILE.vigil-backup-*),
+// oldest first.
+func Backups(file string) ([]string, error) {
+	found, err := filepath.Glob(globQuote(file) + ".vigil-backup-*")
+	if err != nil {
+		return nil, fmt.Errorf("backups of %s: %w", file, err)
+	}
+	return found, nil
+}
+
+// globQuote escapes the characters filepath.Match treats specially.
+func globQuote(s string) string {
+	var b []byte
+	for i := 0; i < len(s); i++ {
+		if strings.IndexByte(`*?[\`, s[i]) >= 0 {
+			b = append(b, '\\')
+		}
+		b = append(b, s[i])
+	}
+	return string(b)
+}
+
+// PruneBackups removes the backups of the plan's file that hold what
+// the file holds now that the plan is written (or, when it was removed,
+// that hold nothing but an empty object): they keep nothing the file
+// does not. It returns the backups it leaves.
+func (p *Plan) PruneBackups() (kept []string, err error) {
+	found, err := Backups(p.Target)
+	if err != nil {
+		return nil, err
+	}
+	for _, b := range found {
+		data, rerr := os.ReadFile(b)
+		redundant := rerr == nil && (!p.Remove && bytes.Equal(data, p.Data) || p.Remove && emptyObject(data))
+		if redundant {
+			if rerr := os.Remove(b); rerr == nil {
+				continue
+			}
+		}
+		kept = append(kept, b)
+	}
+	return kept, nil
 }
 
 func readPlan(file string) (*Plan, error) {
@@ -92,8 +151,9 @@ func readPlan(file string) (*Plan, error) {
 // one must not exhaust vigil. Real ones are a few KiB.
 const MaxSettingsSize = 4 << 20
 
-// Changed tells whether writing the plan would change the file.
-func (p *Plan) Changed() bool { return len(p.Changes) > 0 }
+// Changed tells whether writing the plan would change the file (false
+// for a nil plan: no file).
+func (p *Plan) Changed() bool { return p != nil && p.Result != nil && len(p.Changes) > 0 }
 
 // Diff returns the change as a unified diff ("" when there is none).
 func (p *Plan) Diff() string {
@@ -141,7 +201,7 @@ func (p *Plan) Write(now time.Time) (backup string, err error) {
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
 		return "", fmt.Errorf("write %s: %w", p.File, err)
 	}
-	if p.Exists {
+	if p.Exists && !p.NoBackup {
 		if backup, err = writeBackup(p.Target, p.Old, p.Mode, now); err != nil {
 			return "", err
 		}

@@ -61,12 +61,12 @@ func TestWriteKeepsModeAndBacksUp(t *testing.T) {
 	assertContent(t, file, string(p.Data))
 	assertMode(t, file, 0o600)
 
-	// Detaching in the same second keeps the first backup.
-	d, err := PlanDetach(file, ClaudeCode)
+	// A second attach in the same second keeps the first backup.
+	p2, err := PlanAttach(file, ClaudeCode, "/elsewhere/vigil", "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	second, err := d.Write(noon)
+	second, err := p2.Write(noon)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,8 +75,24 @@ func TestWriteKeepsModeAndBacksUp(t *testing.T) {
 	}
 	assertContent(t, backup, userSettings)
 	assertContent(t, second, string(p.Data))
+
+	// Detach keeps no backup: it takes out vigil's entries only.
+	d, err := PlanDetach(file, ClaudeCode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if third, err := d.Write(noon); err != nil || third != "" {
+		t.Errorf("detach: backup %q, %v; want none", third, err)
+	}
 	assertContent(t, file, userSettings)
 	assertFiles(t, dir, "settings.json", "settings.json.vigil-backup-20261130-120005", "settings.json.vigil-backup-20261130-120005-2")
+	// The backup that holds what the file holds again goes; the other
+	// stays.
+	kept, err := d.PruneBackups()
+	if err != nil || len(kept) != 1 || kept[0] != second {
+		t.Errorf("PruneBackups kept %v, %v; want %s", kept, err, second)
+	}
+	assertFiles(t, dir, "settings.json", "settings.json.vigil-backup-20261130-120005-2")
 }
 
 func TestWriteThroughSymlink(t *testing.T) {

@@ -13,8 +13,10 @@ import (
 
 // This file registers vigil's MCP server (`vigil mcp`, which offers the
 // agent ask_advisor) with Claude Code and Codex, next to the hooks:
-// Claude Code reads a project's servers from PROJECT/.mcp.json and the
-// user's from the top-level "mcpServers" of ~/.claude.json; Codex reads
+// Claude Code reads a project's servers that are not shared from
+// "projects"[PROJECT]."mcpServers" of ~/.claude.json (shared ones, which
+// vigil no longer writes, from PROJECT/.mcp.json) and the user's from the
+// top-level "mcpServers" of ~/.claude.json; Codex reads
 // [mcp_servers.NAME] tables from $CODEX_HOME/config.toml. The entry is
 // named [MCPServerName] and runs `VIGIL mcp`.
 
@@ -36,7 +38,8 @@ type MCPEntry struct {
 }
 
 // MCPFile returns the file where a's MCP servers are registered at
-// scope s: Claude Code's PROJECT/.mcp.json or HOME/.claude.json, Codex's
+// scope s: Claude Code's HOME/.claude.json (for the project scope, under
+// the project: [Locations.MCPProject]), Codex's
 // PROJECT/.codex/config.toml or CODEX_HOME/config.toml. pi and omp have
 // no MCP servers ("" and no error).
 func (l Locations) MCPFile(a Agent, s Scope) (string, error) {
@@ -50,10 +53,33 @@ func (l Locations) MCPFile(a Agent, s Scope) (string, error) {
 	if a == Codex {
 		return filepath.Join(filepath.Dir(hooks), "config.toml"), nil
 	}
-	if s == Project {
-		return filepath.Join(l.Project, ".mcp.json"), nil
+	if s == Project && l.Home == "" {
+		return "", errors.New("no home folder: set HOME")
 	}
 	return filepath.Join(l.Home, ".claude.json"), nil
+}
+
+// MCPProject is where in [Locations.MCPFile] a's MCP servers at scope s
+// are: for Claude Code's project scope, the project's servers that are
+// not shared (its local scope, under "projects"[PROJECT] in
+// ~/.claude.json: the entry names this user's vigil binary, which a
+// shared PROJECT/.mcp.json must not); "" (the top level) otherwise.
+func (l Locations) MCPProject(a Agent, s Scope) string {
+	if a == ClaudeCode && s == Project {
+		return l.Project
+	}
+	return ""
+}
+
+// SharedMCPFile is the MCP settings file meant to be committed where an
+// older vigil registered its MCP server: Claude Code's
+// PROJECT/.mcp.json; "" for the others. Attach and detach remove
+// vigil's entry from it.
+func (l Locations) SharedMCPFile(a Agent, s Scope) string {
+	if a != ClaudeCode || s != Project || l.Project == "" {
+		return ""
+	}
+	return filepath.Join(l.Project, ".mcp.json")
 }
 
 // MCPBinary returns the vigil binary the MCP entry runs for the binary
@@ -110,7 +136,7 @@ func quoteAll(ss []string) []string {
 func AttachMCP(data []byte, name string, a Agent, vigil string) (*Result, error) {
 	switch a {
 	case ClaudeCode:
-		return attachMCPJSON(data, name, vigil)
+		return attachMCPJSON(data, name, vigil, "")
 	case Codex:
 		return attachMCPTOML(data, name, vigil)
 	}
@@ -123,7 +149,7 @@ func AttachMCP(data []byte, name string, a Agent, vigil string) (*Result, error)
 func DetachMCP(data []byte, name string, a Agent) (*Result, error) {
 	switch a {
 	case ClaudeCode:
-		return detachMCPJSON(data, name)
+		return detachMCPJSON(data, name, "")
 	case Codex:
 		return detachMCPTOML(data, name)
 	}
@@ -133,12 +159,18 @@ func DetachMCP(data []byte, name string, a Agent) (*Result, error) {
 // MCPEntryIn returns the entry named [MCPServerName] in data, nil when
 // there is none.
 func MCPEntryIn(data []byte, name string, a Agent) (*MCPEntry, error) {
+	return mcpEntryIn(data, name, a, "")
+}
+
+// mcpEntryIn is [MCPEntryIn] in project's local scope (Claude Code's
+// ~/.claude.json) when project is set.
+func mcpEntryIn(data []byte, name string, a Agent, project string) (*MCPEntry, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, nil
 	}
 	switch a {
 	case ClaudeCode:
-		return mcpEntryJSON(data, name)
+		return mcpEntryJSON(data, name, project)
 	case Codex:
 		en, _, err := mcpEntryTOML(data, name)
 		return en, err
@@ -148,11 +180,24 @@ func MCPEntryIn(data []byte, name string, a Agent) (*MCPEntry, error) {
 
 // PlanMCPAttach reads file and computes [AttachMCP] on it.
 func PlanMCPAttach(file string, a Agent, vigil string) (*Plan, error) {
+	return PlanMCPAttachIn(file, "", a, vigil)
+}
+
+// PlanMCPAttachIn is [PlanMCPAttach] for the servers of project that
+// are not shared, when project is set: Claude Code's local scope, in
+// file ~/.claude.json under "projects"[project] ([Locations.MCPProject]).
+func PlanMCPAttachIn(file, project string, a Agent, vigil string) (*Plan, error) {
 	p, err := readPlan(file)
 	if err != nil {
 		return nil, err
 	}
-	if p.Result, err = AttachMCP(p.Old, file, a, vigil); err != nil {
+	p.MCPProject = project
+	if a == ClaudeCode && project != "" {
+		p.Result, err = attachMCPJSON(p.Old, file, vigil, project)
+	} else {
+		p.Result, err = AttachMCP(p.Old, file, a, vigil)
+	}
+	if err != nil {
 		return nil, err
 	}
 	if a == Codex && !p.Exists {
@@ -164,15 +209,29 @@ func PlanMCPAttach(file string, a Agent, vigil string) (*Plan, error) {
 
 // PlanMCPDetach reads file and computes [DetachMCP] on it. A project's
 // .mcp.json that this leaves holding nothing ({}), or a config.toml left
-// blank, is removed: attach created it.
+// blank, is removed: attach created it. It keeps no backup
+// ([Plan.NoBackup]).
 func PlanMCPDetach(file string, a Agent) (*Plan, error) {
+	return PlanMCPDetachIn(file, "", a)
+}
+
+// PlanMCPDetachIn is [PlanMCPDetach] for the servers of project that are
+// not shared, when project is set (see [PlanMCPAttachIn]).
+func PlanMCPDetachIn(file, project string, a Agent) (*Plan, error) {
 	p, err := readPlan(file)
 	if err != nil {
 		return nil, err
 	}
-	if p.Result, err = DetachMCP(p.Old, file, a); err != nil {
+	p.MCPProject = project
+	if a == ClaudeCode && project != "" {
+		p.Result, err = detachMCPJSON(p.Old, file, project)
+	} else {
+		p.Result, err = DetachMCP(p.Old, file, a)
+	}
+	if err != nil {
 		return nil, err
 	}
+	p.NoBackup = true // only vigil's entry goes
 	switch {
 	case !p.Changed():
 	case a == ClaudeCode && filepath.Base(file) == ".mcp.json" && emptyObject(p.Data),
@@ -190,8 +249,12 @@ func emptyObject(data []byte) bool {
 // MCPStatus is what a's MCP settings file at one scope says about vigil's
 // MCP server.
 type MCPStatus struct {
-	File   string
-	Exists bool
+	File string
+	// Project is set for a project's servers that are not shared
+	// (Claude Code's local scope): they are under "projects"[Project]
+	// in File.
+	Project string
+	Exists  bool
 	// Entry is the server named vigil, nil when there is none.
 	Entry *MCPEntry
 	// Err is why File could not be read or parsed.
@@ -204,7 +267,10 @@ func (s MCPStatus) Registered() bool { return s.Entry != nil && s.Entry.Ours }
 // MCPReport is what `vigil status --json` says of the MCP server named
 // vigil in one file.
 type MCPReport struct {
-	File       string   `json:"file"`
+	File string `json:"file"`
+	// Project: the entry is the project's, not shared, under
+	// "projects"[Project] in File (Claude Code's local scope).
+	Project    string   `json:"project,omitempty"`
 	Registered bool     `json:"registered"`
 	Command    []string `json:"command,omitempty"`
 	// Foreign: a server named vigil that is not vigil's.
@@ -218,7 +284,7 @@ func (s *MCPStatus) Report() *MCPReport {
 	if s == nil || (s.Entry == nil && s.Err == nil) {
 		return nil
 	}
-	r := &MCPReport{File: s.File, Registered: s.Registered()}
+	r := &MCPReport{File: s.File, Project: s.Project, Registered: s.Registered()}
 	if s.Entry != nil {
 		r.Command, r.Foreign = append([]string{s.Entry.Command}, s.Entry.Args...), !s.Entry.Ours
 	}
@@ -228,8 +294,8 @@ func (s *MCPStatus) Report() *MCPReport {
 	return r
 }
 
-func mcpStatusOf(a Agent, file string) *MCPStatus {
-	st := &MCPStatus{File: file}
+func mcpStatusOf(a Agent, file, project string) *MCPStatus {
+	st := &MCPStatus{File: file, Project: project}
 	data, err := yamlfile.ReadRegular(file, MaxSettingsSize)
 	if errors.Is(err, os.ErrNotExist) {
 		return st
@@ -239,7 +305,7 @@ func mcpStatusOf(a Agent, file string) *MCPStatus {
 		st.Err = fmt.Errorf("read %s: %w", file, err)
 		return st
 	}
-	st.Entry, st.Err = MCPEntryIn(data, file, a)
+	st.Entry, st.Err = mcpEntryIn(data, file, a, project)
 	return st
 }
 
@@ -249,7 +315,7 @@ func (p *Plan) Registered() bool {
 	if p.Remove {
 		return false
 	}
-	en, err := MCPEntryIn(p.Data, p.File, agentOfMCPFile(p.File))
+	en, err := mcpEntryIn(p.Data, p.File, agentOfMCPFile(p.File), p.MCPProject)
 	return err == nil && en != nil && en.Ours
 }
 

@@ -8,32 +8,76 @@ import (
 
 // Claude Code's MCP servers: {"mcpServers": {"vigil": {"type": "stdio",
 // "command": VIGIL, "args": ["mcp"]}}}, edited in place like the hooks
-// (edit.go): the rest of the file keeps its bytes.
+// (edit.go): the rest of the file keeps its bytes. A project's servers
+// that are not shared (Claude Code's local scope) are in ~/.claude.json
+// under "projects"[PROJECT].
 
 const mcpJSONKey = "mcpServers." + MCPServerName
 
-// mcpJSON finds the "mcpServers" object (nil when there is none) and the
-// index of its vigil member (-1 when there is none). The top level must be
-// an object; "mcpServers" must be one when strict.
-func (e *editor) mcpJSON(strict bool) (root, servers *hujson.Object, i int, err error) {
+// mcpScope returns the object that holds "mcpServers" and its depth:
+// the top level (0), or, for project (Claude Code's local scope, in
+// ~/.claude.json), the top level's "projects"[project] (2); nil when
+// there is none and create is false. create makes the missing objects
+// (attach). The top level must be an object, and so must the others
+// when strict.
+func (e *editor) mcpScope(project string, strict, create bool) (*hujson.Object, int, error) {
 	root, ok := e.doc.root.Value.(*hujson.Object)
 	if !ok {
-		return nil, nil, -1, e.errorAt(e.doc.root, "the file holds %s: want a JSON object", kindName(e.doc.root))
+		return nil, 0, e.errorAt(e.doc.root, "the file holds %s: want a JSON object", kindName(e.doc.root))
+	}
+	if project == "" {
+		return root, 0, nil
+	}
+	obj := root
+	for depth, key := range []string{"projects", project} {
+		j, err := e.member(obj, key)
+		if err != nil {
+			return nil, 0, err
+		}
+		if j < 0 {
+			if !create {
+				return nil, 0, nil
+			}
+			v := e.st.object(depth + 1)
+			e.st.appendMember(obj, depth, e.st.member(key, v))
+			obj = v.Value.(*hujson.Object)
+			continue
+		}
+		val := obj.Members[j].Value
+		next, ok := val.Value.(*hujson.Object)
+		if !ok {
+			if strict {
+				return nil, 0, e.errorAt(val, "%s: want an object, found %s", key, kindName(val))
+			}
+			return nil, 0, nil
+		}
+		obj = next
+	}
+	return obj, 2, nil
+}
+
+// mcpJSON finds the "mcpServers" object (nil when there is none) in
+// scope, and the index of its vigil member (-1 when there is none).
+// "mcpServers" must be an object when strict.
+func (e *editor) mcpJSON(scope *hujson.Object, strict bool) (servers *hujson.Object, i int, err error) {
+	root := scope
+	if root == nil {
+		return nil, -1, nil
 	}
 	j, err := e.member(root, "mcpServers")
 	if err != nil || j < 0 {
-		return root, nil, -1, err
+		return nil, -1, err
 	}
 	val := root.Members[j].Value
-	servers, ok = val.Value.(*hujson.Object)
+	servers, ok := val.Value.(*hujson.Object)
 	if !ok {
 		if strict {
-			return nil, nil, -1, e.errorAt(val, "mcpServers: want an object of servers, found %s", kindName(val))
+			return nil, -1, e.errorAt(val, "mcpServers: want an object of servers, found %s", kindName(val))
 		}
-		return root, nil, -1, nil
+		return nil, -1, nil
 	}
 	i, err = e.member(servers, MCPServerName)
-	return root, servers, i, err
+	return servers, i, err
 }
 
 // jsonEntry reads a server's entry: its command and string args.
@@ -77,13 +121,17 @@ func jsonEntry(e *editor, v hujson.Value) (*MCPEntry, int, error) {
 	return en, cmd, nil
 }
 
-func attachMCPJSON(data []byte, name, vigil string) (*Result, error) {
+func attachMCPJSON(data []byte, name, vigil, project string) (*Result, error) {
 	doc, err := parseOrEmpty(name, data)
 	if err != nil {
 		return nil, err
 	}
 	e := &editor{name: name, src: data, doc: doc, st: detectStyle(doc.root)}
-	root, servers, i, err := e.mcpJSON(true)
+	root, depth, err := e.mcpScope(project, true, true)
+	if err != nil {
+		return nil, err
+	}
+	servers, i, err := e.mcpJSON(root, true)
 	if err != nil {
 		return nil, err
 	}
@@ -107,25 +155,25 @@ func attachMCPJSON(data []byte, name, vigil string) (*Result, error) {
 		return res, nil
 	}
 	if servers == nil {
-		v := e.st.object(1)
+		v := e.st.object(depth + 1)
 		servers = v.Value.(*hujson.Object)
-		e.st.appendMember(root, 0, e.st.member("mcpServers", v))
+		e.st.appendMember(root, depth, e.st.member("mcpServers", v))
 	}
 	var args []hujson.Value
 	for _, a := range MCPArgs() {
 		args = append(args, scalar(quoteJSONString(a)))
 	}
-	entry := e.st.object(2,
+	entry := e.st.object(depth+2,
 		e.st.member("type", scalar(quoteJSONString("stdio"))),
 		e.st.member("command", scalar(quoteJSONString(vigil))),
-		e.st.member("args", e.st.array(3, args...)))
-	e.st.appendMember(servers, 1, e.st.member(MCPServerName, entry))
+		e.st.member("args", e.st.array(depth+3, args...)))
+	e.st.appendMember(servers, depth+1, e.st.member(MCPServerName, entry))
 	res.Changes = append(res.Changes, Change{Event: mcpJSONKey, Action: Added, Now: vigil + " mcp"})
 	res.Data = doc.bytes()
 	return res, nil
 }
 
-func detachMCPJSON(data []byte, name string) (*Result, error) {
+func detachMCPJSON(data []byte, name, project string) (*Result, error) {
 	res := &Result{Data: data}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return res, nil
@@ -135,7 +183,11 @@ func detachMCPJSON(data []byte, name string) (*Result, error) {
 		return nil, err
 	}
 	e := &editor{name: name, src: data, doc: doc}
-	root, servers, i, err := e.mcpJSON(false)
+	root, _, err := e.mcpScope(project, false, false)
+	if err != nil {
+		return nil, err
+	}
+	servers, i, err := e.mcpJSON(root, false)
 	if err != nil || i < 0 {
 		return res, err
 	}
@@ -149,21 +201,54 @@ func detachMCPJSON(data []byte, name string) (*Result, error) {
 			removeMember(root, j)
 		}
 	}
+	if project != "" && len(root.Members) == 0 {
+		e.dropEmptyProject(project)
+	}
 	res.Changes = append(res.Changes, Change{Event: mcpJSONKey, Action: Removed, Was: en.Command + " mcp"})
 	res.Data = doc.bytes()
 	return res, nil
 }
 
-func mcpEntryJSON(data []byte, name string) (*MCPEntry, error) {
+func mcpEntryJSON(data []byte, name, project string) (*MCPEntry, error) {
 	doc, err := parseDocument(name, data)
 	if err != nil {
 		return nil, err
 	}
 	e := &editor{name: name, src: data, doc: doc}
-	_, servers, i, err := e.mcpJSON(false)
+	root, _, err := e.mcpScope(project, false, false)
+	if err != nil {
+		return nil, err
+	}
+	servers, i, err := e.mcpJSON(root, false)
 	if err != nil || i < 0 {
 		return nil, err
 	}
 	en, _, err := jsonEntry(e, servers.Members[i].Value)
 	return en, err
+}
+
+// dropEmptyProject removes "projects"[project] from the top level once
+// detach left it empty, and "projects" when that leaves it empty: what
+// attach created for the local scope goes with it.
+func (e *editor) dropEmptyProject(project string) {
+	root, ok := e.doc.root.Value.(*hujson.Object)
+	if !ok {
+		return
+	}
+	j, err := e.member(root, "projects")
+	if err != nil || j < 0 {
+		return
+	}
+	projects, ok := root.Members[j].Value.Value.(*hujson.Object)
+	if !ok {
+		return
+	}
+	if k, err := e.member(projects, project); err == nil && k >= 0 {
+		if obj, ok := projects.Members[k].Value.Value.(*hujson.Object); ok && len(obj.Members) == 0 {
+			removeMember(projects, k)
+		}
+	}
+	if len(projects.Members) == 0 {
+		removeMember(root, j)
+	}
 }

@@ -33,7 +33,9 @@ type Locations struct {
 }
 
 // File returns the hooks file of agent a at scope s: Claude Code's
-// PROJECT/.claude/settings.json or HOME/.claude/settings.json, Codex's
+// PROJECT/.claude/settings.local.json (the project's settings that are
+// not shared: the hooks name this user's vigil binary, and with --http
+// hookd's secret) or HOME/.claude/settings.json, Codex's
 // PROJECT/.codex/hooks.json or CODEX_HOME/hooks.json; for pi and omp, the
 // file of vigil's extension: PROJECT/.pi/extensions/vigil.ts or
 // HOME/.pi/agent/extensions/vigil.ts (.omp for omp).
@@ -55,6 +57,9 @@ func (l Locations) File(a Agent, s Scope) (string, error) {
 	}
 	switch a {
 	case ClaudeCode:
+		if s == Project {
+			return filepath.Join(dir, ".claude", "settings.local.json"), nil
+		}
 		return filepath.Join(dir, ".claude", "settings.json"), nil
 	case Codex:
 		if s == User && l.CodexHome != "" {
@@ -65,6 +70,18 @@ func (l Locations) File(a Agent, s Scope) (string, error) {
 		return filepath.Join(extensionDir(a, s, dir), ExtensionName), nil
 	}
 	return "", fmt.Errorf("unknown agent %q", a)
+}
+
+// SharedFile returns the settings file of a at scope s that is meant to
+// be committed and where vigil no longer writes, but an older vigil
+// wrote its hooks: Claude Code's PROJECT/.claude/settings.json. Attach
+// moves vigil's hooks out of it, detach removes them, [Status] reports
+// them. "" for the others.
+func (l Locations) SharedFile(a Agent, s Scope) string {
+	if a != ClaudeCode || s != Project || l.Project == "" {
+		return ""
+	}
+	return filepath.Join(l.Project, ".claude", "settings.json")
 }
 
 // Attachment is what one settings file says about vigil.
@@ -88,6 +105,9 @@ type Attachment struct {
 	// MCP is vigil's MCP server in the agent's MCP settings at this scope
 	// (Claude Code, Codex; nil for pi and omp).
 	MCP *MCPStatus
+	// Shared: File is meant to be committed ([Locations.SharedFile]);
+	// an older vigil attached there.
+	Shared bool
 }
 
 // binaryExists tells whether a hook command's binary can be run: a file
@@ -148,9 +168,21 @@ func Status(l Locations) ([]Attachment, error) {
 			}
 			at := statusOf(a, s, file)
 			if mf, _ := l.MCPFile(a, s); mf != "" {
-				at.MCP = mcpStatusOf(a, mf)
+				at.MCP = mcpStatusOf(a, mf, l.MCPProject(a, s))
 			}
 			out = append(out, at)
+			if shared := l.SharedFile(a, s); shared != "" {
+				st := statusOf(a, s, shared)
+				if mf := l.SharedMCPFile(a, s); mf != "" {
+					if ms := mcpStatusOf(a, mf, ""); ms.Entry != nil && ms.Entry.Ours {
+						st.MCP = ms
+					}
+				}
+				if st.Attached() || st.Err != nil && st.Exists || st.MCP != nil {
+					st.Shared = true
+					out = append(out, st)
+				}
+			}
 		}
 	}
 	return out, nil

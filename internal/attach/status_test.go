@@ -34,7 +34,7 @@ func TestStatus(t *testing.T) {
 	// The project's Claude Code settings run the installed vigil; Codex's
 	// user hooks run one that has gone, and lack an event; the user's
 	// Claude Code settings are not JSON.
-	write(filepath.Join(loc.Project, ".claude", "settings.json"), attached(ClaudeCode, installed))
+	write(filepath.Join(loc.Project, ".claude", "settings.local.json"), attached(ClaudeCode, installed))
 	fresh, err := Attach(nil, "x", Codex, "/gone/vigil")
 	if err != nil {
 		t.Fatal(err)
@@ -59,9 +59,9 @@ func TestStatus(t *testing.T) {
 	codexEntries := entries(Codex, "/gone/vigil", "Stop")
 	codexEntries = append(codexEntries[:1], append([]Entry{{Event: "Gone", Command: "/gone/vigil hook codex", Binary: "/gone/vigil", Timeout: 45}}, codexEntries[1:]...)...)
 	want := []Attachment{
-		{Agent: ClaudeCode, Scope: Project, File: filepath.Join(loc.Project, ".claude", "settings.json"), Exists: true,
+		{Agent: ClaudeCode, Scope: Project, File: filepath.Join(loc.Project, ".claude", "settings.local.json"), Exists: true,
 			Entries: entries(ClaudeCode, installed, ""), Binaries: []Binary{{Path: installed, Exists: true}},
-			MCP: &MCPStatus{File: filepath.Join(loc.Project, ".mcp.json")}},
+			MCP: &MCPStatus{File: filepath.Join(loc.Home, ".claude.json"), Project: loc.Project}},
 		{Agent: ClaudeCode, Scope: User, File: filepath.Join(loc.Home, ".claude", "settings.json"), Exists: true,
 			MCP: &MCPStatus{File: filepath.Join(loc.Home, ".claude.json")}},
 		{Agent: Codex, Scope: Project, File: filepath.Join(loc.Project, ".codex", "hooks.json"),
@@ -107,7 +107,7 @@ func TestLocations(t *testing.T) {
 		s    Scope
 		want string
 	}{
-		{ClaudeCode, Project, "/src/app/.claude/settings.json"},
+		{ClaudeCode, Project, "/src/app/.claude/settings.local.json"},
 		{ClaudeCode, User, "/home/ann/.claude/settings.json"},
 		{Codex, Project, "/src/app/.codex/hooks.json"},
 		{Codex, User, "/home/ann/.codex/hooks.json"},

@@ -16,7 +16,7 @@ import (
 // attachCmd is `vigil attach AGENT` (docs/attach.md).
 type attachCmd struct {
 	Agent   string `arg:"" enum:"claude-code,codex,pi,omp" help:"The agent to attach to: claude-code, codex, pi or omp."`
-	Project string `help:"Claude Code: write the hooks into DIR/.claude/settings.json; pi, omp: vigil's extension into DIR/.pi/extensions (.omp/extensions) (default: the git root of this folder, else this folder)." placeholder:"DIR" type:"existingdir"`
+	Project string `help:"Claude Code: write the hooks into DIR/.claude/settings.local.json (not shared) and vigil's MCP server under DIR in ~/.claude.json; pi, omp: vigil's extension into DIR/.pi/extensions (.omp/extensions) (default: the git root of this folder, else this folder)." placeholder:"DIR" type:"existingdir"`
 	User    bool   `help:"Claude Code: write the hooks into ~/.claude/settings.json, for every project; pi, omp: the extension into ~/.pi/agent/extensions (~/.omp/agent/extensions)."`
 	File    string `name:"file" help:"pi, omp: write the extension to FILE instead of an extensions folder, to load with -e FILE." placeholder:"FILE" type:"path"`
 	Command string `help:"The binary the hooks run: vigil, or vigil-hook (default: the vigil-hook beside this vigil, else this vigil). Needed when this one was built by go run." placeholder:"PATH" type:"path"`
@@ -28,7 +28,7 @@ type attachCmd struct {
 // detachCmd is `vigil detach AGENT` (docs/attach.md).
 type detachCmd struct {
 	Agent   string `arg:"" enum:"claude-code,codex,pi,omp" help:"The agent to detach from: claude-code, codex, pi or omp."`
-	Project string `help:"Claude Code: edit DIR/.claude/settings.json; pi, omp: remove the extension from DIR/.pi/extensions (.omp/extensions) (default: the git root of this folder, else this folder)." placeholder:"DIR" type:"existingdir"`
+	Project string `help:"Claude Code: edit DIR/.claude/settings.local.json (and what an older vigil wrote into DIR/.claude/settings.json and DIR/.mcp.json); pi, omp: remove the extension from DIR/.pi/extensions (.omp/extensions) (default: the git root of this folder, else this folder)." placeholder:"DIR" type:"existingdir"`
 	User    bool   `help:"Claude Code: edit ~/.claude/settings.json; pi, omp: remove the extension from ~/.pi/agent/extensions (~/.omp/agent/extensions)."`
 	File    string `name:"file" help:"pi, omp: remove the extension written with attach --file FILE." placeholder:"FILE" type:"path"`
 	DryRun  bool   `name:"dry-run" help:"Print the change as a unified diff and write nothing."`
@@ -54,6 +54,7 @@ func (c *attachCmd) Run(e *env) error {
 		return err
 	}
 	hookURL := ""
+	var newHookd func() error // writes hookd.json, when there is none yet
 	if c.HTTP {
 		if agent != attach.ClaudeCode {
 			return &exitError{code: exitUsage, err: errors.New("--http is for claude-code: Codex has only command hooks")}
@@ -62,33 +63,52 @@ func (c *attachCmd) Run(e *env) error {
 		if err != nil {
 			return err
 		}
-		cfg, err := ensureHookdConfig(agentDir)
+		cfg, isNew, err := hookdConfigFor(agentDir)
 		if err != nil {
 			return err
 		}
 		hookURL = cfg.URL(string(agent))
+		if isNew {
+			newHookd = func() error { return saveHookdConfig(agentDir, cfg) }
+		}
 	}
 	plan, err := attach.PlanAttach(file, agent, binary, hookURL)
 	if err != nil {
 		return err
 	}
-	var mcpPlan *attach.Plan
+	// What an older vigil wrote into the project's shared settings.json
+	// moves out of it.
+	var sharedPlan *attach.Plan
+	if shared := sharedFile(agent, file); shared != "" {
+		if sharedPlan, err = attach.PlanDetach(shared, agent); err != nil {
+			return err
+		}
+		warn(e.stderr, sharedPlan.Warnings)
+	}
+	var mcpPlan, sharedMCPPlan *attach.Plan
 	if !c.NoMCP {
-		mcpFile, err := e.mcpFile(agent, file, c.User)
+		mcp, err := e.mcpFile(agent, file, c.User)
 		if err != nil {
 			return err
 		}
-		if mcpPlan, err = attach.PlanMCPAttach(mcpFile, agent, attach.MCPBinary(binary)); err != nil {
+		if mcpPlan, err = attach.PlanMCPAttachIn(mcp.file, mcp.project, agent, attach.MCPBinary(binary)); err != nil {
 			return err
 		}
 		warn(e.stderr, mcpPlan.Warnings)
+		// An older vigil registered the project's server in the shared
+		// .mcp.json.
+		if mcp.shared != "" {
+			if sharedMCPPlan, err = attach.PlanMCPDetach(mcp.shared, agent); err != nil {
+				return err
+			}
+		}
 	}
 	warn(e.stderr, plan.Warnings)
 	name := agentName(agent)
-	if !plan.Changed() && (mcpPlan == nil || !mcpPlan.Changed()) {
+	if !plan.Changed() && !mcpPlan.Changed() && !sharedPlan.Changed() && !sharedMCPPlan.Changed() && newHookd == nil {
 		fmt.Fprintf(e.stdout, "vigil is already attached to %s in %s: nothing to change.\n", name, file)
 		if mcpPlan != nil && mcpPlan.Registered() {
-			fmt.Fprintf(e.stdout, "Its MCP server (ask_advisor) is registered in %s.\n", mcpPlan.File)
+			fmt.Fprintf(e.stdout, "Its MCP server (ask_advisor) is registered in %s.\n", mcpWhere(mcpPlan))
 		}
 		if agent == attach.Codex {
 			fmt.Fprint(e.stdout, codexTrustNote(file))
@@ -97,19 +117,34 @@ func (c *attachCmd) Run(e *env) error {
 	}
 	if c.DryRun {
 		fmt.Fprint(e.stdout, plan.Diff())
-		if mcpPlan != nil {
-			fmt.Fprint(e.stdout, mcpPlan.Diff())
-		}
-		for _, p := range []*attach.Plan{plan, mcpPlan} {
+		fmt.Fprint(e.stdout, sharedPlan.Diff())
+		fmt.Fprint(e.stdout, mcpPlan.Diff())
+		fmt.Fprint(e.stdout, sharedMCPPlan.Diff())
+		for _, p := range []*attach.Plan{plan, sharedPlan, mcpPlan, sharedMCPPlan} {
 			if p != nil && p.Changed() {
 				fmt.Fprintf(e.stdout, "dry run: %s not written.\n", p.File)
 			}
 		}
+		if newHookd != nil {
+			agentDir, _ := e.agentDir()
+			fmt.Fprintf(e.stdout, "dry run: %s (vigil hookd's address and secret) not written.\n", hookdFile(agentDir))
+		}
 		return nil
+	}
+	if newHookd != nil {
+		if err := newHookd(); err != nil {
+			return err
+		}
 	}
 	backup, err := plan.Write(time.Now())
 	if err != nil {
 		return err
+	}
+	if sharedPlan.Changed() {
+		if _, err := sharedPlan.Write(time.Now()); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "vigil's hooks moved out of %s, which is shared with the project, into %s (not shared: the hooks name your vigil binary, and hookd's secret).\n", sharedPlan.File, file)
 	}
 	if plan.Changed() {
 		fmt.Fprintf(e.stdout, "vigil attached to %s in %s:\n", name, file)
@@ -124,17 +159,24 @@ func (c *attachCmd) Run(e *env) error {
 	} else {
 		fmt.Fprintf(e.stdout, "vigil's hooks are already in %s.\n", file)
 	}
-	if mcpPlan != nil && mcpPlan.Changed() {
+	if sharedFile(agent, file) != "" {
+		if err := excludeFromGit(e, file); err != nil {
+			return err
+		}
+	}
+	if mcpPlan.Changed() {
 		if err := writeMCP(e, mcpPlan, "registered"); err != nil {
+			return err
+		}
+	}
+	if sharedMCPPlan.Changed() {
+		if err := writeMCP(e, sharedMCPPlan, ""); err != nil {
 			return err
 		}
 	}
 	switch agent {
 	case attach.ClaudeCode:
 		fmt.Fprintln(e.stdout, "Claude Code reads hooks and MCP servers when a session starts: sessions already running keep the ones they had.")
-		if mcpPlan != nil && filepath.Base(mcpPlan.File) == ".mcp.json" && mcpPlan.Changed() {
-			fmt.Fprintln(e.stdout, "Claude Code asks once, in an interactive session, whether to use the project's MCP server vigil from .mcp.json: approve it to give the agent ask_advisor.")
-		}
 	case attach.Codex:
 		fmt.Fprint(e.stdout, codexTrustNote(file))
 	}
@@ -150,9 +192,9 @@ func writeMCP(e *env, p *attach.Plan, verb string) error {
 	for _, ch := range p.Changes {
 		switch ch.Action {
 		case attach.Removed:
-			fmt.Fprintf(e.stdout, "vigil's MCP server (ask_advisor) removed from %s (%s).\n", p.File, ch.Event)
+			fmt.Fprintf(e.stdout, "vigil's MCP server (ask_advisor) removed from %s (%s).\n", mcpWhere(p), ch.Event)
 		default:
-			fmt.Fprintf(e.stdout, "vigil's MCP server (ask_advisor) %s in %s as %s: %s\n", verb, p.File, ch.Event, ch.Now)
+			fmt.Fprintf(e.stdout, "vigil's MCP server (ask_advisor) %s in %s as %s: %s\n", verb, mcpWhere(p), ch.Event, ch.Now)
 		}
 	}
 	if p.Remove {
@@ -164,21 +206,36 @@ func writeMCP(e *env, p *attach.Plan, verb string) error {
 	return nil
 }
 
+// mcpPlace is where agent's MCP servers are registered beside its hooks
+// file: file and, for a project's servers that are not shared, project
+// (under which they are in file); shared is the shared file an older
+// vigil registered in, if any.
+type mcpPlace struct{ file, project, shared string }
+
 // mcpFile is where agent's MCP servers are registered beside its hooks
-// file: Claude Code's PROJECT/.mcp.json (hooks in
-// PROJECT/.claude/settings.json) or, with --user, ~/.claude.json; Codex's
-// config.toml beside its hooks.json.
-func (e *env) mcpFile(agent attach.Agent, hooksFile string, user bool) (string, error) {
+// file: for Claude Code, ~/.claude.json, under the project (its local
+// scope: hooks in PROJECT/.claude/settings.local.json) or, with --user,
+// at the top level; Codex's config.toml beside its hooks.json.
+func (e *env) mcpFile(agent attach.Agent, hooksFile string, user bool) (mcpPlace, error) {
 	home, err := e.home()
 	if err != nil {
-		return "", err
+		return mcpPlace{}, err
 	}
 	loc := attach.Locations{Home: home, CodexHome: filepath.Dir(hooksFile)}
 	scope := attach.User
 	if agent == attach.ClaudeCode && !user {
 		loc.Project, scope = filepath.Dir(filepath.Dir(hooksFile)), attach.Project
 	}
-	return loc.MCPFile(agent, scope)
+	file, err := loc.MCPFile(agent, scope)
+	return mcpPlace{file: file, project: loc.MCPProject(agent, scope), shared: loc.SharedMCPFile(agent, scope)}, err
+}
+
+// mcpWhere names where an MCP plan registers the server.
+func mcpWhere(p *attach.Plan) string {
+	if p.MCPProject != "" {
+		return fmt.Sprintf("%s (for %s only, not shared)", p.File, p.MCPProject)
+	}
+	return p.File
 }
 
 func (c *detachCmd) Run(e *env) error {
@@ -196,47 +253,144 @@ func (c *detachCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	plans := []*attach.Plan{}
 	plan, err := attach.PlanDetach(file, agent)
 	if err != nil {
 		return err
 	}
-	mcpFile, err := e.mcpFile(agent, file, c.User)
+	plans = append(plans, plan)
+	// An older vigil wrote the project's hooks into settings.json.
+	if shared := sharedFile(agent, file); shared != "" {
+		sharedPlan, err := attach.PlanDetach(shared, agent)
+		if err != nil {
+			return err
+		}
+		plans = append(plans, sharedPlan)
+	}
+	mcp, err := e.mcpFile(agent, file, c.User)
 	if err != nil {
 		return err
 	}
-	mcpPlan, err := attach.PlanMCPDetach(mcpFile, agent)
+	mcpPlan, err := attach.PlanMCPDetachIn(mcp.file, mcp.project, agent)
 	if err != nil {
 		return err
+	}
+	mcpPlans := []*attach.Plan{mcpPlan}
+	if mcp.shared != "" {
+		p, err := attach.PlanMCPDetach(mcp.shared, agent)
+		if err != nil {
+			return err
+		}
+		mcpPlans = append(mcpPlans, p)
 	}
 	name := agentName(agent)
-	if !plan.Changed() && !mcpPlan.Changed() {
+	changed := false
+	for _, p := range append(plans, mcpPlans...) {
+		changed = changed || p.Changed()
+	}
+	if !changed {
 		fmt.Fprintf(e.stdout, "vigil is not attached to %s in %s: nothing to change.\n", name, file)
 		return nil
 	}
-	warn(e.stderr, plan.Warnings)
+	for _, p := range plans {
+		warn(e.stderr, p.Warnings)
+	}
 	if c.DryRun {
-		fmt.Fprint(e.stdout, plan.Diff())
-		fmt.Fprint(e.stdout, mcpPlan.Diff())
-		for _, p := range []*attach.Plan{plan, mcpPlan} {
+		for _, p := range append(plans, mcpPlans...) {
+			fmt.Fprint(e.stdout, p.Diff())
+		}
+		for _, p := range append(plans, mcpPlans...) {
 			if p.Changed() {
 				fmt.Fprintf(e.stdout, "dry run: %s not written.\n", p.File)
 			}
 		}
 		return nil
 	}
-	if plan.Changed() {
-		backup, err := plan.Write(time.Now())
-		if err != nil {
+	for _, p := range plans {
+		if !p.Changed() {
+			continue
+		}
+		if _, err := p.Write(time.Now()); err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stdout, "vigil detached from %s in %s:\n", name, file)
-		writeChanges(e.stdout, plan.Changes)
-		fmt.Fprintf(e.stdout, "  backup:  %s\n", backup)
+		fmt.Fprintf(e.stdout, "vigil detached from %s in %s:\n", name, p.File)
+		writeChanges(e.stdout, p.Changes)
+		if p.Remove {
+			fmt.Fprintf(e.stdout, "  %s held nothing else and is removed.\n", p.File)
+			if err := unexcludeFromGit(e, p.File); err != nil {
+				return err
+			}
+		}
+		if err := sayBackups(e, p); err != nil {
+			return err
+		}
 	}
-	if mcpPlan.Changed() {
-		return writeMCP(e, mcpPlan, "")
+	for _, p := range mcpPlans {
+		if !p.Changed() {
+			continue
+		}
+		if err := writeMCP(e, p, ""); err != nil {
+			return err
+		}
+		if err := sayBackups(e, p); err != nil {
+			return err
+		}
 	}
 	return nil
+}
+
+// excludeFromGit lists file, a project's file that names the user's
+// vigil (and maybe hookd's secret), in its repository's
+// .git/info/exclude, and says so.
+func excludeFromGit(e *env, file string) error {
+	exclude, err := attach.ExcludeFromGit(file)
+	if err != nil {
+		return err
+	}
+	if exclude != "" {
+		fmt.Fprintf(e.stdout, "  git:     listed in %s, so it is not committed (it names your vigil binary)\n", exclude)
+	}
+	return nil
+}
+
+// unexcludeFromGit takes out the line excludeFromGit added for file.
+func unexcludeFromGit(e *env, file string) error {
+	exclude, err := attach.UnexcludeFromGit(file)
+	if err != nil {
+		return err
+	}
+	if exclude != "" {
+		fmt.Fprintf(e.stdout, "  git:     no longer listed in %s\n", exclude)
+	}
+	return nil
+}
+
+// sayBackups removes the backups attach made of a file that detach has
+// made redundant (they hold what the file holds now) and says where the
+// others are.
+func sayBackups(e *env, p *attach.Plan) error {
+	kept, err := p.PruneBackups()
+	if err != nil {
+		return err
+	}
+	if len(kept) > 0 {
+		fmt.Fprintf(e.stdout, "  earlier backups (vigil keeps them; remove them when you no longer need them):\n")
+		for _, b := range kept {
+			fmt.Fprintf(e.stdout, "    %s\n", b)
+		}
+	}
+	return nil
+}
+
+// sharedFile is the settings file meant to be committed beside the
+// hooks file attach writes, where an older vigil wrote vigil's hooks:
+// for Claude Code's PROJECT/.claude/settings.local.json, the project's
+// settings.json; "" for the others ([attach.Locations.SharedFile]).
+func sharedFile(agent attach.Agent, hooksFile string) string {
+	if agent != attach.ClaudeCode || filepath.Base(hooksFile) != "settings.local.json" {
+		return ""
+	}
+	return filepath.Join(filepath.Dir(hooksFile), "settings.json")
 }
 
 // binary is the binary the hooks run: --command as given (vigil, or the

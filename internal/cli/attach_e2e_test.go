@@ -298,7 +298,7 @@ func TestClaudeCodeAttachedFastHook(t *testing.T) {
 	if !strings.Contains(out, "command: "+s.hookBin+" claude-code\n") {
 		t.Fatalf("attach said:\n%s", out)
 	}
-	settings, _ := os.ReadFile(filepath.Join(s.work, ".claude", "settings.json"))
+	settings, _ := os.ReadFile(filepath.Join(s.work, ".claude", "settings.local.json"))
 	if bytes.Contains(settings, []byte(" hook claude-code")) || !bytes.Contains(settings, []byte(s.hookBin+" claude-code")) {
 		t.Fatalf("the settings do not run vigil-hook:\n%s", settings)
 	}
@@ -343,7 +343,7 @@ func TestClaudeCodeAttachedHTTP(t *testing.T) {
 	if !strings.Contains(out, "http:") {
 		t.Fatalf("attach --http said:\n%s", out)
 	}
-	settings, _ := os.ReadFile(filepath.Join(s.work, ".claude", "settings.json"))
+	settings, _ := os.ReadFile(filepath.Join(s.work, ".claude", "settings.local.json"))
 	if !bytes.Contains(settings, []byte(`"type": "http"`)) {
 		t.Fatalf("no HTTP hooks in the settings:\n%s", settings)
 	}
@@ -716,15 +716,16 @@ func checkAsked(t *testing.T, s *attachedSetup, model, resultKind string) {
 
 // TestClaudeCodeAttachedAsksTheAdvisor: `vigil attach claude-code` alone
 // (no hand-written MCP config) registers vigil's MCP server in the
-// project's .mcp.json; the real Claude Code starts it, its model calls
+// project's local scope (~/.claude.json, under the project: not the
+// shared .mcp.json, issue 28); the real Claude Code starts it, its model calls
 // mcp__vigil__ask_advisor, and the answer of the advisor behind the
 // sidecar the hooks started comes back as the tool result.
 func TestClaudeCodeAttachedAsksTheAdvisor(t *testing.T) {
 	bin := realAgent(t, "claude-code")
 	s := newAttached(t, askScript("claude-fake-1", `{name: mcp__vigil__ask_advisor, arguments: {question: "Should I run the migration on prod now?"}}`))
 	out := s.vigilCmd(t, nil, "attach", "claude-code", "--project", s.work, "--command", s.vigil)
-	mcpJSON := filepath.Join(s.work, ".mcp.json")
-	if !strings.Contains(out, "registered in "+mcpJSON) {
+	mcpJSON := filepath.Join(s.home, ".claude.json")
+	if !strings.Contains(out, "registered in "+mcpJSON+" (for "+s.work+" only, not shared)") {
 		t.Fatalf("attach said:\n%s", out)
 	}
 	got, err := s.claudeWith(t, bin, "Migrate the users table.", "Bash,mcp__vigil__ask_advisor")

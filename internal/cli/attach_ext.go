@@ -45,6 +45,12 @@ func (c *attachCmd) runExtension(e *env, agent attach.Agent) error {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "vigil attached to %s in %s:\n", agent, file)
+	if !c.User && c.File == "" {
+		// A project's extension names the user's vigil-hook.
+		if err := excludeFromGit(e, file); err != nil {
+			return err
+		}
+	}
 	fmt.Fprintf(e.stdout, "  %-8s vigil's extension (%s)\n", plan.Changes[0].Action+":", attach.ShellQuote(filepath.Base(file)))
 	fmt.Fprintf(e.stdout, "  command: %s (when no sidecar answers)\n", plan.Changes[0].Now)
 	fmt.Fprintf(e.stdout, "%s reads its extensions when a session starts: sessions already running go on without it.\n%s", agent, flag)
@@ -78,6 +84,11 @@ func (c *detachCmd) runExtension(e *env, agent attach.Agent) error {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "vigil detached from %s in %s:\n  removed: vigil's extension\n", agent, file)
+	if !c.User && c.File == "" {
+		if err := unexcludeFromGit(e, file); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 

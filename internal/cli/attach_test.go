@@ -86,8 +86,13 @@ func backups(t *testing.T, file string) []string {
 
 func TestAttachClaudeCodeProject(t *testing.T) {
 	h := newAttachHome(t)
-	settings := filepath.Join(h.project, ".claude", "settings.json")
-	mcpJSON := filepath.Join(h.project, ".mcp.json")
+	// The project's settings that are not shared (issue 28): the hooks
+	// name this user's vigil.
+	settings := filepath.Join(h.project, ".claude", "settings.local.json")
+	// The project's MCP server is not shared either: Claude Code's local
+	// scope, in ~/.claude.json under the project.
+	mcpJSON := filepath.Join(h.home, ".claude.json")
+	mcpWhere := mcpJSON + " (for " + h.project + " only, not shared)"
 	original := "{\n  \"permissions\": {\n    \"allow\": [\"Bash(go test:*)\"]\n  },\n  \"hooks\": {\n    \"Stop\": [\n      {\n        \"hooks\": [{\"type\": \"command\", \"command\": \"say done\"}]\n      }\n    ]\n  }\n}\n"
 	if err := os.MkdirAll(filepath.Dir(settings), 0o755); err != nil {
 		t.Fatal(err)
@@ -107,9 +112,11 @@ func TestAttachClaudeCodeProject(t *testing.T) {
 		"  command: "+h.vigil+" hook claude-code\n",
 		"  backup:  "+settings+".vigil-backup-",
 		"sessions already running keep the ones they had",
-		"vigil's MCP server (ask_advisor) registered in "+mcpJSON+" as mcpServers.vigil: "+h.vigil+" mcp\n",
-		"approve it to give the agent ask_advisor")
-	wantIn(t, ".mcp.json", readString(t, mcpJSON), `"command": "`+h.vigil+`"`, `"args": [`, `"mcp"`)
+		"vigil's MCP server (ask_advisor) registered in "+mcpWhere+" as mcpServers.vigil: "+h.vigil+" mcp\n")
+	wantIn(t, ".claude.json", readString(t, mcpJSON), `"`+h.project+`": {`, `"command": "`+h.vigil+`"`, `"args": [`, `"mcp"`)
+	if _, err := os.Stat(filepath.Join(h.project, ".mcp.json")); err == nil {
+		t.Error("attach wrote the project's shared .mcp.json")
+	}
 	got := readString(t, settings)
 	wantIn(t, "settings", got, `"command": "say done"`, `"Bash(go test:*)"`, `"command": "`+h.vigil+` hook claude-code",`, `"timeout": 45`)
 	if b := backups(t, settings); len(b) != 1 || readString(t, b[0]) != original {
@@ -121,7 +128,7 @@ func TestAttachClaudeCodeProject(t *testing.T) {
 
 	// Again: nothing to do, nothing written.
 	out, errOut, code = h.run(t, h.project, "attach", "claude-code", "--command", h.vigil)
-	if code != 0 || out != "vigil is already attached to Claude Code in "+settings+": nothing to change.\nIts MCP server (ask_advisor) is registered in "+mcpJSON+".\n" {
+	if code != 0 || out != "vigil is already attached to Claude Code in "+settings+": nothing to change.\nIts MCP server (ask_advisor) is registered in "+mcpWhere+".\n" {
 		t.Errorf("second attach: exit %d\n%s%s", code, out, errOut)
 	}
 	if readString(t, settings) != got || len(backups(t, settings)) != 1 {
@@ -133,13 +140,16 @@ func TestAttachClaudeCodeProject(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("detach: exit %d\n%s", code, errOut)
 	}
-	wantIn(t, "detach output", out, "vigil detached from Claude Code in "+settings+":\n", "  removed: Stop, PostToolUse, PostToolUseFailure, SessionStart,", "  backup:  ")
+	wantIn(t, "detach output", out, "vigil detached from Claude Code in "+settings+":\n", "  removed: Stop, PostToolUse, PostToolUseFailure, SessionStart,")
+	if b := backups(t, settings); len(b) != 0 {
+		t.Errorf("backups left after detach gave back the original: %v", b)
+	}
 	if readString(t, settings) != original {
 		t.Errorf("after detach:\n%s\nwant the original:\n%s", readString(t, settings), original)
 	}
-	wantIn(t, "detach output", out, "vigil's MCP server (ask_advisor) removed from "+mcpJSON, mcpJSON+" held nothing else and is removed.")
-	if _, err := os.Stat(mcpJSON); err == nil {
-		t.Errorf("detach left %s", mcpJSON)
+	wantIn(t, "detach output", out, "vigil's MCP server (ask_advisor) removed from "+mcpWhere)
+	if got := readString(t, mcpJSON); got != "{}\n" {
+		t.Errorf("detach left in %s:\n%s", mcpJSON, got)
 	}
 	out, _, code = h.run(t, h.sub, "detach", "claude-code")
 	if code != 0 || !strings.HasPrefix(out, "vigil is not attached to Claude Code in "+settings) {
@@ -158,7 +168,7 @@ func TestAttachChoosesTheFile(t *testing.T) {
 		file string
 	}{
 		{[]string{"claude-code", "--user"}, filepath.Join(h.home, ".claude", "settings.json")},
-		{[]string{"claude-code", "--project", other}, filepath.Join(other, ".claude", "settings.json")},
+		{[]string{"claude-code", "--project", other}, filepath.Join(other, ".claude", "settings.local.json")},
 		{[]string{"codex"}, filepath.Join(h.codexHome, "hooks.json")},
 	} {
 		out, errOut, code := h.run(t, h.sub, append(append([]string{"attach"}, tc.args...), "--command", h.vigil)...)
@@ -178,8 +188,14 @@ func TestAttachChoosesTheFile(t *testing.T) {
 		if _, _, code := h.run(t, h.sub, append([]string{"detach"}, tc.args...)...); code != 0 {
 			t.Errorf("detach %v: exit %d", tc.args, code)
 		}
-		if got := readString(t, tc.file); got != "{}\n" {
-			t.Errorf("after detach %v:\n%s", tc.args, got)
+		// A file only vigil's hooks need goes once empty; the user's
+		// Claude Code settings stay.
+		if filepath.Base(tc.file) == "settings.json" {
+			if got := readString(t, tc.file); got != "{}\n" {
+				t.Errorf("after detach %v:\n%s", tc.args, got)
+			}
+		} else if _, err := os.Stat(tc.file); err == nil {
+			t.Errorf("after detach %v, %s is left:\n%s", tc.args, tc.file, readString(t, tc.file))
 		}
 	}
 	if _, err := os.Stat(filepath.Join(h.project, ".claude")); err == nil {
@@ -207,7 +223,7 @@ func TestAttachDryRun(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("detach --dry-run: exit %d", code)
 	}
-	wantIn(t, "detach dry run", out, "--- "+hooks+"\n+++ "+hooks+"\n", "-            \"command\": \""+h.vigil+" hook codex\",\n", "not written")
+	wantIn(t, "detach dry run", out, "--- "+hooks+"\n+++ /dev/null\n", "-            \"command\": \""+h.vigil+" hook codex\",\n", "not written")
 	if readString(t, hooks) != before || len(backups(t, hooks)) != 0 {
 		t.Error("detach --dry-run wrote something")
 	}
@@ -225,7 +241,7 @@ func TestAttachUpdatesTheBinary(t *testing.T) {
 	}
 	wantIn(t, "output", out, "  updated: PostToolUse, PostToolUseFailure, Stop,", "  Stop was: "+h.vigil+" hook claude-code\n", "  command: '"+moved+"' hook claude-code\n")
 	wantIn(t, "stderr", errOut, "no such file yet")
-	settings := readString(t, filepath.Join(h.project, ".claude", "settings.json"))
+	settings := readString(t, filepath.Join(h.project, ".claude", "settings.local.json"))
 	if strings.Contains(settings, h.vigil+" hook") || strings.Count(settings, `hook claude-code"`) != 7 {
 		t.Errorf("settings after the move:\n%s", settings)
 	}
@@ -344,11 +360,12 @@ func TestAttachCodexMCP(t *testing.T) {
 	}
 }
 
-// A project's .mcp.json that is not valid JSON stops attach before it
+// A ~/.claude.json (where a project's MCP server goes) that is not valid JSON stops attach before it
 // writes anything, hooks included, with the place of the fault.
 func TestAttachRefusesABadMCPFile(t *testing.T) {
 	h := newAttachHome(t)
-	mcpJSON := filepath.Join(h.project, ".mcp.json")
+	// The file the project's (unshared) MCP server goes into.
+	mcpJSON := filepath.Join(h.home, ".claude.json")
 	bad := "{\"mcpServers\": {\"a\": 1,}}\n"
 	if err := os.WriteFile(mcpJSON, []byte(bad), 0o644); err != nil {
 		t.Fatal(err)

@@ -101,10 +101,10 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		// run what vigil-hook runs, starting sidecars with this binary.
 		self, err := os.Executable()
 		if err != nil {
-			io.Copy(io.Discard, stdin)
+			hookwire.Discard(stdin)
 			return nil // fail open: nowhere to start a sidecar from
 		}
-		hookwire.Command(ctx, args[1], stdin, stdout, os.LookupEnv, self)
+		hookwire.Command(ctx, args[1], stdin, stdout, stderr, os.LookupEnv, self)
 		return nil
 	}
 	var cli cliArgs

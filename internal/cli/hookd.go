@@ -36,28 +36,42 @@ func loadHookd(agentDir string) (c hookdConfig, ok bool, err error) {
 // ensureHookdConfig returns hookd.json, creating it with a free loopback
 // port and a new secret the first time.
 func ensureHookdConfig(agentDir string) (hookdConfig, error) {
-	if c, ok, err := loadHookd(agentDir); ok || err != nil {
+	c, isNew, err := hookdConfigFor(agentDir)
+	if err != nil || !isNew {
 		return c, err
+	}
+	return c, saveHookdConfig(agentDir, c)
+}
+
+// hookdConfigFor returns hookd.json, or a new one (isNew) with a free
+// loopback port and a new secret, not written: a dry run shows it.
+func hookdConfigFor(agentDir string) (c hookdConfig, isNew bool, err error) {
+	if c, ok, err := loadHookd(agentDir); ok || err != nil {
+		return c, false, err
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return hookdConfig{}, fmt.Errorf("find a free loopback port: %w", err)
+		return hookdConfig{}, false, fmt.Errorf("find a free loopback port: %w", err)
 	}
 	addr := ln.Addr().String()
 	ln.Close()
 	var b [24]byte
 	if _, err := rand.Read(b[:]); err != nil {
-		return hookdConfig{}, err
+		return hookdConfig{}, false, err
 	}
-	c := hookdConfig{Addr: addr, Secret: hex.EncodeToString(b[:])}
+	return hookdConfig{Addr: addr, Secret: hex.EncodeToString(b[:])}, true, nil
+}
+
+// saveHookdConfig writes hookd.json (0600: it holds the secret).
+func saveHookdConfig(agentDir string, c hookdConfig) error {
 	data, _ := json.MarshalIndent(c, "", "  ")
 	if err := os.MkdirAll(agentDir, 0o700); err != nil {
-		return c, err
+		return err
 	}
 	if err := os.WriteFile(hookdFile(agentDir), append(data, '\n'), 0o600); err != nil {
-		return c, fmt.Errorf("write %s: %w", hookdFile(agentDir), err)
+		return fmt.Errorf("write %s: %w", hookdFile(agentDir), err)
 	}
-	return c, nil
+	return nil
 }
 
 // ensureHookd starts `vigil hookd` when hookd.json exists and nothing

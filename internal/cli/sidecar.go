@@ -21,6 +21,7 @@ import (
 	"github.com/vigil-dev/vigil/history"
 	"github.com/vigil-dev/vigil/internal/advisorhost"
 	"github.com/vigil-dev/vigil/internal/hook"
+	"github.com/vigil-dev/vigil/internal/hookwire"
 	"github.com/vigil-dev/vigil/internal/sidecar"
 	"github.com/vigil-dev/vigil/llm"
 	"github.com/vigil-dev/vigil/session"
@@ -39,7 +40,7 @@ type hookCmd struct {
 func (c *hookCmd) Run(e *env) error {
 	dir, err := sidecar.RuntimeDir(e.lookupEnv)
 	if err != nil {
-		io.Copy(io.Discard, e.stdin)
+		hookwire.Discard(e.stdin)
 		return nil // nowhere to log: fail open silently
 	}
 	err = hook.Run(e.ctx, hook.Options{
@@ -65,6 +66,9 @@ func (c *hookCmd) Run(e *env) error {
 	})
 	if err != nil {
 		hook.Log(dir, c.Agent, err)
+		if errors.Is(err, hookwire.ErrStdinOpen) {
+			fmt.Fprintf(e.stderr, "vigil hook %s: %s (failed open: the agent goes on)\n", c.Agent, sidecar.LogText(err.Error()))
+		}
 	}
 	return nil
 }
@@ -132,9 +136,24 @@ func (c *sidecarCmd) Run(e *env) error {
 		return err
 	}
 	info := sidecar.Info{Key: sidecar.Key{Agent: c.Agent, Session: c.Session}, Transcript: c.Transcript, Cwd: cwd}
+	// The lock first: the first hooks of a session may start several
+	// sidecars at once, and only the one that serves may create the
+	// session's files (two would each make their own, or fail on the
+	// other's advisor transcript).
+	lock, err := dir.TakeLock(info.Key)
+	if errors.Is(err, sidecar.ErrRunning) {
+		logf("another sidecar serves this session: leaving it to that one")
+		dir.AwaitServing(e.ctx, info.Key, sidecar.SpawnReadyWait*2/3)
+		ready.Write([]byte{1}) // the hook that started this one finds that one
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer lock.Close()
 	w, err := c.watch(e, cwd, info.Key, logf)
 	if err != nil {
-		return c.serveDisabled(e, dir, info, ready, err, logf)
+		return c.serveDisabled(e, dir, info, lock, ready, err, logf)
 	}
 	defer w.sess.Close()
 	defer w.adv.stop() // before the session closes: it records there
@@ -158,11 +177,8 @@ func (c *sidecarCmd) Run(e *env) error {
 		IdleTimeout:  c.Idle,
 		PollInterval: c.Poll,
 		Agent:        c.agentWatch(),
+		Lock:         lock,
 	})
-	if errors.Is(err, sidecar.ErrRunning) {
-		logf("another sidecar serves this session: leaving it to that one")
-		return nil
-	}
 	st := w.sc.Stats()
 	logf("stopped: %d hooks, %d steps, %d notes delivered (%d as Stop blocks), %d withheld", st.Hooks, st.Steps, st.Delivered, st.Blocks, st.Withheld)
 	return err
@@ -208,7 +224,7 @@ func (c *sidecarCmd) watch(e *env, cwd string, key sidecar.Key, logf func(string
 			reviewer = res.Ref().String()
 		}
 	}
-	sess, err := a.manager.Attached(cwd, c.Agent, c.Session, c.Transcript)
+	sess, err := a.manager.AttachedLog(cwd, c.Agent, c.Session, c.Transcript, logf)
 	if err != nil {
 		return nil, err
 	}
@@ -261,7 +277,7 @@ const settingsPoll = 2 * time.Second
 // hook.log) until the session ends, it idles, or one of the settings
 // files changes, when it exits so that the next hook starts a sidecar
 // that reads them again.
-func (c *sidecarCmd) serveDisabled(e *env, dir sidecar.Dir, info sidecar.Info, ready io.WriteCloser, why error, logf func(string, ...any)) error {
+func (c *sidecarCmd) serveDisabled(e *env, dir sidecar.Dir, info sidecar.Info, lock *sidecar.SessionLock, ready io.WriteCloser, why error, logf func(string, ...any)) error {
 	msg := fmt.Sprintf("cannot advise: %v", why)
 	logf("%s; answering every hook with nothing until a settings file changes", msg)
 	ctx, stop := signal.NotifyContext(e.ctx, os.Interrupt, syscall.SIGTERM)
@@ -277,11 +293,7 @@ func (c *sidecarCmd) serveDisabled(e *env, dir sidecar.Dir, info sidecar.Info, r
 	}()
 	info.Reviewer = "none: " + msg
 	sc := sidecar.New(sidecar.Options{Key: info.Key, Disabled: msg, Logf: logf})
-	err := sidecar.Serve(ctx, sc, sidecar.ServeOptions{Dir: dir, Info: info, Ready: ready, IdleTimeout: c.Idle, Agent: c.agentWatch()})
-	if errors.Is(err, sidecar.ErrRunning) {
-		return nil
-	}
-	return err
+	return sidecar.Serve(ctx, sc, sidecar.ServeOptions{Dir: dir, Info: info, Ready: ready, IdleTimeout: c.Idle, Agent: c.agentWatch(), Lock: lock})
 }
 
 // settingsFiles are the files a sidecar's settings come from.

@@ -42,6 +42,9 @@ type attachedStatus struct {
 	Error    string   `json:"error,omitempty"`
 	// MCP is vigil's MCP server (ask_advisor) in the agent's MCP settings.
 	MCP *attach.MCPReport `json:"mcp,omitempty"`
+	// Shared: the file is meant to be committed (Claude Code's project
+	// settings.json), where an older vigil wrote its hooks.
+	Shared bool `json:"shared,omitempty"`
 }
 
 type sidecarStatus struct {
@@ -68,7 +71,7 @@ func (c *statusCmd) Run(e *env) error {
 		rep.Problems = append(rep.Problems, err.Error())
 	}
 	for _, a := range ats {
-		s := attachedStatus{Agent: string(a.Agent), Scope: string(a.Scope), File: a.File, Attached: a.Attached(), Missing: a.Missing}
+		s := attachedStatus{Agent: string(a.Agent), Scope: string(a.Scope), File: a.File, Attached: a.Attached(), Missing: a.Missing, Shared: a.Shared}
 		for _, en := range a.Entries {
 			s.Events = append(s.Events, en.Event)
 			if en.URL != "" {
@@ -156,6 +159,9 @@ func printStatus(e *env, rep statusReport) {
 			if len(a.HTTP) > 0 {
 				state += fmt.Sprintf(" (%d over HTTP to vigil hookd)", len(a.HTTP))
 			}
+		}
+		if a.Shared && a.Attached {
+			state += "; this file is shared with the project and holds your vigil's path (and hookd's secret): run vigil attach again to move the hooks to settings.local.json, or vigil detach"
 		}
 		switch m := a.MCP; {
 		case m == nil:

@@ -3,6 +3,7 @@ package hook
 import (
 	"crypto/subtle"
 	"io"
+	"mime"
 	"net/http"
 	"time"
 
@@ -18,7 +19,10 @@ import (
 //
 // Anything on the machine can reach a loopback port, so the path carries
 // a secret the router compares in constant time; a request without it
-// gets 404. Like the command, it fails open: whatever goes wrong, the
+// gets 404. Any web page can reach it too, with the requests a browser
+// sends without asking the server first: a request with an Origin
+// header gets 403, one whose Content-Type is not application/json 415,
+// and neither reaches a sidecar. Like the command, it fails open: whatever goes wrong, the
 // answer is 200 with an empty body (Claude Code's "nothing to apply"),
 // and the reason goes to Logf.
 type Router struct {
@@ -44,12 +48,24 @@ func (r *Router) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		}
 	}
 	secret, agent := req.PathValue("secret"), req.PathValue("agent")
+	if _, ok := req.Header["Origin"]; ok {
+		// A browser's: any web page may POST to loopback. Claude Code
+		// sends no Origin.
+		http.Error(w, "requests from web pages are refused", http.StatusForbidden)
+		return
+	}
 	if req.Method != http.MethodPost || r.Secret == "" || subtle.ConstantTimeCompare([]byte(secret), []byte(r.Secret)) != 1 {
 		http.NotFound(w, req)
 		return
 	}
 	if agent != sidecar.AgentClaudeCode && agent != sidecar.AgentCodex {
 		http.NotFound(w, req)
+		return
+	}
+	if mt, _, err := mime.ParseMediaType(req.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		// What a web page can send without asking first (text/plain,
+		// a form, none) is never an event.
+		http.Error(w, "want Content-Type: application/json", http.StatusUnsupportedMediaType)
 		return
 	}
 	out, err := r.forward(req, agent)

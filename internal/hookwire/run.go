@@ -30,7 +30,21 @@ type Options struct {
 	// Before, if set, is called with each event before it is forwarded;
 	// its error is logged with the rest and the event still goes.
 	Before func(ctx context.Context, in Input) error
+	// StdinWait bounds the wait for the event on Stdin to end; 0 uses
+	// [StdinWait].
+	StdinWait time.Duration
 }
+
+// StdinWait is how long the hook waits for its event on stdin to end
+// (the agent writes it and closes the pipe at once): below the shortest
+// hook timeout vigil attach writes (10 s), so a stdin left open costs the
+// agent a bounded wait and the hook still fails open before the agent
+// kills it.
+const StdinWait = 5 * time.Second
+
+// ErrStdinOpen is returned (and logged) when stdin did not end within
+// the wait: nothing was forwarded.
+var ErrStdinOpen = errors.New("stdin still open")
 
 // DefaultTimeout is the wait for an answer: long enough for the tool
 // boundary and Stop waits (the sidecar bounds those by its settings and
@@ -56,12 +70,23 @@ var ErrNoSidecar = errors.New("no sidecar serves this session")
 // only when the sidecar gave one; any error is for the log: the caller
 // still exits 0.
 func Run(ctx context.Context, o Options) error {
-	body, err := io.ReadAll(io.LimitReader(o.Stdin, MaxEvent+1))
+	wait := o.StdinWait
+	if wait <= 0 {
+		wait = StdinWait
+	}
+	// One bound for reading the event and draining what is too large:
+	// the timer starts once.
+	deadline := time.NewTimer(wait)
+	defer deadline.Stop()
+	body, err := readBounded(deadline.C, wait, func() ([]byte, error) { return io.ReadAll(io.LimitReader(o.Stdin, MaxEvent+1)) })
 	if err != nil {
 		return fmt.Errorf("read the event: %w", err)
 	}
 	if len(body) > MaxEvent {
-		io.Copy(io.Discard, o.Stdin) // the agent must not block on a full pipe
+		// The agent must not block on a full pipe.
+		if _, err := readBounded(deadline.C, wait, func() ([]byte, error) { _, err := io.Copy(io.Discard, o.Stdin); return nil, err }); err != nil {
+			return errors.Join(ErrTooLarge, fmt.Errorf("drain the event: %w", err))
+		}
 		return ErrTooLarge
 	}
 	in, err := ParseInput(body)
@@ -83,6 +108,37 @@ func Run(ctx context.Context, o Options) error {
 		}
 	}
 	return errors.Join(before, err)
+}
+
+// readBounded runs read, returning its result, or ErrStdinOpen once
+// expired fires (wait is the bound, for the message). A read given up
+// on goes on in its goroutine until the stream ends or the process
+// exits: a hook is about to.
+func readBounded(expired <-chan time.Time, wait time.Duration, read func() ([]byte, error)) ([]byte, error) {
+	type result struct {
+		b   []byte
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		b, err := read()
+		done <- result{b, err}
+	}()
+	select {
+	case r := <-done:
+		return r.b, r.err
+	case <-expired:
+		return nil, fmt.Errorf("%w: the event did not end within %v, so it was not forwarded", ErrStdinOpen, wait)
+	}
+}
+
+// Discard reads stdin to its end, as a hook that fails open before it
+// reads the event does (the agent must not block on a full pipe), for
+// at most [StdinWait].
+func Discard(stdin io.Reader) {
+	t := time.NewTimer(StdinWait)
+	defer t.Stop()
+	readBounded(t.C, StdinWait, func() ([]byte, error) { _, err := io.Copy(io.Discard, stdin); return nil, err })
 }
 
 // Forward hands one event to its session's sidecar, starting one with
@@ -152,11 +208,12 @@ func Log(dir Dir, agent string, err error) {
 // UserPromptSubmit events also start `vigil hookd` when
 // `vigil attach --http` configured it and it is not running. It always
 // succeeds: every problem goes to hook.log, or nowhere when there is
-// no sidecars' folder.
-func Command(ctx context.Context, agent string, stdin io.Reader, stdout io.Writer, lookupEnv func(string) (string, bool), vigil string) {
+// no sidecars' folder; a stdin that stays open past [StdinWait] is
+// said on stderr too.
+func Command(ctx context.Context, agent string, stdin io.Reader, stdout, stderr io.Writer, lookupEnv func(string) (string, bool), vigil string) {
 	dir, err := RuntimeDir(lookupEnv)
 	if err != nil {
-		io.Copy(io.Discard, stdin)
+		Discard(stdin)
 		return // nowhere to log: fail open silently
 	}
 	err = Run(ctx, Options{
@@ -186,5 +243,10 @@ func Command(ctx context.Context, agent string, stdin io.Reader, stdout io.Write
 	})
 	if err != nil {
 		Log(dir, agent, err)
+		if errors.Is(err, ErrStdinOpen) {
+			// Not the agent's doing as a rule but a wrapper's or a
+			// person's: say it where they look.
+			fmt.Fprintf(stderr, "vigil hook %s: %s (failed open: the agent goes on)\n", LogText(agent), LogText(err.Error()))
+		}
 	}
 }

@@ -2,7 +2,9 @@ package hookwire
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,8 +23,12 @@ const SpawnReadyWait = 3 * time.Second
 // and waits until it writes its ready byte on descriptor 3, exits, or
 // [SpawnReadyWait] passes. args[0] names the process in the errors. The
 // started process is not waited for: a goroutine reaps it if it exits
-// while the caller still runs.
+// while the caller still runs. A cwd that is missing or not a folder
+// is an error that names it.
 func SpawnDetached(ctx context.Context, vigil, logPath, cwd string, args ...string) error {
+	if err := checkCwd(cwd); err != nil {
+		return err
+	}
 	logf, err := os.OpenFile(logPath, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		return err
@@ -111,4 +117,20 @@ func Vigil() (string, error) {
 		exe = r
 	}
 	return filepath.Join(filepath.Dir(exe), "vigil"), nil
+}
+
+// checkCwd says what is wrong with the hook's working folder, which
+// SpawnDetached starts the process in: otherwise starting it fails with an error that
+// names the binary (fork/exec .../vigil: no such file or directory).
+func checkCwd(cwd string) error {
+	fi, err := os.Stat(cwd)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("the hook's cwd %s does not exist: no sidecar started there", cwd)
+	case err != nil:
+		return fmt.Errorf("the hook's cwd %s: %w", cwd, err)
+	case !fi.IsDir():
+		return fmt.Errorf("the hook's cwd %s is not a folder: no sidecar started there", cwd)
+	}
+	return nil
 }

@@ -40,6 +40,7 @@
 //
 // Hook events are input from outside: [ParseInput] refuses what no agent
 // sends (invalid UTF-8, control characters in ids and paths), the
-// follower opens only a regular file, and every wait is bounded: a
+// follower opens only a regular file, a transcript on the kernel's file
+// systems (/proc, /sys) is refused, and every wait is bounded: a
 // hostile event gets an empty answer, promptly.
 package sidecar

@@ -39,6 +39,9 @@ func (s *Sidecar) syncLocked(settle bool) (more bool, err error) {
 	if s.follower == nil {
 		return false, nil
 	}
+	if err := s.checkPseudo(); err != nil {
+		return false, err
+	}
 	start := time.Now()
 	for {
 		b, err := s.follower.Poll()

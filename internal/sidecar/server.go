@@ -102,6 +102,10 @@ type ServeOptions struct {
 	// Agent, when its Proc is set, stops the sidecar once the agent's
 	// process has gone and the transcript is quiet (agentproc.go).
 	Agent AgentWatch
+	// Lock is the session's lock, taken with [Dir.TakeLock] before the
+	// session's files were made; nil: Serve takes it (and returns
+	// ErrRunning when it cannot). The caller closes it.
+	Lock *SessionLock
 }
 
 // ErrRunning is returned by [Serve] when another sidecar already serves
@@ -110,8 +114,8 @@ var ErrRunning = errors.New("a sidecar already serves this session")
 
 // Serve runs the sidecar on its unix socket until the session ends, it
 // has been idle for IdleTimeout, or ctx is done. It holds the session's
-// lock while it runs, so a second Serve of the same session returns
-// ErrRunning at once.
+// lock while it runs (o.Lock, or one it takes), so a second Serve of the
+// same session returns ErrRunning at once.
 func Serve(ctx context.Context, s *Sidecar, o ServeOptions) error {
 	key := o.Info.Key
 	ready := func() {
@@ -122,16 +126,12 @@ func Serve(ctx context.Context, s *Sidecar, o ServeOptions) error {
 		}
 	}
 	defer ready()
-	lock, err := os.OpenFile(o.Dir.Lock(key), os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return fmt.Errorf("sidecar lock: %w", err)
-	}
-	defer lock.Close()
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return ErrRunning
+	if o.Lock == nil {
+		lock, err := o.Dir.TakeLock(key)
+		if err != nil {
+			return err
 		}
-		return fmt.Errorf("sidecar lock: %w", err)
+		defer lock.Close()
 	}
 	sock := o.Dir.Socket(key)
 	os.Remove(sock) // a stale socket of a sidecar that died; we hold the lock

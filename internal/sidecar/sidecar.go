@@ -129,6 +129,10 @@ type Sidecar struct {
 	problem, untold string
 	gone            time.Time
 	restarted       bool
+	// pseudo is the refusal of a transcript on a kernel file system;
+	// pseudoChecked says the path was found elsewhere (trouble.go).
+	pseudo        error
+	pseudoChecked bool
 
 	runs int // runs started, for their names
 	// lastActive is when a hook came or an entry was read last, so a
@@ -241,6 +245,7 @@ func (s *Sidecar) Handle(ctx context.Context, in Input) (*Output, error) {
 		}
 		s.path, s.follower = p, s.o.Follow(p)
 		s.problem, s.untold, s.gone, s.restarted = "", "", time.Time{}, false
+		s.pseudo, s.pseudoChecked = nil, false
 	}
 	s.mu.Unlock()
 

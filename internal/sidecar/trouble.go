@@ -15,10 +15,39 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"time"
 
 	"github.com/vigil-dev/vigil/transcript"
 )
+
+// checkPseudo refuses a transcript on one of the kernel's file systems
+// (/proc, /sys: [pseudoFile]), which no agent writes a transcript to,
+// once it exists: the refusal is logged once and kept, and nothing is
+// read from the path. The caller holds mu.
+func (s *Sidecar) checkPseudo() error {
+	if s.pseudo != nil || s.pseudoChecked {
+		return s.pseudo
+	}
+	name, err := pseudoFile(s.path)
+	if err != nil || name == "" {
+		// A path that does not exist yet is looked at again; one on
+		// another file system, or that statfs refuses, goes to the
+		// follower, which says what is wrong with it.
+		s.pseudoChecked = err == nil && s.pathExists()
+		return nil
+	}
+	s.pseudo = fmt.Errorf("follow %s: the file is on %s, the kernel's view of the system, not an agent's transcript: not followed", s.path, name)
+	s.stats.LastError = LogText(s.pseudo.Error())
+	s.report(s.pseudo.Error())
+	return s.pseudo
+}
+
+// pathExists reports whether something is at the transcript's path.
+func (s *Sidecar) pathExists() bool {
+	_, err := os.Lstat(s.path)
+	return err == nil
+}
 
 // DefaultGoneWait is how long a sidecar waits for its removed transcript
 // to come back before it stops.
@@ -50,13 +79,22 @@ func (s *Sidecar) report(msg string) {
 // under the old one; the advisor is reset when it reads the new file's
 // first entries. The caller holds mu.
 func (s *Sidecar) restart(err error) {
+	again := s.restarted // the last follower started anew read nothing
 	s.follower = s.o.Follow(s.path)
 	s.restarted = true
-	s.problem = ""
 	if !errors.Is(err, fs.ErrNotExist) {
-		s.o.Logf("%v: following the file there from its start", err)
+		msg := fmt.Sprintf("%v: following the file there from its start", err)
+		if again {
+			// A file that changes at every poll and never reads as a
+			// transcript: a condition that lasts, said once.
+			s.report(msg)
+			return
+		}
+		s.problem = ""
+		s.o.Logf("%s", msg)
 		return
 	}
+	s.problem = ""
 	if s.gone.IsZero() {
 		s.gone = time.Now()
 		s.o.Logf("%v: waiting %v for the agent to write it again, then stopping", err, s.o.GoneWait)
