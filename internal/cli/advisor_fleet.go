@@ -45,7 +45,7 @@ func fleetSession(id string) string {
 func fleetAt(f config.Fleet) string {
 	urls := strings.Split(f.URL, ",")
 	for i, u := range urls {
-		urls[i] = hideNATSCredentials(strings.TrimSpace(u))
+		urls[i] = fleet.HideCredentials(strings.TrimSpace(u))
 	}
 	return strings.Join(urls, ",") + ", tenant " + f.Tenant
 }
@@ -202,7 +202,7 @@ func (a *app) dialFleet(host advisor.Host, id string, start advisor.StartPoint, 
 	js, err := jetstream.New(nc)
 	if err != nil {
 		nc.Close()
-		return nil, nil, hideNATSError(fmt.Errorf("the fleet (%s): %w", fleetAt(f), err))
+		return nil, nil, fleet.HideCredentialsIn(fmt.Errorf("the fleet (%s): %w", fleetAt(f), err))
 	}
 	// Steps are numbered from the clock: no number an earlier process of
 	// the session used comes again (the stream would drop it as a
@@ -216,13 +216,13 @@ func (a *app) dialFleet(host advisor.Host, id string, start advisor.StartPoint, 
 		// wait for one. (An account that may only publish steps and
 		// read its notes cannot, and needs not once they exist.)
 		if perr := fleet.Provision(ctx, js, f.Tenant, fleet.Limits{MaxSteps: f.Backlog}); perr != nil {
-			logf("advisor: setting up the fleet's streams: %v", hideNATSError(perr))
+			logf("advisor: setting up the fleet's streams: %v", fleet.HideCredentialsIn(perr))
 		}
 		c, err = fleet.NewClient(ctx, nc, copts)
 	}
 	if err != nil {
 		nc.Close()
-		return nil, nil, hideNATSError(fmt.Errorf("the fleet (%s): %w", fleetAt(f), err))
+		return nil, nil, fleet.HideCredentialsIn(fmt.Errorf("the fleet (%s): %w", fleetAt(f), err))
 	}
 	at := fleetAt(config.Fleet{URL: nc.ConnectedUrl(), Tenant: f.Tenant})
 	remote := fleet.NewRemote(c, host, fleet.RemoteOptions{
@@ -260,13 +260,13 @@ func (f *fleetRun) Consult(ctx context.Context, question string) (string, error)
 
 // fleetNotReached is dialFleet's error when f cannot be connected to.
 func fleetNotReached(f config.Fleet, err error) error {
-	return hideNATSError(fmt.Errorf("the fleet (%s) is not reached: %w", fleetAt(f), err))
+	return fleet.HideCredentialsIn(fmt.Errorf("the fleet (%s) is not reached: %w", fleetAt(f), err))
 }
 
 // fleetTroubleWarning is the warning of a fleet (at, as [fleetAt] names
 // it) that does not take a step: err is the client's.
 func fleetTroubleWarning(at string, err error) string {
-	why := strings.TrimPrefix(hideNATSCredentials(err.Error()), "fleet: ")
+	why := strings.TrimPrefix(fleet.HideCredentials(err.Error()), "fleet: ")
 	return fmt.Sprintf("advisor: the fleet (%s) does not take the session's steps (%s); they are not reviewed until it does", at, why)
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/vigil-dev/vigil/agent"
 	"github.com/vigil-dev/vigil/config"
 	"github.com/vigil-dev/vigil/contextfiles"
+	"github.com/vigil-dev/vigil/internal/fleet"
 	"github.com/vigil-dev/vigil/internal/models"
 	"github.com/vigil-dev/vigil/llm"
 	"github.com/vigil-dev/vigil/session"
@@ -158,7 +159,7 @@ func newBaseApp(e *env, cwd, modelsFile string) (*app, error) {
 	// What the folder's settings change of the user's, applied or held
 	// back: always said (runCmd, the UI and the sidecar say it), a fleet
 	// URL without its credentials.
-	a.projectNotice = hideNATSCredentials(project.Notice())
+	a.projectNotice = fleet.HideCredentials(project.Notice())
 	a.registry, err = e.registry(modelsFile)
 	if err != nil {
 		return nil, err

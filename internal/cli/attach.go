@@ -87,18 +87,22 @@ func (c *attachCmd) Run(e *env) error {
 	}
 	var mcpPlan, sharedMCPPlan *attach.Plan
 	if !c.NoMCP {
-		mcp, err := e.mcpFile(agent, file, c.User)
+		loc, scope, err := e.mcpLocations(agent, file, c.User)
 		if err != nil {
 			return err
 		}
-		if mcpPlan, err = attach.PlanMCPAttachIn(mcp.file, mcp.project, agent, attach.MCPBinary(binary)); err != nil {
+		mcpFile, err := loc.MCPFile(agent, scope)
+		if err != nil {
+			return err
+		}
+		if mcpPlan, err = attach.PlanMCPAttachIn(mcpFile, loc.MCPProject(agent, scope), agent, attach.MCPBinary(binary)); err != nil {
 			return err
 		}
 		warn(e.stderr, mcpPlan.Warnings)
 		// An older vigil registered the project's server in the shared
 		// .mcp.json.
-		if mcp.shared != "" {
-			if sharedMCPPlan, err = attach.PlanMCPDetach(mcp.shared, agent); err != nil {
+		if shared := loc.SharedMCPFile(agent, scope); shared != "" {
+			if sharedMCPPlan, err = attach.PlanMCPDetach(shared, agent); err != nil {
 				return err
 			}
 		}
@@ -206,28 +210,23 @@ func writeMCP(e *env, p *attach.Plan, verb string) error {
 	return nil
 }
 
-// mcpPlace is where agent's MCP servers are registered beside its hooks
-// file: file and, for a project's servers that are not shared, project
-// (under which they are in file); shared is the shared file an older
-// vigil registered in, if any.
-type mcpPlace struct{ file, project, shared string }
-
-// mcpFile is where agent's MCP servers are registered beside its hooks
-// file: for Claude Code, ~/.claude.json, under the project (its local
-// scope: hooks in PROJECT/.claude/settings.local.json) or, with --user,
-// at the top level; Codex's config.toml beside its hooks.json.
-func (e *env) mcpFile(agent attach.Agent, hooksFile string, user bool) (mcpPlace, error) {
+// mcpLocations says where agent's MCP servers are registered beside its
+// hooks file ([attach.Locations.MCPFile], MCPProject, SharedMCPFile at
+// the scope returned): for Claude Code, ~/.claude.json, under the
+// project (its local scope: hooks in PROJECT/.claude/settings.local.json)
+// or, with --user, at the top level; Codex's config.toml beside its
+// hooks.json.
+func (e *env) mcpLocations(agent attach.Agent, hooksFile string, user bool) (attach.Locations, attach.Scope, error) {
 	home, err := e.home()
 	if err != nil {
-		return mcpPlace{}, err
+		return attach.Locations{}, attach.User, err
 	}
 	loc := attach.Locations{Home: home, CodexHome: filepath.Dir(hooksFile)}
 	scope := attach.User
 	if agent == attach.ClaudeCode && !user {
 		loc.Project, scope = filepath.Dir(filepath.Dir(hooksFile)), attach.Project
 	}
-	file, err := loc.MCPFile(agent, scope)
-	return mcpPlace{file: file, project: loc.MCPProject(agent, scope), shared: loc.SharedMCPFile(agent, scope)}, err
+	return loc, scope, nil
 }
 
 // mcpWhere names where an MCP plan registers the server.
@@ -267,17 +266,21 @@ func (c *detachCmd) Run(e *env) error {
 		}
 		plans = append(plans, sharedPlan)
 	}
-	mcp, err := e.mcpFile(agent, file, c.User)
+	loc, scope, err := e.mcpLocations(agent, file, c.User)
 	if err != nil {
 		return err
 	}
-	mcpPlan, err := attach.PlanMCPDetachIn(mcp.file, mcp.project, agent)
+	mcpFile, err := loc.MCPFile(agent, scope)
+	if err != nil {
+		return err
+	}
+	mcpPlan, err := attach.PlanMCPDetachIn(mcpFile, loc.MCPProject(agent, scope), agent)
 	if err != nil {
 		return err
 	}
 	mcpPlans := []*attach.Plan{mcpPlan}
-	if mcp.shared != "" {
-		p, err := attach.PlanMCPDetach(mcp.shared, agent)
+	if shared := loc.SharedMCPFile(agent, scope); shared != "" {
+		p, err := attach.PlanMCPDetach(shared, agent)
 		if err != nil {
 			return err
 		}

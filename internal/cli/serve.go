@@ -171,7 +171,7 @@ func (c *serveCmd) Run(e *env) error {
 		}()
 		fmt.Fprintf(e.stdout, "vigil serve: health and metrics on http://%s\n", ln.Addr())
 	}
-	fmt.Fprintf(e.stdout, "vigil serve: worker %s reviewing tenant %s from %s\n", w.ID(), c.Tenant, hideNATSCredentials(nc.ConnectedUrl()))
+	fmt.Fprintf(e.stdout, "vigil serve: worker %s reviewing tenant %s from %s\n", w.ID(), c.Tenant, fleet.HideCredentials(nc.ConnectedUrl()))
 	if err := w.Run(ctx); err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}

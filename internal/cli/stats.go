@@ -257,7 +257,7 @@ func (c *statsCmd) runFleet(e *env, since time.Time) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(sum)
 	}
-	return writeFleetStats(e.stdout, hideNATSCredentials(nc.ConnectedUrl()), c.Tenant, sum, c.All)
+	return writeFleetStats(e.stdout, fleet.HideCredentials(nc.ConnectedUrl()), c.Tenant, sum, c.All)
 }
 
 // writeFleetStats prints a fleet's usage summary as tables: by model, and

@@ -6,6 +6,7 @@ import (
 
 	"github.com/vigil-dev/vigil/config"
 	"github.com/vigil-dev/vigil/contextfiles"
+	"github.com/vigil-dev/vigil/internal/fleet"
 )
 
 // trustCmd is `vigil trust`: let a folder's settings file choose models,
@@ -72,7 +73,7 @@ func (c *trustCmd) Run(e *env) error {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "Trusted: %s (listed in %s).\n", d, config.TrustFile(agentDir))
-	if n := hideNATSCredentials(p.Notice()); n != "" {
+	if n := fleet.HideCredentials(p.Notice()); n != "" {
 		fmt.Fprintln(e.stdout, n)
 	}
 	return nil
