@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -31,13 +32,21 @@ func New(version string, ask advisor.Consulter) *sdk.Server {
 	return s
 }
 
-// Serve runs the server over stdio until the client goes or ctx ends.
-func Serve(ctx context.Context, version string, ask advisor.Consulter) error {
-	if err := New(version, ask).Run(ctx, &sdk.StdioTransport{}); err != nil && ctx.Err() == nil {
+// Serve runs the server over in and out (the stdio of `vigil mcp`),
+// newline-delimited JSON-RPC, until the client goes or ctx ends. It
+// closes neither.
+func Serve(ctx context.Context, version string, ask advisor.Consulter, in io.Reader, out io.Writer) error {
+	t := &sdk.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}}
+	if err := New(version, ask).Run(ctx, t); err != nil && ctx.Err() == nil {
 		return fmt.Errorf("mcp: %w", err)
 	}
 	return nil
 }
+
+// nopWriteCloser is a writer the transport may close without closing it.
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
 
 // handler answers one ask_advisor call: the answer as text, or an error
 // result saying why there is none, worded for the model.
