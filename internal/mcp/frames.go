@@ -150,19 +150,17 @@ func (g *frameGuard) answer(id json.RawMessage, code int, message string) {
 // requestID returns the id of a JSON object frame, if it is a valid
 // JSON-RPC id (a string or a number), else nil.
 func requestID(frame []byte) json.RawMessage {
-	var m struct {
-		ID json.RawMessage `json:"id"`
-	}
-	if json.Unmarshal(frame, &m) != nil || len(m.ID) == 0 {
+	var m map[string]json.RawMessage // "id" exactly, as JSON-RPC spells it
+	if json.Unmarshal(frame, &m) != nil || len(m["id"]) == 0 {
 		return nil
 	}
 	var v any
-	if json.Unmarshal(m.ID, &v) != nil {
+	if json.Unmarshal(m["id"], &v) != nil {
 		return nil
 	}
 	switch v.(type) {
 	case string, float64:
-		return m.ID
+		return m["id"]
 	}
 	return nil
 }

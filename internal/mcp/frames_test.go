@@ -120,6 +120,9 @@ func TestBadFramesGetErrors(t *testing.T) {
 		{"a number", `42`, -32600, nil, "invalid request"},
 		{"null", `null`, -32600, nil, "invalid request"},
 		{"empty object", `{}`, -32600, nil, "invalid request"},
+		{"response without id", `{"jsonrpc":"2.0","result":{}}`, -32600, nil, "invalid request"},
+		{"id spelt ID", `{"jsonrpc":"2.0","ID":15,"Method":"ping"}`, -32600, nil, "invalid request"},
+		{"nested too deep", `{"jsonrpc":"2.0","id":16,"method":"ping","params":` + strings.Repeat(`{"a":`, 1500) + `1` + strings.Repeat(`}`, 1500) + `}`, -32600, float64(16), "nesting depth"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			w.t = t
