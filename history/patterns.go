@@ -1,6 +1,8 @@
 package history
 
 import (
+	"bytes"
+	"encoding/base64"
 	"regexp"
 	"strings"
 	"sync"
@@ -67,6 +69,20 @@ var shapes = [...]shape{
 	// was).
 	{name: "slack-webhook", hints: []string{"hooks.slack.com/services/"},
 		re: later(`^hooks\.slack\.com/services/([0-9A-Za-z_/-]{20,})`), group: 1},
+	// The key in an Azure storage connection string
+	// (DefaultEndpointsProtocol=…;AccountName=…;AccountKey=…), and the
+	// shared access key in a Service Bus or Event Hubs one: the names are
+	// kept, to say what it was; their case does not matter to Azure.
+	{name: "azure-account-key", hints: []string{"AccountKey=", "accountkey=", "ACCOUNTKEY="}, boundary: true,
+		re: later(`^(?i:accountkey)=([A-Za-z0-9+/]{20,}={0,2})`), group: 1},
+	{name: "azure-shared-access-key", hints: []string{"SharedAccessKey=", "sharedaccesskey=", "SHAREDACCESSKEY="}, boundary: true,
+		re: later(`^(?i:sharedaccesskey)=([A-Za-z0-9+/]{20,}={0,2})`), group: 1},
+	// A Docker config's registry credential (~/.docker/config.json:
+	// {"auths": {"host": {"auth": "…"}}}) is base64 of user:password;
+	// also as a JSON string inside JSON (a tool's output in a log).
+	{name: "docker-auth", hints: []string{`"auth"`, `\"auth\"`},
+		re: later(`^\\?"auth\\?"[ \t]*:[ \t]*\\?"([A-Za-z0-9+/]{8,}={0,2})\\?"`), group: 1,
+		valid: base64UserPassword},
 	{name: "huggingface-token", hints: []string{"hf_"}, boundary: true,
 		re:    later(`^hf_[A-Za-z0-9]{30,}`),
 		valid: func(s string) bool { return classes(s[3:]) >= 2 }},
@@ -193,6 +209,16 @@ func (sh *shape) match(s string, pos int) (secret span, end int, ok bool) {
 		return span{}, end, false
 	}
 	return secret, end, true
+}
+
+// base64UserPassword reports whether s is base64 of user:password, as a
+// Docker config's "auth" is.
+func base64UserPassword(s string) bool {
+	b, err := base64.StdEncoding.DecodeString(s)
+	if err != nil {
+		b, err = base64.RawStdEncoding.DecodeString(s)
+	}
+	return err == nil && bytes.IndexByte(b, ':') > 0
 }
 
 // classes counts the character classes (lower case, upper case, digits)

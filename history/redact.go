@@ -44,7 +44,9 @@ const MinSecretLength = 8
 //     (dop_v1_…), Slack webhook URLs, Hugging Face (hf_…), npm (npm_…),
 //     JSON web tokens (eyJ….eyJ….…), PEM private key blocks (also one cut
 //     off before its END line), bearer tokens and Authorization header
-//     values, and the password in a URL (scheme://user:PASSWORD@host).
+//     values, the password in a URL (scheme://user:PASSWORD@host), the
+//     key of an Azure connection string (AccountKey=…, SharedAccessKey=…)
+//     and a Docker config's registry "auth" (base64 of user:password).
 //   - Assignments in the text to a name whose last part is TOKEN, SECRET,
 //     PASSWORD, PASSWD, PASSPHRASE, CREDENTIAL(S), CREDS, a joined form
 //     (APIKEY, ACCESSTOKEN, PGPASSWORD, …), or KEY after API, SECRET,

@@ -245,6 +245,10 @@ func (f *Follower) detect(file *os.File, size int64) error {
 		return fmt.Errorf("follow %s: %w", f.file.path, err)
 	}
 	head = head[:n]
+	if isUTF16(head) {
+		f.err = fmt.Errorf("follow %s: %w", f.file.path, utf16Error(f.file.path))
+		return f.err
+	}
 	if n == sniffSize && bytes.IndexByte(head, '\n') < 0 {
 		// A first line longer than the sniffed bytes (a long `claude -p`
 		// prompt): detect from the whole of it, once it is written.
@@ -258,7 +262,7 @@ func (f *Follower) detect(file *os.File, size int64) error {
 		}
 		head = line
 	}
-	format, ok, err := sniffFollow(head, filepath.Base(f.file.path))
+	format, ok, err := sniffFollow(trimBOM(head), filepath.Base(f.file.path))
 	if err != nil {
 		f.err = fmt.Errorf("follow %s: %w", f.file.path, err)
 		return f.err
@@ -358,7 +362,11 @@ func (f *Follower) drop(n int64) {
 // line reads one complete line, without its newline.
 func (f *Follower) line(raw []byte) {
 	f.n++
+	first := f.off == 0
 	f.off += int64(len(raw)) + 1
+	if first {
+		raw = trimBOM(raw)
+	}
 	if len(bytes.TrimSpace(raw)) > 0 && f.probed < f.probeMax && f.off <= sniffSize {
 		f.probed++
 		f.m.probe(raw, &f.run)

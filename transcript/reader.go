@@ -97,6 +97,8 @@ var ErrUnknownFormat = errors.New("not a transcript format vigil knows")
 // complete line and no format, the whole first line (up to maxLine), which
 // a long first prompt can make that long.
 //
+// A leading UTF-8 byte-order mark is skipped; a UTF-16 file is refused
+// with an error that says how to convert it (wrapping ErrUnknownFormat).
 // A gzip-compressed file is decompressed as it is read; one that inflates
 // to more than maxInflation times its size (a decompression bomb) is an
 // error once it has inflated past inflationFloor.
@@ -109,6 +111,12 @@ func NewReader(r io.Reader, name string) (*Reader, error) {
 			return nil, fmt.Errorf("read %s: %w", name, err)
 		}
 		br = bufio.NewReaderSize(&inflationGuard{r: zr, stored: stored}, sniffSize)
+	}
+	if start, _ := br.Peek(256); isUTF16(start) {
+		return nil, fmt.Errorf("read %s: %w", name, utf16Error(name))
+	}
+	if bom, _ := br.Peek(len(utf8BOM)); bytes.Equal(bom, utf8BOM) {
+		br.Discard(len(utf8BOM))
 	}
 	head, err := br.Peek(sniffSize)
 	if err != nil && err != io.EOF && err != bufio.ErrBufferFull && !errors.Is(err, io.ErrUnexpectedEOF) {

@@ -19,7 +19,7 @@ type mcpCmd struct {
 }
 
 func (c *mcpCmd) Run(e *env) error {
-	return mcp.Serve(e.ctx, cmp.Or(Version, "dev"), mcp.SidecarAsker(c.find(e)))
+	return mcp.Serve(e.ctx, cmp.Or(Version, "dev"), mcp.SidecarAsker(c.find(e)), e.stdin, e.stdout)
 }
 
 // find names, at each question, the sidecar to ask: the session's given

@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -31,12 +32,35 @@ func New(version string, ask advisor.Consulter) *sdk.Server {
 	return s
 }
 
-// Serve runs the server over stdio until the client goes or ctx ends.
-func Serve(ctx context.Context, version string, ask advisor.Consulter) error {
-	if err := New(version, ask).Run(ctx, &sdk.StdioTransport{}); err != nil && ctx.Err() == nil {
+// Serve runs the server over in and out (the stdio of `vigil mcp`),
+// newline-delimited JSON-RPC, until the client goes or ctx ends. It
+// closes neither.
+//
+// A bad frame (a line that is not JSON, a batch, an invalid message, a
+// line over 4 MiB) gets a JSON-RPC error and the server goes on (see
+// frameGuard). When ctx ends, a consult in flight is cancelled and Serve
+// returns without waiting for its answer.
+func Serve(ctx context.Context, version string, ask advisor.Consulter, in io.Reader, out io.Writer) error {
+	w := &lockedWriter{w: out}
+	t := &sdk.IOTransport{Reader: io.NopCloser(newFrameGuard(in, w, maxFrame)), Writer: w}
+	if err := New(version, stopWith(ctx, ask)).Run(ctx, t); err != nil && ctx.Err() == nil {
 		return fmt.Errorf("mcp: %w", err)
 	}
 	return nil
+}
+
+// stopWith returns ask, cancelled also when stop ends. The SDK gives a
+// call's handler a context that the server's end does not cancel, and at
+// that end waits for the calls in flight: without this, a consult pending
+// at SIGTERM would hold `vigil mcp` until the advisor answered (or the
+// CLI's grace after the signal ran out).
+func stopWith(stop context.Context, ask advisor.Consulter) advisor.Consulter {
+	return func(ctx context.Context, question string) (string, error) {
+		ctx, cancel := context.WithCancelCause(ctx)
+		defer cancel(nil)
+		defer context.AfterFunc(stop, func() { cancel(context.Cause(stop)) })()
+		return ask(ctx, question)
+	}
 }
 
 // handler answers one ask_advisor call: the answer as text, or an error

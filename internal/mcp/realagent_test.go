@@ -27,7 +27,7 @@ func TestMain(m *testing.M) {
 	if sock := os.Getenv(serveEnv); sock != "" {
 		err := Serve(context.Background(), "test", SidecarAsker(func() (sidecar.Info, bool) {
 			return sidecar.Info{Socket: sock}, true
-		}))
+		}), os.Stdin, os.Stdout)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)

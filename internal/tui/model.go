@@ -61,6 +61,7 @@ type Model struct {
 	comp    completion
 	hist    history
 	pastes  []string
+	pg      pasteGuard
 	files   *fileIndex
 	// quitArmed is set by a ctrl+c on an idle, empty editor; a second
 	// one quits.
@@ -176,13 +177,23 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tickMsg:
 		m.refresh()
 		return m, tick()
+	case tea.PasteStartMsg:
+		m.pasteStart()
+		return m, nil
+	case tea.PasteEndMsg:
+		return m, m.pasteEnd()
+	case pasteSettledMsg:
+		return m, m.pasteSettled(msg)
 	case tea.PasteMsg:
-		if m.overlay != nil {
+		if m.overlay != nil || msg.Content == "" {
 			return m, nil
 		}
 		m.paste(msg.Content)
 		return m, nil
 	case tea.KeyPressMsg:
+		if m.holdKey(msg) {
+			return m, nil
+		}
 		return m, m.key(msg)
 	}
 	var cmd tea.Cmd
