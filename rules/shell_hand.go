@@ -115,7 +115,11 @@ func (p *shellParser) run() {
 		c := p.s[p.i]
 		switch {
 		case c == '\n':
-			p.end(false)
+			// A newline right after a | goes on with the pipeline, as
+			// bash reads it; anywhere else it ends the command.
+			if !p.piped || !p.curEmpty() {
+				p.end(false)
+			}
 			p.i++
 			p.readHeredocs()
 		case c == ' ' || c == '\t' || c == '\r':
@@ -304,6 +308,11 @@ func (p *shellParser) end(piped bool) {
 	}
 	p.cur = simpleCmd{}
 	p.redirect = ""
+}
+
+// curEmpty says the current simple command has nothing yet.
+func (p *shellParser) curEmpty() bool {
+	return len(p.words) == p.argStart && len(p.cur.out) == 0 && p.cur.in == "" && p.cur.heredoc == "" && !p.hasDocFor(len(p.cmds))
 }
 
 func (p *shellParser) hasDocFor(cmd int) bool {
