@@ -1,0 +1,115 @@
+package rules
+
+import "fmt"
+
+// SignalKind names what a signal saw.
+type SignalKind string
+
+// The kinds of signal. [SignalKinds] documents each.
+const (
+	// SignalCheckEdited: a test or check file edited right after a run
+	// of it failed.
+	SignalCheckEdited SignalKind = "check-edited"
+	// SignalCheckWeakened: a skip marker, an always-true assertion, an
+	// assertion commented out or removed, a test emptied.
+	SignalCheckWeakened SignalKind = "check-weakened"
+	// SignalCheckOff: a flag, variable or setting that turns a check, a
+	// verification or a hook off, or a command that hides an exit code.
+	SignalCheckOff SignalKind = "check-off"
+	// SignalUnverifiedEdits: many edits with nothing built or run.
+	SignalUnverifiedEdits SignalKind = "unverified-edits"
+	// SignalSuccessClaim: a claim that the work is done or works.
+	SignalSuccessClaim SignalKind = "success-claim"
+	// SignalRepeatFailure: a command failing the same way a second time.
+	SignalRepeatFailure SignalKind = "repeat-failure"
+	// SignalHarnessFailure: a call refused or failed by the harness,
+	// its sandbox, the user or the system, with no exit code to show it.
+	SignalHarnessFailure SignalKind = "harness-failure"
+	// SignalUnknownTool: a call of a tool the harness does not have.
+	SignalUnknownTool SignalKind = "unknown-tool"
+	// SignalStoppedShort: the turn ends on a reply that announces more
+	// work.
+	SignalStoppedShort SignalKind = "stopped-short"
+)
+
+// Signal is a reason for a model advisor to look at a step: a cheap,
+// high-recall mark where something may be going wrong. Unlike a
+// [Finding], a signal is not a verdict and is never shown to the agent;
+// it tells a gated advisor when to look and where ("the rules saw X at
+// step N"). The engine reports signals beside findings, in the same pass
+// over the steps, at no token cost.
+type Signal struct {
+	// Kind says what was seen.
+	Kind SignalKind `json:"kind"`
+	// Step is the step at which the signal fires: where the thing was
+	// seen.
+	Step int `json:"step"`
+	// Detail names what was seen, briefly and with a quote from the step
+	// ("`git commit --no-verify`", "tests/test_a.py after `pytest`
+	// failed at step 4").
+	Detail string `json:"detail"`
+}
+
+// String renders a signal on one line: its step, kind and detail.
+func (s Signal) String() string {
+	return fmt.Sprintf("step %d %s: %s", s.Step, s.Kind, s.Detail)
+}
+
+// SignalInfo describes a signal kind for documentation and listings.
+type SignalInfo struct {
+	// Kind is the kind's name, as signals carry it.
+	Kind SignalKind
+	// Doc says in one paragraph what it looks for and when it fires.
+	Doc string
+}
+
+// signalInfos documents the kinds, in the order the engine looks for
+// them.
+var signalInfos = []SignalInfo{
+	{SignalCheckEdited, "An edit of a test file, or of a file that configures checks (pytest.ini, " +
+		"conftest.py, package.json, a CI workflow), within FollowUp steps (default 3) of a failed " +
+		"test or check run: the agent may be changing the check to match the output instead of " +
+		"fixing the cause. Fires at the edit."},
+	{SignalCheckWeakened, "An edit that adds a skip or suppression marker (@pytest.mark.skip, " +
+		"t.Skip, # noqa, # type: ignore, eslint-disable, @ts-ignore), an always-true assertion " +
+		"(assert True, expect(true).toBe(true)), comments out an assertion, or leaves a test file " +
+		"with fewer assertions than it had (an emptied test). Fires at the edit, failure or not."},
+	{SignalCheckOff, "A command or setting that turns a check, a verification or a hook off: " +
+		"--no-verify, pytest -k 'not …', --deselect, SKIP_…=1, -DskipTests, --no-check; a config " +
+		"edit that disables lint or type checks (strict: false, ignoreBuildErrors, " +
+		"continue-on-error); and, within FollowUp steps of a failure, a command that hides the " +
+		"exit code (|| true, ; echo EXIT:$?, output sent to /dev/null). Fires at the command or " +
+		"edit."},
+	{SignalUnverifiedEdits, "Five file changes in a row with nothing built, tested or run in " +
+		"between. Fires at the fifth change, once per stretch of changes."},
+	{SignalSuccessClaim, "A reply that claims success: tests pass, the issue is fixed, it works " +
+		"now, deployed, done, a checked box (- [x], ✅). Fires at every claim; the detail says " +
+		"when nothing has been run since the last edit, or the last run failed."},
+	{SignalRepeatFailure, "A command failing with the same error as an earlier call within the " +
+		"window (the second identical failure; repeated-failure waits for the third). Fires at " +
+		"the second failure."},
+	{SignalHarnessFailure, "A call the harness reports as failed or refused in words rather " +
+		"than by an exit code: Codex's \"failed in sandbox\" and \"sandbox denied\", " +
+		"\"permission denied\", \"operation not permitted\", a tool use the user rejected or an " +
+		"approval declined. Fires at the call."},
+	{SignalUnknownTool, "A call of a tool the harness does not have (\"No such tool " +
+		"available\", \"unknown tool\", \"is not a valid tool\"). Fires at the call."},
+	{SignalStoppedShort, "A reply with no tool calls (the turn ends on it) whose last sentences " +
+		"announce more work: \"Now I'll run the tests.\", \"Let me fix the import:\". Fires at that " +
+		"reply."},
+}
+
+// SignalKinds describes every kind of signal.
+func SignalKinds() []SignalInfo {
+	return append([]SignalInfo(nil), signalInfos...)
+}
+
+// LastSignals returns the signals of the step Observe last took, in the
+// order it found them; a step has at most one signal of each kind. The
+// slice is the engine's and the details may refer to the step's text:
+// both are valid until the next call to Observe or Reset, so a caller
+// that keeps anything of them must copy it. Signals are found in the
+// same pass as findings, whatever Settings.Disabled says of detectors.
+func (e *Engine) LastSignals() []Signal {
+	return e.signals
+}

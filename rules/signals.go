@@ -1,0 +1,362 @@
+package rules
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// unverifiedEdits is how many file changes in a row, with nothing run in
+// between, make an unverified-edits signal.
+const unverifiedEdits = 5
+
+// signaller finds the signals of each step. Its memory is bounded like the
+// detectors': a few recent failures, and signatures of failures within the
+// window.
+type signaller struct {
+	within, window int
+	// failures maps a failure (command and error) to the step where it
+	// was last seen.
+	failures map[sig]int
+	// recent are the failed runs of the last within steps: their step and
+	// program.
+	recent []failure
+	// checkFailed is the step of the last failed test or check run; 0
+	// when none.
+	checkFailed  int
+	checkCommand string
+	// edits counts file changes since the last run; fired is set once
+	// the stretch signalled.
+	edits int
+	fired bool
+	buf   []byte
+	// kinds are the kinds found at the current step.
+	kinds map[SignalKind]bool
+}
+
+func (s *signaller) reset() {
+	*s = signaller{within: s.within, window: s.window, buf: s.buf}
+}
+
+// observe appends to out the signals of the step v, at most one of each
+// kind. It runs before the check tracker takes the step, so v.checks is
+// the state before it.
+func (s *signaller) observe(v *view, out []Signal) []Signal {
+	clear(s.kinds)
+	if s.kinds == nil {
+		s.kinds = map[SignalKind]bool{}
+	}
+	emit := func(k SignalKind, detail string) {
+		if s.kinds[k] {
+			return
+		}
+		s.kinds[k] = true
+		out = append(out, Signal{Kind: k, Step: v.n, Detail: detail})
+	}
+	i := 0
+	for i < len(s.recent) && v.n-s.recent[i].n > s.within {
+		i++
+	}
+	s.recent = s.recent[i:]
+	if s.checkFailed > 0 && v.n-s.checkFailed > s.within {
+		s.checkFailed = 0
+	}
+
+	for j := range v.acts {
+		a := &v.acts[j]
+		s.harness(a, emit)
+		if a.Refused {
+			s.repeat(a, v.n, emit)
+			continue
+		}
+		if a.Kind == KindShell || a.Run {
+			s.commandOff(a, emit)
+		}
+		if !a.Failed {
+			s.edited(a, emit)
+		}
+		for _, ef := range a.effects {
+			if ef.changed {
+				s.edits++
+				if s.edits >= unverifiedEdits && !s.fired {
+					s.fired = true
+					emit(SignalUnverifiedEdits, fmt.Sprintf("%d file changes with nothing run since step %d, the last %s", s.edits, max(1, v.checks.lastStep), fileKey(ef.file.key)))
+				}
+			}
+		}
+		if a.Run && !(a.hasCode && a.code.writes) {
+			s.edits, s.fired = 0, false
+		}
+		if a.Failed {
+			s.repeat(a, v.n, emit)
+			if a.Run || a.Test || a.Kind == KindShell {
+				if len(s.recent) >= 8 {
+					s.recent = s.recent[1:]
+				}
+				s.recent = append(s.recent, failure{n: v.n, program: strings.Clone(programKey(a.canonical)), command: strings.Clone(clip(a.Command, 120)), test: a.Test})
+			}
+			if a.Test || isCheckProgram(programKey(a.canonical)) {
+				s.checkFailed, s.checkCommand = v.n, strings.Clone(clip(a.Command, 80))
+			}
+		}
+	}
+	s.claim(v, emit)
+	s.stoppedShort(v, emit)
+	return out
+}
+
+// repeat signals a failure seen before within the window.
+func (s *signaller) repeat(a *act, n int, emit func(SignalKind, string)) {
+	if s.failures == nil {
+		s.failures = map[sig]int{}
+	}
+	key := mix(a.cmd, a.err)
+	if last, ok := s.failures[key]; ok && last >= n-s.window && last < n {
+		emit(SignalRepeatFailure, fmt.Sprintf("`%s` failed the same way as at step %d", clip(a.Command, 80), last))
+	}
+	s.failures[key] = n
+	if len(s.failures) > 4*s.window {
+		for k, at := range s.failures {
+			if at < n-s.window {
+				delete(s.failures, k)
+			}
+		}
+	}
+}
+
+// harnessWords are what harnesses and systems write when they refused or
+// failed a call in words; toolWords when the tool does not exist.
+var (
+	harnessWords = []string{"failed in sandbox", "sandbox denied", "permission denied", "operation not permitted",
+		"tool use was rejected", "doesn't want to proceed with this tool", "approval was declined", "declined to approve",
+		"rejected by the user", "rejected by user", "user denied", "not approved", "read-only file system"}
+	toolWords = []string{"no such tool available", "unknown tool", "is not a valid tool", "tool not found", "invalid tool name", "unknown function"}
+)
+
+// harness signals failures the harness reports in words, and calls of
+// tools it does not have.
+func (s *signaller) harness(a *act, emit func(SignalKind, string)) {
+	out := a.Output
+	if out == "" {
+		return
+	}
+	if len(out) > 1024 {
+		// The harness's words are at the start or the end.
+		s.buf = lowerInto(s.buf, out[:512])
+		s.buf = append(s.buf, '\n')
+		s.buf = append(s.buf, strings.ToLower(out[len(out)-512:])...)
+	} else {
+		s.buf = lowerInto(s.buf, out)
+	}
+	quote := func(w string) string {
+		return fmt.Sprintf("`%s`: %q", clip(a.Command, 60), w)
+	}
+	if a.Failed || a.Refused || len(out) < 2000 {
+		for _, w := range toolWords {
+			if strings.Contains(string(s.buf), w) {
+				emit(SignalUnknownTool, fmt.Sprintf("%s: %q", a.Tool, w))
+				return
+			}
+		}
+	}
+	if (a.Kind == KindRead || a.Kind == KindSearch) && !a.Failed {
+		// A file or search result may quote these words.
+		return
+	}
+	if a.ExitCode == 0 && !a.Failed {
+		return
+	}
+	for _, w := range harnessWords {
+		if strings.Contains(string(s.buf), w) {
+			emit(SignalHarnessFailure, quote(w))
+			return
+		}
+	}
+}
+
+var (
+	// checkOffFlag matches command-line flags and variables that turn a
+	// check, a verification or a hook off, whenever they appear.
+	checkOffFlag = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(--no-verify\b|--deselect\b|\s-k\s+['"]?not\s|\bskip(?:_\w+)?=(?:1|true|yes)\b|\bskip=\S|-dskiptests|-dmaven\.test\.skip|--skip-(?:tests|checks|hooks|verify|lint)\b|--no-check\b|\bhusky=0\b|--no-hooks\b|--no-lint\b|--nocheck\b|--no-typecheck\b|--disable-warnings\b|-p no:\w+)`)
+	})
+	checkOffWords = newKeywords("--no-verify", "--deselect", "not ", "skip", "-dmaven", "--no-check", "husky", "--no-hooks", "--no-lint", "--nocheck", "--no-typecheck", "--disable-warnings", "-p no:")
+	// hideExit matches a command that hides how the program before it
+	// ended: an exit code swallowed or printed, output discarded.
+	hideExit = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(\|\|\s*(?:true|:|exit 0|echo)\b|echo\s+["']?[^"'\n;|&]{0,20}\$\?|[&12]?>\s*/dev/null|\bset \+e\b)`)
+	})
+	hideExitWords = newKeywords("||", "$?", "/dev/null", "set +e")
+	// checkOffSetting matches configuration that turns checks off.
+	checkOffSetting = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`("?strict"?\s*[:=]\s*false\b|noimplicitany"?\s*[:=]\s*false|ignorebuilderrors"?\s*[:=]\s*true|ignoreduringbuilds"?\s*[:=]\s*true|continue-on-error\s*:\s*true|allow_failure\s*:\s*true|ignore_errors\s*=\s*true|skiplibcheck"?\s*[:=]\s*true|"(?:lint|typecheck|type-check|test|check)"\s*:\s*"(?:echo|true|exit 0)|disable_error_code|@ts-nocheck|pylint:\s*disable|eslint-disable|"?(?:no-unused-vars|no-explicit-any)"?\s*:\s*"?(?:off|0)\b|checkjs"?\s*[:=]\s*false)`)
+	})
+	settingWords = newKeywords("strict", "noimplicitany", "ignorebuild", "ignoreduring", "continue-on-error", "allow_failure", "ignore_errors", "skiplibcheck", "lint", "typecheck", "type-check", "test", "check", "disable", "nocheck", "no-unused", "no-explicit")
+)
+
+// commandOff signals a command that turns a check off, or that hides the
+// exit code of a program that failed within the last few steps.
+func (s *signaller) commandOff(a *act, emit func(SignalKind, string)) {
+	line := a.Command
+	if len(line) > 4096 {
+		line = line[:4096]
+	}
+	s.buf = lowerInto(s.buf, line)
+	if m := findNear(checkOffFlag(), s.buf, checkOffWords, 8, 24); m != "" {
+		emit(SignalCheckOff, fmt.Sprintf("`%s` in `%s`", strings.TrimSpace(m), clip(a.Command, 80)))
+		return
+	}
+	if len(s.recent) == 0 {
+		return
+	}
+	if m := findNear(hideExit(), s.buf, hideExitWords, 24, 12); m != "" {
+		f := s.recent[len(s.recent)-1]
+		emit(SignalCheckOff, fmt.Sprintf("`%s` in `%s` after `%s` failed at step %d", strings.TrimSpace(m), clip(a.Command, 80), clip(f.command, 60), f.n))
+	}
+}
+
+var (
+	// alwaysTrue matches an assertion that cannot fail.
+	alwaysTrue = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(\bassert\s*\(?\s*(?:true|1)\s*\)?\s*(?:$|#|;|\n)|expect\(\s*true\s*\)\.to(?:be|equal)\(\s*true\s*\)|assert\.(?:true|ok)\(\s*(?:t,\s*)?true\s*\)|self\.assert(?:true|_)\(\s*true\s*\)|assert!\(\s*true\s*\)|assert_eq!\(\s*true,\s*true\s*\))`)
+	})
+	alwaysTrueWords = newKeywords("assert", "expect(")
+)
+
+// checkPrograms are programs that check code without running it.
+var checkPrograms = []string{"mypy", "tsc", "eslint", "ruff", "flake8", "pylint", "golangci-lint", "pre-commit", "black",
+	"prettier", "go vet", "cargo clippy", "pyright", "npm run", "yarn run", "pnpm run", "make", "git commit", "cargo check", "cargo build", "go build"}
+
+// isCheckProgram reports whether a program key names a linter, type
+// checker, build or hook-running command.
+func isCheckProgram(key string) bool {
+	for _, p := range checkPrograms {
+		if key == p {
+			return true
+		}
+	}
+	return false
+}
+
+// edited signals edits that weaken a check, turn it off in a setting, or
+// change a test or check file right after it failed.
+func (s *signaller) edited(a *act, emit func(SignalKind, string)) {
+	for _, e := range a.Edits {
+		p := fileKey(e.Path)
+		test := isTestFile(p) || inTestFolder(p)
+		if s.checkFailed > 0 && (test || isConfigFile(p) || isCheckConfig(p)) {
+			emit(SignalCheckEdited, fmt.Sprintf("%s edited after `%s` failed at step %d", p, s.checkCommand, s.checkFailed))
+		}
+		added := addedText(e)
+		if added != "" {
+			if len(added) > 16<<10 {
+				added = added[:16<<10]
+			}
+			s.buf = lowerInto(s.buf, added)
+			if lo, hi := findNearIndex(suppressMarker(), s.buf, markerWords, 24, 16); hi > 0 {
+				emit(SignalCheckWeakened, fmt.Sprintf("adds `%s` to %s", added[lo:hi], p))
+			} else if lo, hi := findNearIndex(alwaysTrue(), s.buf, alwaysTrueWords, 16, 48); hi > 0 {
+				emit(SignalCheckWeakened, fmt.Sprintf("adds `%s` to %s", strings.TrimSpace(added[lo:hi]), p))
+			} else if lo, hi := findNearIndex(checkOffSetting(), s.buf, settingWords, 24, 40); hi > 0 {
+				emit(SignalCheckOff, fmt.Sprintf("adds `%s` to %s", strings.TrimSpace(added[lo:hi]), p))
+			}
+		}
+		if commentsOutAssertion(e.Old, e.New) {
+			emit(SignalCheckWeakened, "comments out an assertion in "+p)
+		} else if test && e.Op == EditReplace && assertions(e.Old) > assertions(e.New) {
+			emit(SignalCheckWeakened, fmt.Sprintf("removes %d of %d assertions from %s", assertions(e.Old)-assertions(e.New), assertions(e.Old), p))
+		}
+	}
+}
+
+// isCheckConfig reports whether a file configures linters or type
+// checkers.
+func isCheckConfig(p string) bool {
+	b := p[strings.LastIndexByte(p, '/')+1:]
+	return strings.HasPrefix(b, ".eslintrc") || strings.HasPrefix(b, "eslint.config") || strings.HasPrefix(b, "tsconfig") ||
+		strings.HasPrefix(b, ".prettierrc") || b == "ruff.toml" || b == ".ruff.toml" || b == ".pylintrc" ||
+		strings.HasPrefix(b, "jest.config") || strings.HasPrefix(b, "vitest.config") || strings.HasPrefix(b, "next.config") ||
+		strings.HasPrefix(b, ".husky") || strings.Contains(p, ".husky/")
+}
+
+// assertions counts the lines of a text that check something.
+func assertions(text string) int {
+	n := 0
+	for line := range strings.Lines(text) {
+		if assertion().MatchString(line) {
+			n++
+		}
+	}
+	return n
+}
+
+var (
+	// doneClaim matches what success claims say beyond tests passing:
+	// deployed, works now, done, a checked box.
+	doneClaim = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(\b(?:successfully |been |is |are |now )deployed\b|\bworks (?:now|correctly|as expected|fine|perfectly)\b|\bnow works\b|\b(?:is|are) (?:now )?working\b|\ball (?:done|set|complete|fixed)\b|\b(?:is|are) (?:now )?(?:complete|done|implemented|finished|fixed|ready)\b|\bcompleted successfully\b|\bsuccessfully (?:implemented|deployed|completed|added|updated|created|built)\b|^\s*[-*] \[x\]|✅)`)
+	})
+	doneWords = newKeywords("deployed", "works", "working", "all ", "complete", "done", "implemented", "finished", "fixed", "ready", "succe", "[x]", "✅")
+)
+
+// claim signals a claim of success in the reply's text.
+func (s *signaller) claim(v *view, emit func(SignalKind, string)) {
+	claim := v.claim
+	if claim == "" {
+		lower := v.lower
+		keywordHits(lower, doneWords, func(i int, w string) bool {
+			lo, hi := sentenceAt(lower, i, 200)
+			if doneClaim().Match(lower[lo:hi]) && !hedge().Match(lower[lo:hi]) {
+				claim = strings.TrimSpace(v.text[lo:hi])
+				return false
+			}
+			return true
+		})
+	}
+	if claim == "" {
+		return
+	}
+	c := v.checks
+	detail := fmt.Sprintf("%q", clip(claim, 80))
+	switch {
+	case c.runs == 0 && c.edits > 0:
+		detail += " with nothing run in the whole run"
+	case c.runs > 0 && c.editedSince:
+		detail += fmt.Sprintf(" with nothing run since the last edit (last run at step %d)", c.lastStep)
+	case c.runs > 0 && c.last.Failed:
+		detail += fmt.Sprintf(" after the last run (`%s`, step %d) failed", clip(c.last.Command, 60), c.lastStep)
+	}
+	emit(SignalSuccessClaim, detail)
+}
+
+// announce matches a sentence that announces work still to do.
+var announce = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(?:i'll|i will|i'm going to|i am going to|let me|let's|we'll|we will|next,? i)\s+(?:now\s+|also\s+|next\s+|then\s+|first\s+|quickly\s+)?(?:run|check|verify|test|fix|update|add|implement|create|write|look|start|build|try|make|commit|continue|proceed|investigate|examine|apply|finish|move|read|open|search|install|deploy|rerun|re-run|execute|remove|refactor|modify|edit|change|clean|set|configure|debug|push|review|compile|launch|address|tackle|work|do|handle|complete|wire|hook|rewrite|replace|restart|wait|confirm|ensure|validate|re-check|recheck|inspect|see|find|get)\b`)
+})
+
+var announceWords = newKeywords("i'll", "i will", "i'm going", "i am going", "let me", "let's", "we'll", "we will", "next")
+
+// stoppedShort signals a turn that ends on a reply announcing more work.
+func (s *signaller) stoppedShort(v *view, emit func(SignalKind, string)) {
+	if !v.final || len(v.lower) == 0 {
+		return
+	}
+	lower := v.lower
+	from := max(0, len(lower)-240)
+	tail := lower[from:]
+	found := ""
+	keywordHits(tail, announceWords, func(i int, w string) bool {
+		lo, hi := sentenceAt(tail, i, 200)
+		sent := tail[lo:hi]
+		if !announce().Match(sent) || strings.Contains(string(sent), "let me know") || strings.Contains(string(sent), "if you") ||
+			strings.Contains(string(sent), "?") || strings.Contains(string(sent), "would you") || strings.Contains(string(sent), "want me") {
+			return true
+		}
+		found = strings.TrimSpace(v.text[from+lo : from+hi])
+		return true // the last such sentence
+	})
+	if found != "" {
+		emit(SignalStoppedShort, fmt.Sprintf("the turn ends on %q", clip(found, 80)))
+	}
+}
