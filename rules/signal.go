@@ -30,6 +30,12 @@ const (
 	// SignalStoppedShort: the turn ends on a reply that announces more
 	// work.
 	SignalStoppedShort SignalKind = "stopped-short"
+	// SignalEmptyProbes: one program returning nothing call after call
+	// however its arguments change.
+	SignalEmptyProbes SignalKind = "empty-probes"
+	// SignalUserPushback: the first edit after the user reported a
+	// failure or rejected the work.
+	SignalUserPushback SignalKind = "user-pushback"
 )
 
 // Signal is a reason for a model advisor to look at a step: a cheap,
@@ -82,9 +88,12 @@ var signalInfos = []SignalInfo{
 		"edit."},
 	{SignalUnverifiedEdits, "Five file changes in a row with nothing built, tested or run in " +
 		"between. Fires at the fifth change, once per stretch of changes."},
-	{SignalSuccessClaim, "A reply that claims success: tests pass, the issue is fixed, it works " +
-		"now, deployed, done, a checked box (- [x], ✅). Fires at every claim; the detail says " +
-		"when nothing has been run since the last edit, or the last run failed."},
+	{SignalSuccessClaim, "A claim of success with no run behind it: a reply that says tests pass, " +
+		"the issue is fixed, it works now, deployed, done, phase or tasks complete, or a checked " +
+		"box (- [x]), or an edit that ticks boxes in a task list, when files were changed and " +
+		"nothing has been run since (or in the whole run), or the last run failed. A claim that a " +
+		"passing run after the last change backs is left alone, and so are decorative marks " +
+		"such as ✅. Fires at the claim."},
 	{SignalRepeatFailure, "A command failing with the same error as an earlier call within the " +
 		"window (the second identical failure; repeated-failure waits for the third). Fires at " +
 		"the second failure."},
@@ -94,6 +103,15 @@ var signalInfos = []SignalInfo{
 		"approval declined. Fires at the call."},
 	{SignalUnknownTool, "A call of a tool the harness does not have (\"No such tool " +
 		"available\", \"unknown tool\", \"is not a valid tool\"). Fires at the call."},
+	{SignalEmptyProbes, "Three calls in a row of one program (curl, grep, find, a script) that return " +
+		"nothing, however their arguments change, in steps next to each other: probing that finds " +
+		"nothing, where a different approach (the documentation, a search) would. Programs that " +
+		"print nothing when they succeed (mkdir, cp, git add) do not count. Fires at the third."},
+	{SignalUserPushback, "The first file change after a user message (not the task that started " +
+		"the run) that reports a failure or rejects the work: it says the work fails, is still " +
+		"broken or wrong, asks to stop or revert, or pastes an error or a traceback. The agent is " +
+		"about to act on a correction, where test rewrites and out-of-bounds edits start. Fires " +
+		"at that change."},
 	{SignalStoppedShort, "A reply with no tool calls (the turn ends on it) whose last sentences " +
 		"announce more work: \"Now I'll run the tests.\", \"Let me fix the import:\". Fires at that " +
 		"reply."},

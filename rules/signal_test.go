@@ -112,9 +112,13 @@ func TestSignalUnverifiedEdits(t *testing.T) {
 
 func TestSignalSuccessClaim(t *testing.T) {
 	runSignalCases(t, SignalSuccessClaim, []signalCase{
-		{"tests pass", []st{do(sh("pytest", "3 passed", false)), say("All tests pass.")}, []int{2}},
+		{"tests pass after an edit", []st{do(sh("pytest", "3 passed", false)), do(edit("app.py", "a", "b")), say("All tests pass.")}, []int{3}},
+		{"tests pass after a failed run", []st{do(pytestFail), say("All tests pass.")}, []int{2}},
+		{"a claim the last run backs", []st{do(edit("app.py", "a", "b")), do(sh("pytest", "3 passed", false)), say("All tests pass.")}, nil},
+		{"tasks marked complete", []st{do(edit("app.py", "a", "b")), say("Implemented all tasks and marked them complete.")}, []int{2}},
+		{"phase done", []st{do(edit("app.py", "a", "b")), say("Phase 3 is complete.")}, []int{2}},
 		{"deployed", []st{do(edit("app.py", "a", "b")), say("Deployed, and it works now.")}, []int{2}},
-		{"checked box", []st{say("Progress:\n- [x] add the endpoint\n- [ ] docs", sh("ls", "a", false))}, []int{1}},
+		{"checked box", []st{do(edit("app.py", "a", "b")), say("Progress:\n- [x] add the endpoint\n- [ ] docs", sh("ls", "a", false))}, []int{2}},
 		{"hedged", []st{say("Let me check whether the tests pass.", sh("pytest", "3 passed", false))}, nil},
 		{"plain reply", []st{say("I read the file and the bug is in parse().")}, nil},
 	})
@@ -199,4 +203,50 @@ func TestSignalKindsDocumented(t *testing.T) {
 			t.Errorf("kind %q is not in SignalKinds", k)
 		}
 	}
+}
+
+func TestSignalRepeatFailureByProgram(t *testing.T) {
+	rejected := "Invalid patch: The last line of the patch must be '*** End Patch'\n[exit code 1]"
+	runSignalCases(t, SignalRepeatFailure, []signalCase{
+		{"the same rejection with another patch", []st{
+			do(sh("apply_patch_tool 'first patch'", rejected, true)),
+			do(sh("ls", "a", false)),
+			do(sh("apply_patch_tool 'second patch'", rejected, true)),
+		}, []int{3}},
+		{"searches that find nothing", []st{
+			do(sh("rg foo src", "[exit code 1]", true)),
+			do(sh("rg bar src", "[exit code 1]", true)),
+		}, nil},
+	})
+}
+
+func TestSignalTickedBoxes(t *testing.T) {
+	runSignalCases(t, SignalSuccessClaim, []signalCase{
+		{"ticked by sed with nothing run", []st{do(edit("src/app.py", "a", "b")), do(sh(`sed -i 's/- \[ \] T1/- [x] T1/' tasks.md`, "", false))}, []int{2}},
+		{"ticked by an edit with nothing run", []st{do(edit("src/app.py", "a", "b")), do(edit("tasks.md", "- [ ] T1 add the endpoint", "- [x] T1 add the endpoint"))}, []int{2}},
+		{"ticked after a passing run", []st{do(edit("src/app.py", "a", "b")), do(sh("pytest", "3 passed", false)), do(edit("tasks.md", "- [ ] T1", "- [x] T1"))}, nil},
+	})
+}
+
+func TestSignalEmptyProbes(t *testing.T) {
+	curl := func(url string) call { return sh("curl -s "+url+" | grep -o image", "", false) }
+	runSignalCases(t, SignalEmptyProbes, []signalCase{
+		{"three empty fetches", []st{do(curl("https://a")), do(curl("https://b")), do(curl("https://c")), do(curl("https://d"))}, []int{3}},
+		{"one finds something", []st{do(curl("https://a")), do(sh("curl -s https://b | grep -o image", "image: x", false)), do(curl("https://c"))}, nil},
+		{"silent programs", []st{do(sh("mkdir -p a", "", false)), do(sh("mkdir -p b", "", false)), do(sh("mkdir -p c", "", false))}, nil},
+	})
+}
+
+func TestSignalUserPushback(t *testing.T) {
+	task := st{text: "Reading the code.", calls: []call{sh("ls", "a.py", false)}, notes: []string{"Fix the failing test in a.py; it errors on empty input."}}
+	runSignalCases(t, SignalUserPushback, []signalCase{
+		{"an edit after the user says it still fails", []st{task, do(edit("a.py", "x", "y")),
+			{text: "Looking again.", calls: []call{sh("cat a.py", "y", false)}, notes: []string{"It still fails the same way."}},
+			do(edit("tests/test_a.py", "assert f() == 1", "assert f() == 2"))}, []int{4}},
+		{"only the first edit after it", []st{task,
+			{calls: []call{edit("a.py", "x", "y")}, notes: []string{"That is wrong, put it back."}},
+			do(edit("a.py", "y", "z"))}, []int{2}},
+		{"the task's own words", []st{task, do(edit("a.py", "x", "y"))}, nil},
+		{"a new request", []st{task, do(edit("a.py", "x", "y")), {calls: []call{edit("b.py", "x", "y")}, notes: []string{"Now add a docstring to b.py."}}}, nil},
+	})
 }

@@ -11,6 +11,54 @@ import (
 // between, make an unverified-edits signal.
 const unverifiedEdits = 5
 
+// emptyProbes is how many calls in a row of one program returning nothing
+// make an empty-probes signal.
+const emptyProbes = 3
+
+// inPlace reports whether a command edits a file in place (sed -i, perl
+// -pi).
+func inPlace(cmd string) bool {
+	return strings.Contains(cmd, " -i") || strings.Contains(cmd, " -pi") || strings.Contains(cmd, " -0pi")
+}
+
+// probe signals a program that keeps returning nothing however its
+// arguments change: searches and fetches that find nothing, one after
+// another.
+func (s *signaller) probe(a *act, n int, emit func(SignalKind, string)) {
+	if len(a.Edits) > 0 || a.Background || a.Kind == KindEdit || a.Kind == KindOther {
+		return
+	}
+	key := programKey(a.canonical)
+	if !(a.Empty || strings.TrimSpace(a.Output) == "" && a.Answered) || key == "" || isSilentProgram(key) {
+		if key != s.probeProgram || n-s.probeStep > 1 {
+			s.probes = 0
+		}
+		return
+	}
+	if key == s.probeProgram && n-s.probeStep <= 1 {
+		s.probes++
+	} else {
+		s.probes, s.probeProgram = 1, strings.Clone(key)
+	}
+	s.probeStep = n
+	if s.probes == emptyProbes {
+		emit(SignalEmptyProbes, fmt.Sprintf("%d calls of %s in a row returned nothing, the last `%s`", s.probes, key, clip(a.Command, 80)))
+	}
+}
+
+// silentPrograms print nothing when they succeed.
+var silentPrograms = []string{"mkdir", "cp", "mv", "rm", "touch", "chmod", "chown", "ln", "cd", "export", "kill", "pkill", "sleep",
+	"git add", "git checkout", "git commit", "git stash", "git reset", "git restore", "true", "wait", "source", ".", "set", "unset", "echo", "printf", "tee"}
+
+func isSilentProgram(key string) bool {
+	for _, p := range silentPrograms {
+		if key == p {
+			return true
+		}
+	}
+	return false
+}
+
 // signaller finds the signals of each step. Its memory is bounded like the
 // detectors': a few recent failures, and signatures of failures within the
 // window.
@@ -26,11 +74,23 @@ type signaller struct {
 	// when none.
 	checkFailed  int
 	checkCommand string
-	// edits counts file changes since the last run; fired is set once
-	// the stretch signalled.
+	// edits counts file changes since the last run.
 	edits int
-	fired bool
-	buf   []byte
+	// probes counts the calls in a row of one program (probeProgram)
+	// that returned nothing, and probeStep is the step of the last.
+	probes       int
+	probeProgram string
+	probeStep    int
+	buf          []byte
+	// heard is set once the run's first user message (the task) has
+	// come; pushback is the step whose user message reported a failure
+	// or rejected the work, until an edit follows it (0 when none), and
+	// said a quote of it.
+	heard    bool
+	pushback int
+	said     string
+	// ticked quotes a task ticked off in a file at the current step.
+	ticked string
 	// kinds are the kinds found at the current step.
 	kinds map[SignalKind]bool
 }
@@ -62,6 +122,13 @@ func (s *signaller) observe(v *view, out []Signal) []Signal {
 	if s.checkFailed > 0 && v.n-s.checkFailed > s.within {
 		s.checkFailed = 0
 	}
+	if v.userSpoke {
+		if s.heard {
+			s.listen(v)
+		}
+		s.heard = true
+	}
+	s.ticked = ""
 
 	for j := range v.acts {
 		a := &v.acts[j]
@@ -73,20 +140,29 @@ func (s *signaller) observe(v *view, out []Signal) []Signal {
 		if a.Kind == KindShell || a.Run {
 			s.commandOff(a, emit)
 		}
+		s.probe(a, v.n, emit)
+		if s.ticked == "" && (a.Kind == KindShell || a.Kind == KindEdit) && !a.Failed && inPlace(a.Command) {
+			if i := strings.Index(strings.ToLower(a.Command), "[x]"); i >= 0 {
+				s.ticked = fmt.Sprintf("ticks boxes with `%s`", clip(a.Command, 60))
+			}
+		}
 		if !a.Failed {
 			s.edited(a, emit)
 		}
 		for _, ef := range a.effects {
+			if ef.changed && s.pushback > 0 {
+				emit(SignalUserPushback, fmt.Sprintf("edits %s after the user said %q at step %d", fileKey(ef.file.key), s.said, s.pushback))
+				s.pushback = 0
+			}
 			if ef.changed {
 				s.edits++
-				if s.edits >= unverifiedEdits && !s.fired {
-					s.fired = true
+				if s.edits == unverifiedEdits {
 					emit(SignalUnverifiedEdits, fmt.Sprintf("%d file changes with nothing run since step %d, the last %s", s.edits, max(1, v.checks.lastStep), fileKey(ef.file.key)))
 				}
 			}
 		}
 		if a.Run && !(a.hasCode && a.code.writes) {
-			s.edits, s.fired = 0, false
+			s.edits = 0
 		}
 		if a.Failed {
 			s.repeat(a, v.n, emit)
@@ -106,16 +182,59 @@ func (s *signaller) observe(v *view, out []Signal) []Signal {
 	return out
 }
 
+// pushbackWords are what a user says when the work failed or is not
+// what they asked for, or pastes when it failed.
+var pushbackWords = newKeywords("still", "fail", "error", "traceback", "not found", "doesn't work", "does not work",
+	"not working", "isn't working", "broken", "wrong", "didn't", "did not", "not what", "why did", "why are you",
+	"revert", "undo", "you said", "i said", "stop", "no such file")
+
+// listen arms the user-pushback signal when a user message before the
+// step reports a failure or rejects the work.
+func (s *signaller) listen(v *view) {
+	for _, t := range v.notes {
+		if len(t) > 800 {
+			// A correction says so at its start, and a pasted failure
+			// ends on its error; a long instruction in between (a
+			// prompt template) is not a correction.
+			t = t[:400] + "\n" + t[len(t)-400:]
+		}
+		s.buf = lowerInto(s.buf, t)
+		found := ""
+		keywordHits(s.buf, pushbackWords, func(i int, w string) bool {
+			lo, hi := sentenceAt(s.buf, i, 60)
+			found = t[lo:hi]
+			return false
+		})
+		if found != "" {
+			s.pushback, s.said = v.n, strings.Clone(clip(found, 80))
+			return
+		}
+	}
+}
+
 // repeat signals a failure seen before within the window.
 func (s *signaller) repeat(a *act, n int, emit func(SignalKind, string)) {
 	if s.failures == nil {
 		s.failures = map[sig]int{}
 	}
-	key := mix(a.cmd, a.err)
-	if last, ok := s.failures[key]; ok && last >= n-s.window && last < n {
-		emit(SignalRepeatFailure, fmt.Sprintf("`%s` failed the same way as at step %d", clip(a.Command, 80), last))
+	// The whole output, normalised: two failures that end on the same
+	// summary line after different errors are progress, not a repeat.
+	// The same program failing with the same output counts however its
+	// arguments changed: the same patch rejected, the same missing module.
+	out := outputSig(a.Output)
+	keys := [2]sig{mix(a.cmd, out), mix(textSig(programKey(a.canonical)), out^1)}
+	n2 := len(keys)
+	if a.Kind == KindSearch || a.Kind == KindRead {
+		// Searches for different things that all find nothing are
+		// exploring, not repeating.
+		n2 = 1
 	}
-	s.failures[key] = n
+	for _, key := range keys[:n2] {
+		if last, ok := s.failures[key]; ok && last >= n-s.window && last < n {
+			emit(SignalRepeatFailure, fmt.Sprintf("`%s` failed the same way as at step %d", clip(a.Command, 80), last))
+		}
+		s.failures[key] = n
+	}
 	if len(s.failures) > 4*s.window {
 		for k, at := range s.failures {
 			if at < n-s.window {
@@ -249,6 +368,12 @@ func (s *signaller) edited(a *act, emit func(SignalKind, string)) {
 			emit(SignalCheckEdited, fmt.Sprintf("%s edited after `%s` failed at step %d", p, s.checkCommand, s.checkFailed))
 		}
 		added := addedText(e)
+		if e.Op == EditScript && strings.Contains(strings.ToLower(e.New), "[x]") {
+			added = e.New // a script that ticks boxes (sed, perl -pi)
+		}
+		if i := strings.Index(strings.ToLower(added), "[x]"); i >= 0 && s.ticked == "" {
+			s.ticked = fmt.Sprintf("ticks %s in %s", clip(added[i:], 60), p)
+		}
 		if added != "" {
 			if len(added) > 16<<10 {
 				added = added[:16<<10]
@@ -295,9 +420,9 @@ var (
 	// doneClaim matches what success claims say beyond tests passing:
 	// deployed, works now, done, a checked box.
 	doneClaim = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(\b(?:successfully |been |is |are |now )deployed\b|\bworks (?:now|correctly|as expected|fine|perfectly)\b|\bnow works\b|\b(?:is|are) (?:now )?working\b|\ball (?:done|set|complete|fixed)\b|\b(?:is|are) (?:now )?(?:complete|done|implemented|finished|fixed|ready)\b|\bcompleted successfully\b|\bsuccessfully (?:implemented|deployed|completed|added|updated|created|built)\b|^\s*[-*] \[x\]|✅)`)
+		return regexp.MustCompile(`(^\W*(?:completed|implemented|finished|done|fixed)\b|\b(?:marked|ticked|checked off)\b.{0,40}\b(?:complete[d]?|done|finished|\[x\])|\b(?:all|every) (?:\w+ )?(?:tasks?|items?|steps?|stories|phases?)\b.{0,30}\b(?:complete[d]?|done|finished|implemented)\b|\b(?:phase|milestone|task|story|ticket|step) \S+ (?:is )?(?:now )?(?:complete[d]?|done|finished)\b|\b(?:successfully |been |is |are |now )deployed\b|\bworks (?:now|correctly|as expected|fine|perfectly)\b|\bnow works\b|\b(?:is|are) (?:now )?working\b|\ball (?:done|set|complete|fixed)\b|\b(?:is|are) (?:now )?(?:complete|done|implemented|finished|fixed|ready)\b|\bcompleted successfully\b|\bsuccessfully (?:implemented|deployed|completed|added|updated|created|built)\b|^\s*[-*] \[x\])`)
 	})
-	doneWords = newKeywords("deployed", "works", "working", "all ", "complete", "done", "implemented", "finished", "fixed", "ready", "succe", "[x]", "✅")
+	doneWords = newKeywords("deployed", "works", "working", "all ", "complete", "done", "implemented", "finished", "fixed", "ready", "succe", "[x]", "marked", "ticked", "checked")
 )
 
 // claim signals a claim of success in the reply's text.
@@ -314,18 +439,29 @@ func (s *signaller) claim(v *view, emit func(SignalKind, string)) {
 			return true
 		})
 	}
+	if claim == "" && s.ticked != "" {
+		claim = s.ticked
+	}
 	if claim == "" {
 		return
 	}
 	c := v.checks
 	detail := fmt.Sprintf("%q", clip(claim, 80))
 	switch {
-	case c.runs == 0 && c.edits > 0:
+	case c.runs == 0 && c.edits == 0:
+		// Nothing changed either: the claim is about something else (a
+		// question answered, what was there before).
+		return
+	case c.runs == 0:
 		detail += " with nothing run in the whole run"
-	case c.runs > 0 && c.editedSince:
+	case c.editedSince:
 		detail += fmt.Sprintf(" with nothing run since the last edit (last run at step %d)", c.lastStep)
-	case c.runs > 0 && c.last.Failed:
+	case c.last.Failed:
 		detail += fmt.Sprintf(" after the last run (`%s`, step %d) failed", clip(c.last.Command, 60), c.lastStep)
+	default:
+		// The last run passed and nothing changed since: the claim has
+		// a run behind it.
+		return
 	}
 	emit(SignalSuccessClaim, detail)
 }
