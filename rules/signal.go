@@ -87,7 +87,8 @@ var signalInfos = []SignalInfo{
 		"exit code (|| true, ; echo EXIT:$?, output sent to /dev/null). Fires at the command or " +
 		"edit."},
 	{SignalUnverifiedEdits, "Five file changes in a row with nothing built, tested or run in " +
-		"between. Fires at the fifth change, once per stretch of changes."},
+		"between. Fires at the fifth change, once per stretch of changes, and once more at the " +
+		"first change of a test file after it (a test is written to be run)."},
 	{SignalSuccessClaim, "A claim of success with no run behind it: a reply that says tests pass, " +
 		"the issue is fixed, it works now, deployed, done, phase or tasks complete, or a checked " +
 		"box (- [x]), or an edit that ticks boxes in a task list, when files were changed and " +

@@ -107,6 +107,7 @@ func TestSignalUnverifiedEdits(t *testing.T) {
 		{"four edits", edits(4), nil},
 		{"a run between", append(append(edits(3), do(sh("pytest", "3 passed", false))), edits(3)...), nil},
 		{"a run resets", append(append(edits(5), do(sh("pytest", "3 passed", false))), edits(5)...), []int{5, 11}},
+		{"a test written in the stretch", append(edits(6), do(edit("tests/test_new.py", "a", "b")), do(edit("tests/test_more.py", "a", "b"))), []int{5, 7}},
 	})
 }
 

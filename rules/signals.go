@@ -74,8 +74,10 @@ type signaller struct {
 	// when none.
 	checkFailed  int
 	checkCommand string
-	// edits counts file changes since the last run.
-	edits int
+	// edits counts file changes since the last run; testWritten is set
+	// once a test file changed in that stretch after the signal fired.
+	edits       int
+	testWritten bool
 	// probes counts the calls in a row of one program (probeProgram)
 	// that returned nothing, and probeStep is the step of the last.
 	probes       int
@@ -156,13 +158,21 @@ func (s *signaller) observe(v *view, out []Signal) []Signal {
 			}
 			if ef.changed {
 				s.edits++
+				test := isTestFile(ef.file.key) || inTestFolder(ef.file.key)
+				if s.edits > unverifiedEdits && test && !s.testWritten {
+					// A test is written to be run: one written in a
+					// stretch with nothing run is unverified work at its
+					// clearest.
+					s.testWritten = true
+					emit(SignalUnverifiedEdits, fmt.Sprintf("writes the test %s with nothing run since step %d (%d file changes)", fileKey(ef.file.key), max(1, v.checks.lastStep), s.edits))
+				}
 				if s.edits == unverifiedEdits {
 					emit(SignalUnverifiedEdits, fmt.Sprintf("%d file changes with nothing run since step %d, the last %s", s.edits, max(1, v.checks.lastStep), fileKey(ef.file.key)))
 				}
 			}
 		}
 		if a.Run && !(a.hasCode && a.code.writes) {
-			s.edits = 0
+			s.edits, s.testWritten = 0, false
 		}
 		if a.Failed {
 			s.repeat(a, v.n, emit)
@@ -172,7 +182,7 @@ func (s *signaller) observe(v *view, out []Signal) []Signal {
 				}
 				s.recent = append(s.recent, failure{n: v.n, program: strings.Clone(programKey(a.canonical)), command: strings.Clone(clip(a.Command, 120)), test: a.Test})
 			}
-			if a.Test || isCheckProgram(programKey(a.canonical)) {
+			if a.Test || isCheckProgram(programKey(a.canonical)) || runsTestFile(a) {
 				s.checkFailed, s.checkCommand = v.n, strings.Clone(clip(a.Command, 80))
 			}
 		}
@@ -393,6 +403,17 @@ func (s *signaller) edited(a *act, emit func(SignalKind, string)) {
 			emit(SignalCheckWeakened, fmt.Sprintf("removes %d of %d assertions from %s", assertions(e.Old)-assertions(e.New), assertions(e.Old), p))
 		}
 	}
+}
+
+// runsTestFile reports whether an action runs a script named as a test
+// (python test_x.py).
+func runsTestFile(a *act) bool {
+	for _, s := range a.scripts {
+		if isTestFile(s) {
+			return true
+		}
+	}
+	return false
 }
 
 // isCheckConfig reports whether a file configures linters or type
