@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"strings"
@@ -222,6 +223,18 @@ func (s *signaller) listen(v *view) {
 	}
 }
 
+// appendLower appends s with ASCII letters in lower case to b.
+func appendLower(b []byte, s string) []byte {
+	n := len(b)
+	b = append(b, s...)
+	for i := n; i < len(b); i++ {
+		if c := b[i]; c >= 'A' && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return b
+}
+
 // repeat signals a failure seen before within the window.
 func (s *signaller) repeat(a *act, n int, emit func(SignalKind, string)) {
 	if s.failures == nil {
@@ -260,44 +273,51 @@ var (
 	harnessWords = []string{"failed in sandbox", "sandbox denied", "permission denied", "operation not permitted",
 		"tool use was rejected", "doesn't want to proceed with this tool", "approval was declined", "declined to approve",
 		"rejected by the user", "rejected by user", "user denied", "not approved", "read-only file system"}
-	toolWords = []string{"no such tool available", "unknown tool", "is not a valid tool", "tool not found", "invalid tool name", "unknown function"}
+	// harnessNeedles are parts of harnessWords, fewer, looked for first.
+	harnessNeedles = newKeywords("sandbox", "denied", "not permitted", "reject", "proceed", "declined", "not approved", "read-only")
+	toolWords      = []string{"no such tool available", "unknown tool", "is not a valid tool", "tool not found", "invalid tool name", "unknown function"}
 )
 
 // harness signals failures the harness reports in words, and calls of
 // tools it does not have.
 func (s *signaller) harness(a *act, emit func(SignalKind, string)) {
 	out := a.Output
-	if out == "" {
+	switch {
+	case out == "":
 		return
-	}
-	if len(out) > 1024 {
+	case a.Failed || a.Refused:
 		// The harness's words are at the start or the end.
-		s.buf = lowerInto(s.buf, out[:512])
-		s.buf = append(s.buf, '\n')
-		s.buf = append(s.buf, strings.ToLower(out[len(out)-512:])...)
-	} else {
-		s.buf = lowerInto(s.buf, out)
+		s.buf = lowerInto(s.buf, out[:min(len(out), 256)])
+		if len(out) > 512 {
+			s.buf = appendLower(append(s.buf, '\n'), out[len(out)-256:])
+		} else if len(out) > 256 {
+			s.buf = appendLower(s.buf, out[256:])
+		}
+	case a.ExitCode < 0 && a.Kind != KindRead && a.Kind != KindSearch:
+		// No exit code and no error flag: a harness that failed the
+		// call in words says so first ("failed in sandbox …").
+		s.buf = lowerInto(s.buf, out[:min(len(out), 200)])
+	default:
+		return
 	}
 	quote := func(w string) string {
 		return fmt.Sprintf("`%s`: %q", clip(a.Command, 60), w)
 	}
-	if a.Failed || a.Refused || len(out) < 2000 {
+	if (a.Failed || a.Refused) && (bytes.Contains(s.buf, []byte("tool")) || bytes.Contains(s.buf, []byte("function"))) {
 		for _, w := range toolWords {
-			if strings.Contains(string(s.buf), w) {
+			if bytes.Contains(s.buf, []byte(w)) {
 				emit(SignalUnknownTool, fmt.Sprintf("%s: %q", a.Tool, w))
 				return
 			}
 		}
 	}
-	if (a.Kind == KindRead || a.Kind == KindSearch) && !a.Failed {
-		// A file or search result may quote these words.
-		return
-	}
-	if a.ExitCode == 0 && !a.Failed {
+	found := false
+	keywordHits(s.buf, harnessNeedles, func(int, string) bool { found = true; return false })
+	if !found {
 		return
 	}
 	for _, w := range harnessWords {
-		if strings.Contains(string(s.buf), w) {
+		if bytes.Contains(s.buf, []byte(w)) {
 			emit(SignalHarnessFailure, quote(w))
 			return
 		}
@@ -310,7 +330,7 @@ var (
 	checkOffFlag = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(--no-verify\b|--deselect\b|\s-k\s+['"]?not\s|\bskip(?:_\w+)?=(?:1|true|yes)\b|\bskip=\S|-dskiptests|-dmaven\.test\.skip|--skip-(?:tests|checks|hooks|verify|lint)\b|--no-check\b|\bhusky=0\b|--no-hooks\b|--no-lint\b|--nocheck\b|--no-typecheck\b|--disable-warnings\b|-p no:\w+)`)
 	})
-	checkOffWords = newKeywords("--no-verify", "--deselect", "not ", "skip", "-dmaven", "--no-check", "husky", "--no-hooks", "--no-lint", "--nocheck", "--no-typecheck", "--disable-warnings", "-p no:")
+	checkOffWords = newKeywords("--no-verify", "--deselect", "-k ", "skip", "-dmaven", "--no-check", "husky", "--no-hooks", "--no-lint", "--nocheck", "--no-typecheck", "--disable-warnings", "-p no:")
 	// hideExit matches a command that hides how the program before it
 	// ended: an exit code swallowed or printed, output discarded.
 	hideExit = sync.OnceValue(func() *regexp.Regexp {
@@ -321,13 +341,18 @@ var (
 	checkOffSetting = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`("?strict"?\s*[:=]\s*false\b|noimplicitany"?\s*[:=]\s*false|ignorebuilderrors"?\s*[:=]\s*true|ignoreduringbuilds"?\s*[:=]\s*true|continue-on-error\s*:\s*true|allow_failure\s*:\s*true|ignore_errors\s*=\s*true|skiplibcheck"?\s*[:=]\s*true|"(?:lint|typecheck|type-check|test|check)"\s*:\s*"(?:echo|true|exit 0)|disable_error_code|@ts-nocheck|pylint:\s*disable|eslint-disable|"?(?:no-unused-vars|no-explicit-any)"?\s*:\s*"?(?:off|0)\b|checkjs"?\s*[:=]\s*false)`)
 	})
-	settingWords = newKeywords("strict", "noimplicitany", "ignorebuild", "ignoreduring", "continue-on-error", "allow_failure", "ignore_errors", "skiplibcheck", "lint", "typecheck", "type-check", "test", "check", "disable", "nocheck", "no-unused", "no-explicit")
+	settingWords = newKeywords("strict", "noimplicitany", "ignorebuild", "ignoreduring", "continue-on-error", "allow_failure", "ignore_errors", "skiplibcheck", "\"echo", "\"true", "\"exit 0", "disable", "nocheck", "no-unused", "no-explicit", "checkjs")
 )
 
 // commandOff signals a command that turns a check off, or that hides the
 // exit code of a program that failed within the last few steps.
 func (s *signaller) commandOff(a *act, emit func(SignalKind, string)) {
 	line := a.Command
+	if strings.Contains(line, "<<") && a.bare != "" {
+		// The line without here-document bodies: flags, not the
+		// scripts a line carries.
+		line = a.bare
+	}
 	if len(line) > 4096 {
 		line = line[:4096]
 	}
@@ -381,19 +406,29 @@ func (s *signaller) edited(a *act, emit func(SignalKind, string)) {
 		if e.Op == EditScript && strings.Contains(strings.ToLower(e.New), "[x]") {
 			added = e.New // a script that ticks boxes (sed, perl -pi)
 		}
-		if i := strings.Index(strings.ToLower(added), "[x]"); i >= 0 && s.ticked == "" {
-			s.ticked = fmt.Sprintf("ticks %s in %s", clip(added[i:], 60), p)
-		}
 		if added != "" {
-			if len(added) > 16<<10 {
-				added = added[:16<<10]
+			if len(added) > 8<<10 {
+				// A marker or setting added to a file is in what an
+				// edit shows first; a huge write is bounded.
+				added = added[:8<<10]
 			}
 			s.buf = lowerInto(s.buf, added)
+			if i := bytes.Index(s.buf, []byte("[x]")); i >= 0 && s.ticked == "" {
+				s.ticked = fmt.Sprintf("ticks %s in %s", clip(added[i:], 60), p)
+			}
+			if isProse(p) {
+				continue
+			}
+			if e.Op == EditWrite && !test && !isSettingsFile(p) && len(added) > 2<<10 {
+				// A whole file written (a script, a new module): its
+				// head is where a marker that matters would be.
+				s.buf = s.buf[:2<<10]
+			}
 			if lo, hi := findNearIndex(suppressMarker(), s.buf, markerWords, 24, 16); hi > 0 {
 				emit(SignalCheckWeakened, fmt.Sprintf("adds `%s` to %s", added[lo:hi], p))
-			} else if lo, hi := findNearIndex(alwaysTrue(), s.buf, alwaysTrueWords, 16, 48); hi > 0 {
+			} else if lo, hi := s.alwaysTrueIn(test); hi > 0 {
 				emit(SignalCheckWeakened, fmt.Sprintf("adds `%s` to %s", strings.TrimSpace(added[lo:hi]), p))
-			} else if lo, hi := findNearIndex(checkOffSetting(), s.buf, settingWords, 24, 40); hi > 0 {
+			} else if lo, hi := s.settingIn(p); hi > 0 {
 				emit(SignalCheckOff, fmt.Sprintf("adds `%s` to %s", strings.TrimSpace(added[lo:hi]), p))
 			}
 		}
@@ -412,6 +447,57 @@ func runsTestFile(a *act) bool {
 		if isTestFile(s) {
 			return true
 		}
+	}
+	return false
+}
+
+// alwaysTrueIn returns the bounds in s.buf of an assertion that cannot
+// fail, in a test file; 0, 0 when there is none.
+func (s *signaller) alwaysTrueIn(test bool) (int, int) {
+	if !test {
+		return 0, 0
+	}
+	return findNearIndex(alwaysTrue(), s.buf, alwaysTrueWords, 16, 48)
+}
+
+// settingIn returns the bounds in s.buf of a setting that turns checks
+// off: in a file that holds settings, or a whole-file switch (// @ts-nocheck,
+// # pylint: disable) in any file; 0, 0 when there is none.
+func (s *signaller) settingIn(p string) (int, int) {
+	if isSettingsFile(p) {
+		return findNearIndex(checkOffSetting(), s.buf, settingWords, 24, 40)
+	}
+	for _, w := range [...]string{"@ts-nocheck", "pylint: disable"} {
+		if i := bytes.Index(s.buf, []byte(w)); i >= 0 {
+			return i, i + len(w)
+		}
+	}
+	return 0, 0
+}
+
+// isSettingsFile reports whether a file holds settings: configuration of
+// a tool, a build or a CI job.
+func isSettingsFile(p string) bool {
+	if isConfigFile(p) || isCheckConfig(p) || strings.Contains(p, "workflows/") {
+		return true
+	}
+	b := p[strings.LastIndexByte(p, '/')+1:]
+	if strings.HasPrefix(b, ".") || strings.Contains(b, ".config.") || strings.Contains(b, "rc.") {
+		return true
+	}
+	switch b[strings.LastIndexByte(b, '.')+1:] {
+	case "json", "toml", "yaml", "yml", "ini", "cfg", "conf":
+		return true
+	}
+	return false
+}
+
+// isProse reports whether a file holds text rather than code or settings
+// (README.md, notes.txt), where markers and settings mean nothing.
+func isProse(p string) bool {
+	switch p[strings.LastIndexByte(p, '.')+1:] {
+	case "md", "txt", "rst", "adoc", "csv", "svg", "html", "lock":
+		return true
 	}
 	return false
 }
@@ -441,24 +527,55 @@ var (
 	// doneClaim matches what success claims say beyond tests passing:
 	// deployed, works now, done, a checked box.
 	doneClaim = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(^\W*(?:completed|implemented|finished|done|fixed)\b|\b(?:marked|ticked|checked off)\b.{0,40}\b(?:complete[d]?|done|finished|\[x\])|\b(?:all|every) (?:\w+ )?(?:tasks?|items?|steps?|stories|phases?)\b.{0,30}\b(?:complete[d]?|done|finished|implemented)\b|\b(?:phase|milestone|task|story|ticket|step) \S+ (?:is )?(?:now )?(?:complete[d]?|done|finished)\b|\b(?:successfully |been |is |are |now )deployed\b|\bworks (?:now|correctly|as expected|fine|perfectly)\b|\bnow works\b|\b(?:is|are) (?:now )?working\b|\ball (?:done|set|complete|fixed)\b|\b(?:is|are) (?:now )?(?:complete|done|implemented|finished|fixed|ready)\b|\bcompleted successfully\b|\bsuccessfully (?:implemented|deployed|completed|added|updated|created|built)\b|^\s*[-*] \[x\])`)
+		return regexp.MustCompile(`(?m)(^\W*(?:completed|implemented|finished|done|fixed)\b|\b(?:marked|ticked|checked off)\b.{0,40}\b(?:complete[d]?|done|finished|\[x\])|\b(?:all|every) (?:\w+ )?(?:tasks?|items?|steps?|stories|phases?)\b.{0,30}\b(?:complete[d]?|done|finished|implemented)\b|\b(?:phase|milestone|task|story|ticket|step) \S+ (?:is )?(?:now )?(?:complete[d]?|done|finished)\b|\b(?:successfully |been |is |are |now )deployed\b|\bworks (?:now|correctly|as expected|fine|perfectly)\b|\bnow works\b|\b(?:is|are) (?:now )?working\b|\ball (?:done|set|complete|fixed)\b|\b(?:is|are) (?:now )?(?:complete|done|implemented|finished|fixed|ready)\b|\bcompleted successfully\b|\bsuccessfully (?:implemented|deployed|completed|added|updated|created|built)\b|^\s*[-*] \[x\])`)
 	})
 	doneWords = newKeywords("deployed", "works", "working", "all ", "complete", "done", "implemented", "finished", "fixed", "ready", "succe", "[x]", "marked", "ticked", "checked")
 )
 
+// claimSpan is how much of a long final reply's start, and twice that of
+// its end, is searched for a claim, and how much of the end of a reply
+// that goes on working.
+const claimSpan = 400
+
+// doneClaimIn returns the first sentence of text[lo:hi] (lower is text
+// lowered) that claims the work is done, or "".
+func (s *signaller) doneClaimIn(text string, lower []byte, lo, hi int) string {
+	part := lower[lo:hi]
+	claim := ""
+	keywordHits(part, doneWords, func(i int, w string) bool {
+		if !doneClaim().Match(part[max(0, i-60):min(len(part), i+len(w)+40)]) {
+			return true
+		}
+		a, b := sentenceAt(part, i, 200)
+		if doneClaim().Match(part[a:b]) && !hedge().Match(part[a:b]) {
+			claim = strings.TrimSpace(text[lo+a : lo+b])
+			return false
+		}
+		return true
+	})
+	return claim
+}
+
 // claim signals a claim of success in the reply's text.
 func (s *signaller) claim(v *view, emit func(SignalKind, string)) {
+	c := v.checks
+	if c.runs > 0 && !c.editedSince && !c.last.Failed || c.runs == 0 && c.edits == 0 {
+		// A passing run backs any claim, or nothing changed that one
+		// could be about: no need to look for one.
+		return
+	}
 	claim := v.claim
-	if claim == "" {
-		lower := v.lower
-		keywordHits(lower, doneWords, func(i int, w string) bool {
-			lo, hi := sentenceAt(lower, i, 200)
-			if doneClaim().Match(lower[lo:hi]) && !hedge().Match(lower[lo:hi]) {
-				claim = strings.TrimSpace(v.text[lo:hi])
-				return false
-			}
-			return true
-		})
+	if claim == "" && (v.final || v.submits()) {
+		// A reply that ends the turn or hands the work in: its report.
+		claim = s.doneClaimIn(v.text, v.lower, 0, min(len(v.lower), claimSpan))
+		if claim == "" && len(v.lower) > claimSpan {
+			claim = s.doneClaimIn(v.text, v.lower, max(claimSpan, len(v.lower)-2*claimSpan), len(v.lower))
+		}
+	} else if i := bytes.Index(v.lower, []byte("[x]")); claim == "" && i >= 0 {
+		// A reply that goes on working: only a checked box, cheap to
+		// find, is looked for.
+		lo, hi := sentenceAt(v.lower, i, 100)
+		claim = strings.TrimSpace(v.text[lo:hi])
 	}
 	if claim == "" && s.ticked != "" {
 		claim = s.ticked
@@ -466,23 +583,14 @@ func (s *signaller) claim(v *view, emit func(SignalKind, string)) {
 	if claim == "" {
 		return
 	}
-	c := v.checks
 	detail := fmt.Sprintf("%q", clip(claim, 80))
 	switch {
-	case c.runs == 0 && c.edits == 0:
-		// Nothing changed either: the claim is about something else (a
-		// question answered, what was there before).
-		return
 	case c.runs == 0:
 		detail += " with nothing run in the whole run"
 	case c.editedSince:
 		detail += fmt.Sprintf(" with nothing run since the last edit (last run at step %d)", c.lastStep)
 	case c.last.Failed:
 		detail += fmt.Sprintf(" after the last run (`%s`, step %d) failed", clip(c.last.Command, 60), c.lastStep)
-	default:
-		// The last run passed and nothing changed since: the claim has
-		// a run behind it.
-		return
 	}
 	emit(SignalSuccessClaim, detail)
 }
