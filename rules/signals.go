@@ -25,7 +25,7 @@ func inPlace(cmd string) bool {
 // probe signals a program that keeps returning nothing however its
 // arguments change: searches and fetches that find nothing, one after
 // another.
-func (s *signaller) probe(a *act, n int, emit func(SignalKind, string)) {
+func (s *signaller) probe(a *act, n int) {
 	if len(a.Edits) > 0 || a.Background || a.Kind == KindEdit || a.Kind == KindOther {
 		return
 	}
@@ -43,7 +43,7 @@ func (s *signaller) probe(a *act, n int, emit func(SignalKind, string)) {
 	}
 	s.probeStep = n
 	if s.probes == emptyProbes {
-		emit(SignalEmptyProbes, fmt.Sprintf("%d calls of %s in a row returned nothing, the last `%s`", s.probes, key, clip(a.Command, 80)))
+		s.emit(SignalEmptyProbes, fmt.Sprintf("%d calls of %s in a row returned nothing, the last `%s`", s.probes, key, clip(a.Command, 80)))
 	}
 }
 
@@ -94,8 +94,22 @@ type signaller struct {
 	said     string
 	// ticked quotes a task ticked off in a file at the current step.
 	ticked string
-	// kinds are the kinds found at the current step.
-	kinds map[SignalKind]bool
+	// step is the step being observed, out its signals and kinds their
+	// kinds.
+	step  int
+	out   []Signal
+	kinds []SignalKind
+}
+
+// emit adds a signal of the step, unless it has one of that kind.
+func (s *signaller) emit(k SignalKind, detail string) {
+	for _, have := range s.kinds {
+		if have == k {
+			return
+		}
+	}
+	s.kinds = append(s.kinds, k)
+	s.out = append(s.out, Signal{Kind: k, Step: s.step, Detail: detail})
 }
 
 func (s *signaller) reset() {
@@ -106,17 +120,7 @@ func (s *signaller) reset() {
 // kind. It runs before the check tracker takes the step, so v.checks is
 // the state before it.
 func (s *signaller) observe(v *view, out []Signal) []Signal {
-	clear(s.kinds)
-	if s.kinds == nil {
-		s.kinds = map[SignalKind]bool{}
-	}
-	emit := func(k SignalKind, detail string) {
-		if s.kinds[k] {
-			return
-		}
-		s.kinds[k] = true
-		out = append(out, Signal{Kind: k, Step: v.n, Detail: detail})
-	}
+	s.step, s.out, s.kinds = v.n, out, s.kinds[:0]
 	i := 0
 	for i < len(s.recent) && v.n-s.recent[i].n > s.within {
 		i++
@@ -135,26 +139,26 @@ func (s *signaller) observe(v *view, out []Signal) []Signal {
 
 	for j := range v.acts {
 		a := &v.acts[j]
-		s.harness(a, emit)
+		s.harness(a)
 		if a.Refused {
-			s.repeat(a, v.n, emit)
+			s.repeat(a, v.n)
 			continue
 		}
 		if a.Kind == KindShell || a.Run {
-			s.commandOff(a, emit)
+			s.commandOff(a)
 		}
-		s.probe(a, v.n, emit)
+		s.probe(a, v.n)
 		if s.ticked == "" && (a.Kind == KindShell || a.Kind == KindEdit) && !a.Failed && inPlace(a.Command) {
 			if i := strings.Index(strings.ToLower(a.Command), "[x]"); i >= 0 {
 				s.ticked = fmt.Sprintf("ticks boxes with `%s`", clip(a.Command, 60))
 			}
 		}
 		if !a.Failed {
-			s.edited(a, emit)
+			s.edited(a)
 		}
 		for _, ef := range a.effects {
 			if ef.changed && s.pushback > 0 {
-				emit(SignalUserPushback, fmt.Sprintf("edits %s after the user said %q at step %d", fileKey(ef.file.key), s.said, s.pushback))
+				s.emit(SignalUserPushback, fmt.Sprintf("edits %s after the user said %q at step %d", fileKey(ef.file.key), s.said, s.pushback))
 				s.pushback = 0
 			}
 			if ef.changed {
@@ -165,10 +169,10 @@ func (s *signaller) observe(v *view, out []Signal) []Signal {
 					// stretch with nothing run is unverified work at its
 					// clearest.
 					s.testWritten = true
-					emit(SignalUnverifiedEdits, fmt.Sprintf("writes the test %s with nothing run since step %d (%d file changes)", fileKey(ef.file.key), max(1, v.checks.lastStep), s.edits))
+					s.emit(SignalUnverifiedEdits, fmt.Sprintf("writes the test %s with nothing run since step %d (%d file changes)", fileKey(ef.file.key), max(1, v.checks.lastStep), s.edits))
 				}
 				if s.edits == unverifiedEdits {
-					emit(SignalUnverifiedEdits, fmt.Sprintf("%d file changes with nothing run since step %d, the last %s", s.edits, max(1, v.checks.lastStep), fileKey(ef.file.key)))
+					s.emit(SignalUnverifiedEdits, fmt.Sprintf("%d file changes with nothing run since step %d, the last %s", s.edits, max(1, v.checks.lastStep), fileKey(ef.file.key)))
 				}
 			}
 		}
@@ -176,7 +180,7 @@ func (s *signaller) observe(v *view, out []Signal) []Signal {
 			s.edits, s.testWritten = 0, false
 		}
 		if a.Failed {
-			s.repeat(a, v.n, emit)
+			s.repeat(a, v.n)
 			if a.Run || a.Test || a.Kind == KindShell {
 				if len(s.recent) >= 8 {
 					s.recent = s.recent[1:]
@@ -188,8 +192,10 @@ func (s *signaller) observe(v *view, out []Signal) []Signal {
 			}
 		}
 	}
-	s.claim(v, emit)
-	s.stoppedShort(v, emit)
+	s.claim(v)
+	s.stoppedShort(v)
+	out = s.out
+	s.out = nil
 	return out
 }
 
@@ -236,7 +242,7 @@ func appendLower(b []byte, s string) []byte {
 }
 
 // repeat signals a failure seen before within the window.
-func (s *signaller) repeat(a *act, n int, emit func(SignalKind, string)) {
+func (s *signaller) repeat(a *act, n int) {
 	if s.failures == nil {
 		s.failures = map[sig]int{}
 	}
@@ -254,7 +260,7 @@ func (s *signaller) repeat(a *act, n int, emit func(SignalKind, string)) {
 	}
 	for _, key := range keys[:n2] {
 		if last, ok := s.failures[key]; ok && last >= n-s.window && last < n {
-			emit(SignalRepeatFailure, fmt.Sprintf("`%s` failed the same way as at step %d", clip(a.Command, 80), last))
+			s.emit(SignalRepeatFailure, fmt.Sprintf("`%s` failed the same way as at step %d", clip(a.Command, 80), last))
 		}
 		s.failures[key] = n
 	}
@@ -280,7 +286,7 @@ var (
 
 // harness signals failures the harness reports in words, and calls of
 // tools it does not have.
-func (s *signaller) harness(a *act, emit func(SignalKind, string)) {
+func (s *signaller) harness(a *act) {
 	out := a.Output
 	switch {
 	case out == "":
@@ -306,7 +312,7 @@ func (s *signaller) harness(a *act, emit func(SignalKind, string)) {
 	if (a.Failed || a.Refused) && (bytes.Contains(s.buf, []byte("tool")) || bytes.Contains(s.buf, []byte("function"))) {
 		for _, w := range toolWords {
 			if bytes.Contains(s.buf, []byte(w)) {
-				emit(SignalUnknownTool, fmt.Sprintf("%s: %q", a.Tool, w))
+				s.emit(SignalUnknownTool, fmt.Sprintf("%s: %q", a.Tool, w))
 				return
 			}
 		}
@@ -318,7 +324,7 @@ func (s *signaller) harness(a *act, emit func(SignalKind, string)) {
 	}
 	for _, w := range harnessWords {
 		if bytes.Contains(s.buf, []byte(w)) {
-			emit(SignalHarnessFailure, quote(w))
+			s.emit(SignalHarnessFailure, quote(w))
 			return
 		}
 	}
@@ -346,7 +352,7 @@ var (
 
 // commandOff signals a command that turns a check off, or that hides the
 // exit code of a program that failed within the last few steps.
-func (s *signaller) commandOff(a *act, emit func(SignalKind, string)) {
+func (s *signaller) commandOff(a *act) {
 	line := a.Command
 	if strings.Contains(line, "<<") && a.bare != "" {
 		// The line without here-document bodies: flags, not the
@@ -358,7 +364,7 @@ func (s *signaller) commandOff(a *act, emit func(SignalKind, string)) {
 	}
 	s.buf = lowerInto(s.buf, line)
 	if m := findNear(checkOffFlag(), s.buf, checkOffWords, 8, 24); m != "" {
-		emit(SignalCheckOff, fmt.Sprintf("`%s` in `%s`", strings.TrimSpace(m), clip(a.Command, 80)))
+		s.emit(SignalCheckOff, fmt.Sprintf("`%s` in `%s`", strings.TrimSpace(m), clip(a.Command, 80)))
 		return
 	}
 	if len(s.recent) == 0 {
@@ -366,7 +372,7 @@ func (s *signaller) commandOff(a *act, emit func(SignalKind, string)) {
 	}
 	if m := findNear(hideExit(), s.buf, hideExitWords, 24, 12); m != "" {
 		f := s.recent[len(s.recent)-1]
-		emit(SignalCheckOff, fmt.Sprintf("`%s` in `%s` after `%s` failed at step %d", strings.TrimSpace(m), clip(a.Command, 80), clip(f.command, 60), f.n))
+		s.emit(SignalCheckOff, fmt.Sprintf("`%s` in `%s` after `%s` failed at step %d", strings.TrimSpace(m), clip(a.Command, 80), clip(f.command, 60), f.n))
 	}
 }
 
@@ -395,12 +401,12 @@ func isCheckProgram(key string) bool {
 
 // edited signals edits that weaken a check, turn it off in a setting, or
 // change a test or check file right after it failed.
-func (s *signaller) edited(a *act, emit func(SignalKind, string)) {
+func (s *signaller) edited(a *act) {
 	for _, e := range a.Edits {
 		p := fileKey(e.Path)
 		test := isTestFile(p) || inTestFolder(p)
 		if s.checkFailed > 0 && (test || isConfigFile(p) || isCheckConfig(p)) {
-			emit(SignalCheckEdited, fmt.Sprintf("%s edited after `%s` failed at step %d", p, s.checkCommand, s.checkFailed))
+			s.emit(SignalCheckEdited, fmt.Sprintf("%s edited after `%s` failed at step %d", p, s.checkCommand, s.checkFailed))
 		}
 		added := addedText(e)
 		if e.Op == EditScript && strings.Contains(strings.ToLower(e.New), "[x]") {
@@ -425,17 +431,17 @@ func (s *signaller) edited(a *act, emit func(SignalKind, string)) {
 				s.buf = s.buf[:2<<10]
 			}
 			if lo, hi := findNearIndex(suppressMarker(), s.buf, markerWords, 24, 16); hi > 0 {
-				emit(SignalCheckWeakened, fmt.Sprintf("adds `%s` to %s", added[lo:hi], p))
+				s.emit(SignalCheckWeakened, fmt.Sprintf("adds `%s` to %s", added[lo:hi], p))
 			} else if lo, hi := s.alwaysTrueIn(test); hi > 0 {
-				emit(SignalCheckWeakened, fmt.Sprintf("adds `%s` to %s", strings.TrimSpace(added[lo:hi]), p))
+				s.emit(SignalCheckWeakened, fmt.Sprintf("adds `%s` to %s", strings.TrimSpace(added[lo:hi]), p))
 			} else if lo, hi := s.settingIn(p); hi > 0 {
-				emit(SignalCheckOff, fmt.Sprintf("adds `%s` to %s", strings.TrimSpace(added[lo:hi]), p))
+				s.emit(SignalCheckOff, fmt.Sprintf("adds `%s` to %s", strings.TrimSpace(added[lo:hi]), p))
 			}
 		}
 		if commentsOutAssertion(e.Old, e.New) {
-			emit(SignalCheckWeakened, "comments out an assertion in "+p)
+			s.emit(SignalCheckWeakened, "comments out an assertion in "+p)
 		} else if test && e.Op == EditReplace && assertions(e.Old) > assertions(e.New) {
-			emit(SignalCheckWeakened, fmt.Sprintf("removes %d of %d assertions from %s", assertions(e.Old)-assertions(e.New), assertions(e.Old), p))
+			s.emit(SignalCheckWeakened, fmt.Sprintf("removes %d of %d assertions from %s", assertions(e.Old)-assertions(e.New), assertions(e.Old), p))
 		}
 	}
 }
@@ -557,7 +563,7 @@ func (s *signaller) doneClaimIn(text string, lower []byte, lo, hi int) string {
 }
 
 // claim signals a claim of success in the reply's text.
-func (s *signaller) claim(v *view, emit func(SignalKind, string)) {
+func (s *signaller) claim(v *view) {
 	c := v.checks
 	if c.runs > 0 && !c.editedSince && !c.last.Failed || c.runs == 0 && c.edits == 0 {
 		// A passing run backs any claim, or nothing changed that one
@@ -592,7 +598,7 @@ func (s *signaller) claim(v *view, emit func(SignalKind, string)) {
 	case c.last.Failed:
 		detail += fmt.Sprintf(" after the last run (`%s`, step %d) failed", clip(c.last.Command, 60), c.lastStep)
 	}
-	emit(SignalSuccessClaim, detail)
+	s.emit(SignalSuccessClaim, detail)
 }
 
 // announce matches a sentence that announces work still to do.
@@ -603,7 +609,7 @@ var announce = sync.OnceValue(func() *regexp.Regexp {
 var announceWords = newKeywords("i'll", "i will", "i'm going", "i am going", "let me", "let's", "we'll", "we will", "next")
 
 // stoppedShort signals a turn that ends on a reply announcing more work.
-func (s *signaller) stoppedShort(v *view, emit func(SignalKind, string)) {
+func (s *signaller) stoppedShort(v *view) {
 	if !v.final || len(v.lower) == 0 {
 		return
 	}
@@ -622,6 +628,6 @@ func (s *signaller) stoppedShort(v *view, emit func(SignalKind, string)) {
 		return true // the last such sentence
 	})
 	if found != "" {
-		emit(SignalStoppedShort, fmt.Sprintf("the turn ends on %q", clip(found, 80)))
+		s.emit(SignalStoppedShort, fmt.Sprintf("the turn ends on %q", clip(found, 80)))
 	}
 }
