@@ -251,3 +251,22 @@ func TestSignalUserPushback(t *testing.T) {
 		{"a new request", []st{task, do(edit("a.py", "x", "y")), {calls: []call{edit("b.py", "x", "y")}, notes: []string{"Now add a docstring to b.py."}}}, nil},
 	})
 }
+
+// TestSignalDetailsBounded checks a signal's detail stays short whatever
+// the step holds: a huge path, a huge command.
+func TestSignalDetailsBounded(t *testing.T) {
+	long := strings.Repeat("d/", 1<<19) + "test_a.py"
+	got := signalsOf(
+		do(pytestFail),
+		do(edit(long, "def test_x():", "@pytest.mark.skip\ndef test_x():")),
+		do(sh("git commit --no-verify -m '"+strings.Repeat("x", 1<<20)+"'", "ok", false)),
+	)
+	if len(got) < 3 {
+		t.Fatalf("got %v, want check-edited, check-weakened and check-off", got)
+	}
+	for _, s := range got {
+		if len(s.Detail) > 400 {
+			t.Errorf("%s detail is %d bytes", s.Kind, len(s.Detail))
+		}
+	}
+}

@@ -158,7 +158,7 @@ func (s *signaller) observe(v *view, out []Signal) []Signal {
 		}
 		for _, ef := range a.effects {
 			if ef.changed && s.pushback > 0 {
-				s.emit(SignalUserPushback, fmt.Sprintf("edits %s after the user said %q at step %d", fileKey(ef.file.key), s.said, s.pushback))
+				s.emit(SignalUserPushback, fmt.Sprintf("edits %s after the user said %q at step %d", tailClip(fileKey(ef.file.key), 120), s.said, s.pushback))
 				s.pushback = 0
 			}
 			if ef.changed {
@@ -169,10 +169,10 @@ func (s *signaller) observe(v *view, out []Signal) []Signal {
 					// stretch with nothing run is unverified work at its
 					// clearest.
 					s.testWritten = true
-					s.emit(SignalUnverifiedEdits, fmt.Sprintf("writes the test %s with nothing run since step %d (%d file changes)", fileKey(ef.file.key), max(1, v.checks.lastStep), s.edits))
+					s.emit(SignalUnverifiedEdits, fmt.Sprintf("writes the test %s with nothing run since step %d (%d file changes)", tailClip(fileKey(ef.file.key), 120), max(1, v.checks.lastStep), s.edits))
 				}
 				if s.edits == unverifiedEdits {
-					s.emit(SignalUnverifiedEdits, fmt.Sprintf("%d file changes with nothing run since step %d, the last %s", s.edits, max(1, v.checks.lastStep), fileKey(ef.file.key)))
+					s.emit(SignalUnverifiedEdits, fmt.Sprintf("%d file changes with nothing run since step %d, the last %s", s.edits, max(1, v.checks.lastStep), tailClip(fileKey(ef.file.key), 120)))
 				}
 			}
 		}
@@ -312,7 +312,7 @@ func (s *signaller) harness(a *act) {
 	if (a.Failed || a.Refused) && (bytes.Contains(s.buf, []byte("tool")) || bytes.Contains(s.buf, []byte("function"))) {
 		for _, w := range toolWords {
 			if bytes.Contains(s.buf, []byte(w)) {
-				s.emit(SignalUnknownTool, fmt.Sprintf("%s: %q", a.Tool, w))
+				s.emit(SignalUnknownTool, fmt.Sprintf("%s: %q", clip(a.Tool, 60), w))
 				return
 			}
 		}
@@ -403,9 +403,10 @@ func isCheckProgram(key string) bool {
 // change a test or check file right after it failed.
 func (s *signaller) edited(a *act) {
 	for _, e := range a.Edits {
-		p := fileKey(e.Path)
-		test := isTestFile(p) || inTestFolder(p)
-		if s.checkFailed > 0 && (test || isConfigFile(p) || isCheckConfig(p)) {
+		path := fileKey(e.Path)
+		p := tailClip(path, 120) // for details
+		test := isTestFile(path) || inTestFolder(path)
+		if s.checkFailed > 0 && (test || isConfigFile(path) || isCheckConfig(path)) {
 			s.emit(SignalCheckEdited, fmt.Sprintf("%s edited after `%s` failed at step %d", p, s.checkCommand, s.checkFailed))
 		}
 		added := addedText(e)
@@ -422,10 +423,10 @@ func (s *signaller) edited(a *act) {
 			if i := bytes.Index(s.buf, []byte("[x]")); i >= 0 && s.ticked == "" {
 				s.ticked = fmt.Sprintf("ticks %s in %s", clip(added[i:], 60), p)
 			}
-			if isProse(p) {
+			if isProse(path) {
 				continue
 			}
-			if e.Op == EditWrite && !test && !isSettingsFile(p) && len(added) > 2<<10 {
+			if e.Op == EditWrite && !test && !isSettingsFile(path) && len(added) > 2<<10 {
 				// A whole file written (a script, a new module): its
 				// head is where a marker that matters would be.
 				s.buf = s.buf[:2<<10]
@@ -434,14 +435,16 @@ func (s *signaller) edited(a *act) {
 				s.emit(SignalCheckWeakened, fmt.Sprintf("adds `%s` to %s", added[lo:hi], p))
 			} else if lo, hi := s.alwaysTrueIn(test); hi > 0 {
 				s.emit(SignalCheckWeakened, fmt.Sprintf("adds `%s` to %s", strings.TrimSpace(added[lo:hi]), p))
-			} else if lo, hi := s.settingIn(p); hi > 0 {
+			} else if lo, hi := s.settingIn(path); hi > 0 {
 				s.emit(SignalCheckOff, fmt.Sprintf("adds `%s` to %s", strings.TrimSpace(added[lo:hi]), p))
 			}
 		}
 		if commentsOutAssertion(e.Old, e.New) {
 			s.emit(SignalCheckWeakened, "comments out an assertion in "+p)
-		} else if test && e.Op == EditReplace && assertions(e.Old) > assertions(e.New) {
-			s.emit(SignalCheckWeakened, fmt.Sprintf("removes %d of %d assertions from %s", assertions(e.Old)-assertions(e.New), assertions(e.Old), p))
+		} else if test && e.Op == EditReplace {
+			if was, is := assertions(e.Old), assertions(e.New); was > is {
+				s.emit(SignalCheckWeakened, fmt.Sprintf("removes %d of %d assertions from %s", was-is, was, p))
+			}
 		}
 	}
 }
@@ -496,6 +499,19 @@ func isSettingsFile(p string) bool {
 		return true
 	}
 	return false
+}
+
+// tailClip shortens a path to its last n bytes or so, marking the cut
+// with "…": the end names the file.
+func tailClip(p string, n int) string {
+	if len(p) <= n {
+		return p
+	}
+	cut := len(p) - n
+	for cut < len(p) && p[cut]&0xc0 == 0x80 {
+		cut++
+	}
+	return "…" + p[cut:]
 }
 
 // isProse reports whether a file holds text rather than code or settings
