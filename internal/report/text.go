@@ -117,7 +117,7 @@ func writeSignals(tw *errWriter, run *review.Run, indent string, st Style) {
 		tw.printf("%s  step %s%s  %s%s  %s\n", indent, n, pad(n, stepW), st.bold(string(s.Kind)), pad(string(s.Kind), kindW), Escape(oneLine(s.Detail)))
 	}
 	if more := run.SignalCount - len(run.Signals); more > 0 {
-		tw.printf("%s  %s\n", indent, st.dim(fmt.Sprintf("… and %s more, not kept", plural(more, "signal"))))
+		tw.printf("%s  %s\n", indent, st.dim(fmt.Sprintf("… and %d more %s, not kept", more, strings.TrimPrefix(plural(more, "signal"), fmt.Sprint(more)+" "))))
 	}
 }
 
