@@ -98,10 +98,11 @@ var signalInfos = []SignalInfo{
 	{SignalRepeatFailure, "A command failing with the same error as an earlier call within the " +
 		"window (the second identical failure; repeated-failure waits for the third). Fires at " +
 		"the second failure."},
-	{SignalHarnessFailure, "A call the harness reports as failed or refused in words rather " +
-		"than by an exit code: Codex's \"failed in sandbox\" and \"sandbox denied\", " +
+	{SignalHarnessFailure, "A call the harness reports as failed or refused in words, with no " +
+		"exit code to show it: Codex's \"failed in sandbox\" and \"sandbox denied\", " +
 		"\"permission denied\", \"operation not permitted\", a tool use the user rejected or an " +
-		"approval declined. Fires at the call."},
+		"approval declined. A failure whose exit code the result shows is an ordinary failure. " +
+		"Fires at the call."},
 	{SignalUnknownTool, "A call of a tool the harness does not have (\"No such tool " +
 		"available\", \"unknown tool\", \"is not a valid tool\"). Fires at the call."},
 	{SignalEmptyProbes, "Three calls in a row of one program (curl, grep, find, a script) that return " +

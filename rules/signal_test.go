@@ -147,7 +147,8 @@ func TestSignalHarnessFailure(t *testing.T) {
 	runSignalCases(t, SignalHarnessFailure, []signalCase{
 		{"codex sandbox", []st{do(tool("exec_command", map[string]any{"cmd": []string{"bash", "-lc", "npm install"}},
 			"failed in sandbox LinuxSeccomp with execution error: sandbox denied exec error, exit code: 1, stdout: , stderr: ", false))}, []int{1}},
-		{"permission denied", []st{do(sh("rm /etc/hosts", "rm: cannot remove '/etc/hosts': Permission denied\n[exit code 1]", true))}, []int{1}},
+		{"permission denied", []st{do(sh("rm /etc/hosts", "rm: cannot remove '/etc/hosts': Permission denied", true))}, []int{1}},
+		{"an exit code shows it", []st{do(sh("rm /etc/hosts", "rm: cannot remove '/etc/hosts': Permission denied\n[exit code 1]", true))}, nil},
 		{"user rejected", []st{do(tool("Edit", map[string]any{"file_path": "a.py", "old_string": "a", "new_string": "b"},
 			"The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file).", true))}, []int{1}},
 		{"a file that quotes the words", []st{do(tool("read", map[string]any{"path": "errors.py"}, "MSG = 'permission denied'", false))}, nil},

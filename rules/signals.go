@@ -101,6 +101,16 @@ type signaller struct {
 	kinds []SignalKind
 }
 
+// has reports whether the step has a signal of kind k.
+func (s *signaller) has(k SignalKind) bool {
+	for _, have := range s.kinds {
+		if have == k {
+			return true
+		}
+	}
+	return false
+}
+
 // emit adds a signal of the step, unless it has one of that kind.
 func (s *signaller) emit(k SignalKind, detail string) {
 	for _, have := range s.kinds {
@@ -259,7 +269,7 @@ func (s *signaller) repeat(a *act, n int) {
 		n2 = 1
 	}
 	for _, key := range keys[:n2] {
-		if last, ok := s.failures[key]; ok && last >= n-s.window && last < n {
+		if last, ok := s.failures[key]; ok && last >= n-s.window && last < n && !s.has(SignalRepeatFailure) {
 			s.emit(SignalRepeatFailure, fmt.Sprintf("`%s` failed the same way as at step %d", clip(a.Command, 80), last))
 		}
 		s.failures[key] = n
@@ -291,8 +301,9 @@ func (s *signaller) harness(a *act) {
 	switch {
 	case out == "":
 		return
-	case a.Failed || a.Refused:
-		// The harness's words are at the start or the end.
+	case a.ExitCode < 0 && (a.Failed || a.Refused):
+		// A failure with no exit code to show: the harness's words are
+		// at the start or the end.
 		s.buf = lowerInto(s.buf, out[:min(len(out), 256)])
 		if len(out) > 512 {
 			s.buf = appendLower(append(s.buf, '\n'), out[len(out)-256:])
@@ -439,6 +450,9 @@ func (s *signaller) edited(a *act) {
 				s.emit(SignalCheckOff, fmt.Sprintf("adds `%s` to %s", strings.TrimSpace(added[lo:hi]), p))
 			}
 		}
+		if !mayAssert(e.Old) {
+			continue
+		}
 		if commentsOutAssertion(e.Old, e.New) {
 			s.emit(SignalCheckWeakened, "comments out an assertion in "+p)
 		} else if test && e.Op == EditReplace {
@@ -532,6 +546,13 @@ func isCheckConfig(p string) bool {
 		strings.HasPrefix(b, ".prettierrc") || b == "ruff.toml" || b == ".ruff.toml" || b == ".pylintrc" ||
 		strings.HasPrefix(b, "jest.config") || strings.HasPrefix(b, "vitest.config") || strings.HasPrefix(b, "next.config") ||
 		strings.HasPrefix(b, ".husky") || strings.Contains(p, ".husky/")
+}
+
+// mayAssert reports whether a text may hold an assertion: a cheap test
+// before the lines are matched one by one.
+func mayAssert(text string) bool {
+	return strings.Contains(text, "assert") || strings.Contains(text, "expect(") || strings.Contains(text, "require.") ||
+		strings.Contains(text, "t.Error") || strings.Contains(text, "t.Fatal")
 }
 
 // assertions counts the lines of a text that check something.
