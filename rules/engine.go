@@ -147,7 +147,10 @@ func (e *Engine) Observe(st transcript.Step) []Finding {
 		d.observe(v, e.emit)
 	}
 	clear(e.signals)
-	e.signals = e.sigs.observe(v, e.signals[:0])
+	e.signals = e.signals[:0]
+	if !e.s.NoSignals {
+		e.signals = e.sigs.observe(v, e.signals)
+	}
 	e.checks.update(v)
 	e.prune(v.oldest())
 	found := e.found

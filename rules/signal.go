@@ -129,7 +129,8 @@ func SignalKinds() []SignalInfo {
 // slice is the engine's and the details may refer to the step's text:
 // both are valid until the next call to Observe or Reset, so a caller
 // that keeps anything of them must copy it. Signals are found in the
-// same pass as findings, whatever Settings.Disabled says of detectors.
+// same pass as findings, whatever Settings.Disabled says of detectors;
+// with Settings.NoSignals there are none.
 func (e *Engine) LastSignals() []Signal {
 	return e.signals
 }

@@ -271,3 +271,23 @@ func TestSignalDetailsBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestNoSignals checks Settings.NoSignals turns the signals off and
+// leaves the findings as they are.
+func TestNoSignals(t *testing.T) {
+	steps := []st{do(pytestFail), do(edit("tests/test_calc.py", "def test_add():", "@pytest.mark.skip\ndef test_add():")), do(pytestFail)}
+	on, off := New(Settings{}), New(Settings{NoSignals: true})
+	var fOn, fOff []Finding
+	signals := 0
+	for _, step := range build(steps...) {
+		fOn = append(fOn, on.Observe(step)...)
+		fOff = append(fOff, off.Observe(step)...)
+		signals += len(on.LastSignals())
+		if got := off.LastSignals(); len(got) != 0 {
+			t.Errorf("step %d: signals %v with NoSignals", step.N, got)
+		}
+	}
+	if signals == 0 || fmt.Sprint(fOn) != fmt.Sprint(fOff) {
+		t.Errorf("%d signals; findings %v with signals, %v without", signals, fOn, fOff)
+	}
+}

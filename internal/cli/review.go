@@ -60,7 +60,8 @@ func (c *reviewCmd) run(e *env) error {
 	}
 	inputs := review.Inputs(c.Paths)
 	style := report.Style{Color: c.Color == "always" || c.Color == "auto" && isTerminal(e.stdout) && !e.hasEnv("NO_COLOR"), Signals: c.Signals}
-	opt := review.Options{Settings: settings}
+	// Signals cost a little; look for them only where they are shown.
+	opt := review.Options{Settings: settings, Signals: c.JSON || c.Signals}
 	var bar *report.Progress
 	if total := inputSize(inputs); isTerminal(e.stderr) && total >= progressMin {
 		bar = report.NewProgress(e.stderr, total)

@@ -25,6 +25,10 @@ type Options struct {
 	// StripCells is how many cells the compact strip of a run may hold;
 	// when a run has more steps, each cell covers several. Default 600.
 	StripCells int
+	// Signals keeps each run's signals (Run.Signals); without it the
+	// engine does not look for them (rules.Settings.NoSignals), which
+	// makes a review a little cheaper.
+	Signals bool
 	// MaxSignals is how many signals a run keeps; the ones after are
 	// only counted (Run.SignalCount). Default 10,000.
 	MaxSignals int
@@ -105,7 +109,8 @@ type Run struct {
 	Findings []rules.Finding
 	// Signals are the rules' signals (package rules: reasons for a model
 	// advisor to look, not findings), in step order: the first
-	// Options.MaxSignals of them. SignalCount counts them all.
+	// Options.MaxSignals of them. SignalCount counts them all. Both stay
+	// empty unless Options.Signals is set.
 	Signals     []rules.Signal
 	SignalCount int
 	// Timeline is a bounded summary of the run's steps.
@@ -219,9 +224,16 @@ func newRunState(info transcript.RunInfo, opt Options) *runState {
 	return &runState{
 		run:        Run{Info: info},
 		maxSignals: opt.MaxSignals,
-		engine:     rules.New(opt.Settings),
+		engine:     rules.New(settingsOf(opt)),
 		tl:         newTimelineBuilder(opt.DetailSteps, opt.StripCells, windowOf(opt.Settings)),
 	}
+}
+
+// settingsOf is the engine's settings for a review with opt.
+func settingsOf(opt Options) rules.Settings {
+	s := opt.Settings
+	s.NoSignals = s.NoSignals || !opt.Signals
+	return s
 }
 
 // windowOf is how far back a finding may start: the engine's window.

@@ -12,7 +12,7 @@ import (
 // its findings, with their steps, and keeps at most MaxSignals of them.
 func TestReviewKeepsSignals(t *testing.T) {
 	path := filepath.Join(devset, "vigil", "offcourse_skips_failing_test.jsonl")
-	res, err := File(context.Background(), path, Options{})
+	res, err := File(context.Background(), path, Options{Signals: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,11 +31,21 @@ func TestReviewKeepsSignals(t *testing.T) {
 		t.Errorf("count %d, result %d, kept %d", run.SignalCount, res.Signals(), len(run.Signals))
 	}
 
-	res, err = File(context.Background(), path, Options{MaxSignals: 1})
+	res, err = File(context.Background(), path, Options{Signals: true, MaxSignals: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if run := res.Runs[0]; len(run.Signals) != 1 || run.SignalCount < 2 {
 		t.Errorf("with MaxSignals 1: kept %d of %d, want 1 of at least 2", len(run.Signals), run.SignalCount)
+	}
+
+	// Without Options.Signals the engine does not look for them; the
+	// findings are the same.
+	plain, err := File(context.Background(), path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := plain.Signals(); n != 0 || len(plain.Runs[0].Findings) != len(res.Runs[0].Findings) {
+		t.Errorf("without Signals: %d signals, %d findings (want 0 and %d)", n, len(plain.Runs[0].Findings), len(res.Runs[0].Findings))
 	}
 }
