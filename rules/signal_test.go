@@ -235,6 +235,7 @@ func TestSignalEmptyProbes(t *testing.T) {
 	runSignalCases(t, SignalEmptyProbes, []signalCase{
 		{"three empty fetches", []st{do(curl("https://a")), do(curl("https://b")), do(curl("https://c")), do(curl("https://d"))}, []int{3}},
 		{"one finds something", []st{do(curl("https://a")), do(sh("curl -s https://b | grep -o image", "image: x", false)), do(curl("https://c"))}, nil},
+		{"a find between resets", []st{do(curl("https://a")), do(sh("curl -s https://b | grep -o image", "image: x", false), curl("https://c")), do(curl("https://d"))}, nil},
 		{"silent programs", []st{do(sh("mkdir -p a", "", false)), do(sh("mkdir -p b", "", false)), do(sh("mkdir -p c", "", false))}, nil},
 	})
 }

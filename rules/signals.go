@@ -16,50 +16,6 @@ const unverifiedEdits = 5
 // make an empty-probes signal.
 const emptyProbes = 3
 
-// inPlace reports whether a command edits a file in place (sed -i, perl
-// -pi).
-func inPlace(cmd string) bool {
-	return strings.Contains(cmd, " -i") || strings.Contains(cmd, " -pi") || strings.Contains(cmd, " -0pi")
-}
-
-// probe signals a program that keeps returning nothing however its
-// arguments change: searches and fetches that find nothing, one after
-// another.
-func (s *signaller) probe(a *act, n int) {
-	if len(a.Edits) > 0 || a.Background || a.Kind == KindEdit || a.Kind == KindOther {
-		return
-	}
-	key := programKey(a.canonical)
-	if !(a.Empty || strings.TrimSpace(a.Output) == "" && a.Answered) || key == "" || isSilentProgram(key) {
-		if key != s.probeProgram || n-s.probeStep > 1 {
-			s.probes = 0
-		}
-		return
-	}
-	if key == s.probeProgram && n-s.probeStep <= 1 {
-		s.probes++
-	} else {
-		s.probes, s.probeProgram = 1, strings.Clone(key)
-	}
-	s.probeStep = n
-	if s.probes == emptyProbes {
-		s.emit(SignalEmptyProbes, fmt.Sprintf("%d calls of %s in a row returned nothing, the last `%s`", s.probes, key, clip(a.Command, 80)))
-	}
-}
-
-// silentPrograms print nothing when they succeed.
-var silentPrograms = []string{"mkdir", "cp", "mv", "rm", "touch", "chmod", "chown", "ln", "cd", "export", "kill", "pkill", "sleep",
-	"git add", "git checkout", "git commit", "git stash", "git reset", "git restore", "true", "wait", "source", ".", "set", "unset", "echo", "printf", "tee"}
-
-func isSilentProgram(key string) bool {
-	for _, p := range silentPrograms {
-		if key == p {
-			return true
-		}
-	}
-	return false
-}
-
 // signaller finds the signals of each step. Its memory is bounded like the
 // detectors': a few recent failures, and signatures of failures within the
 // window.
@@ -207,6 +163,52 @@ func (s *signaller) observe(v *view, out []Signal) []Signal {
 	out = s.out
 	s.out = nil
 	return out
+}
+
+// inPlace reports whether a command edits a file in place (sed -i, perl
+// -pi).
+func inPlace(cmd string) bool {
+	return strings.Contains(cmd, " -i") || strings.Contains(cmd, " -pi") || strings.Contains(cmd, " -0pi")
+}
+
+// probe signals a program that keeps returning nothing however its
+// arguments change: searches and fetches that find nothing, one after
+// another.
+func (s *signaller) probe(a *act, n int) {
+	if len(a.Edits) > 0 || a.Background || a.Kind == KindEdit || a.Kind == KindOther {
+		return
+	}
+	key := programKey(a.canonical)
+	if !(a.Empty || strings.TrimSpace(a.Output) == "" && a.Answered) || key == "" || isSilentProgram(key) {
+		if key == s.probeProgram {
+			// It found something: the row is over.
+			s.probes = 0
+		}
+		return
+	}
+	if key == s.probeProgram && n-s.probeStep <= 1 {
+		s.probes++
+	} else {
+		s.probes, s.probeProgram = 1, strings.Clone(key)
+	}
+	s.probeStep = n
+	if s.probes == emptyProbes {
+		s.emit(SignalEmptyProbes, fmt.Sprintf("%d calls of %s in a row returned nothing, the last `%s`", s.probes, key, clip(a.Command, 80)))
+	}
+}
+
+// silentPrograms print nothing when they succeed.
+var silentPrograms = []string{"mkdir", "cp", "mv", "rm", "touch", "chmod", "chown", "ln", "cd", "export", "kill", "pkill", "sleep",
+	"git add", "git checkout", "git commit", "git stash", "git reset", "git restore", "true", "wait", "source", ".", "set", "unset", "echo", "printf", "tee"}
+
+// isSilentProgram reports whether a program key names a silent program.
+func isSilentProgram(key string) bool {
+	for _, p := range silentPrograms {
+		if key == p {
+			return true
+		}
+	}
+	return false
 }
 
 // pushbackWords are what a user says when the work failed or is not
