@@ -115,7 +115,7 @@ func (s *signaller) observe(v *view, out []Signal) []Signal {
 		}
 		s.probe(a, v.n)
 		if s.ticked == "" && (a.Kind == KindShell || a.Kind == KindEdit) && !a.Failed && inPlace(a.Command) {
-			if i := strings.Index(strings.ToLower(a.Command), "[x]"); i >= 0 {
+			if strings.Contains(a.Command, "[x]") || strings.Contains(a.Command, "[X]") {
 				s.ticked = fmt.Sprintf("ticks boxes with `%s`", clip(a.Command, 60))
 			}
 		}
@@ -135,10 +135,10 @@ func (s *signaller) observe(v *view, out []Signal) []Signal {
 					// stretch with nothing run is unverified work at its
 					// clearest.
 					s.testWritten = true
-					s.emit(SignalUnverifiedEdits, fmt.Sprintf("writes the test %s with nothing run since step %d (%d file changes)", tailClip(fileKey(ef.file.key), 120), max(1, v.checks.lastStep), s.edits))
+					s.emit(SignalUnverifiedEdits, fmt.Sprintf("writes the test %s with nothing run %s (%d file changes)", tailClip(fileKey(ef.file.key), 120), sinceRun(v), s.edits))
 				}
 				if s.edits == unverifiedEdits {
-					s.emit(SignalUnverifiedEdits, fmt.Sprintf("%d file changes with nothing run since step %d, the last %s", s.edits, max(1, v.checks.lastStep), tailClip(fileKey(ef.file.key), 120)))
+					s.emit(SignalUnverifiedEdits, fmt.Sprintf("%d file changes with nothing run %s, the last %s", s.edits, sinceRun(v), tailClip(fileKey(ef.file.key), 120)))
 				}
 			}
 		}
@@ -200,6 +200,15 @@ func (s *signaller) probe(a *act, n int) {
 // silentPrograms print nothing when they succeed.
 var silentPrograms = []string{"mkdir", "cp", "mv", "rm", "touch", "chmod", "chown", "ln", "cd", "export", "kill", "pkill", "sleep",
 	"git add", "git checkout", "git commit", "git stash", "git reset", "git restore", "true", "wait", "source", ".", "set", "unset", "echo", "printf", "tee"}
+
+// sinceRun says since when nothing has run: "since step N" or "in the
+// whole run".
+func sinceRun(v *view) string {
+	if v.checks.runs == 0 {
+		return "in the whole run"
+	}
+	return fmt.Sprintf("since step %d", v.checks.lastStep)
+}
 
 // isSilentProgram reports whether a program key names a silent program.
 func isSilentProgram(key string) bool {
