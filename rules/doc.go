@@ -47,6 +47,19 @@
 //     the same results;
 //   - repeated-reply: the same reply restated while the agent only waits.
 //
+// # Signals
+//
+// Beside findings (precise, shown to users), the engine reports
+// [Signal] values: cheap, high-recall reasons for a model advisor to look
+// at a step, where something may be going wrong but a verdict needs
+// judgment: a test edited right after it failed, a skip marker or an
+// always-true assertion, a check turned off by a flag or a setting, many
+// edits with nothing run, a success claim, a second identical failure, a
+// failure the harness reports in words, a tool that does not exist, a
+// turn that ends on announced work ([SignalKinds] lists them). They come
+// from the same pass over each step as findings ([Engine.LastSignals]
+// after [Engine.Observe]); a signal never reaches the agent by itself.
+//
 // # Input
 //
 // Detectors see [transcript.Step] values: one assistant reply with the

@@ -77,13 +77,17 @@ type Engine struct {
 	// made once so that each step does not allocate it again.
 	found []Finding
 	emit  func(candidate)
+	// sigs finds the signals of each step; signals are those of the step
+	// last observed, reused from step to step.
+	sigs    signaller
+	signals []Signal
 }
 
 // New returns an engine with the given settings; zero fields take their
 // defaults.
 func New(s Settings) *Engine {
 	s = s.withDefaults()
-	e := &Engine{s: s, files: newFileTracker()}
+	e := &Engine{s: s, files: newFileTracker(), sigs: signaller{within: s.FollowUp, window: s.Window}}
 	for _, r := range registry {
 		if !s.disabled(r.info.Name) {
 			e.dets = append(e.dets, r.make(s))
@@ -109,6 +113,9 @@ func (e *Engine) Reset() {
 	e.openFile = ""
 	clear(e.actions)
 	e.actions = e.actions[:0]
+	e.sigs.reset()
+	clear(e.signals)
+	e.signals = e.signals[:0]
 }
 
 // LastActions returns the actions of the step Observe last took, as it
@@ -122,6 +129,7 @@ func (e *Engine) LastActions() []Action {
 
 // Observe takes the next step of the run and returns the findings that
 // become reportable at it, usually none; every finding's EndStep is st.N.
+// The step's signals are then in [Engine.LastSignals].
 // Each episode is reported once, at the step where it first qualifies;
 // later steps of the same episode stay quiet. Steps must come in the order
 // of the run; Observe keeps nothing of st after it returns.
@@ -137,6 +145,11 @@ func (e *Engine) Observe(st transcript.Step) []Finding {
 	}
 	for _, d := range e.dets {
 		d.observe(v, e.emit)
+	}
+	clear(e.signals)
+	e.signals = e.signals[:0]
+	if !e.s.NoSignals {
+		e.signals = e.sigs.observe(v, e.signals)
 	}
 	e.checks.update(v)
 	e.prune(v.oldest())

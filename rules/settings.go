@@ -47,6 +47,10 @@ type Settings struct {
 	FormatErrors int
 	// Disabled names detectors to turn off.
 	Disabled []string
+	// NoSignals turns the signals off: [Engine.LastSignals] then returns
+	// none, and a step costs about an eighth less. Findings are the same
+	// either way.
+	NoSignals bool
 }
 
 // DefaultSettings returns the settings with every default filled in.

@@ -17,13 +17,14 @@ import (
 // reviewCmd is `vigil review`: the zero-token detectors over recorded
 // sessions (docs/review.md).
 type reviewCmd struct {
-	Paths  []string `arg:"" optional:"" name:"path" help:"Transcript files, or folders to search for them."`
-	Sample bool     `help:"Review the sample session bundled with vigil."`
-	JSON   bool     `name:"json" help:"Print one JSON object per file, one per line, instead of the text report."`
-	HTML   string   `name:"html" placeholder:"FILE" help:"Also write a self-contained HTML page with each run's timeline to FILE."`
-	FailOn string   `name:"fail-on" placeholder:"SEVERITY" help:"Exit with status 1 when a finding at or above SEVERITY (nit, concern or blocker) is found."`
-	Rules  string   `name:"rules" placeholder:"FILE" help:"Detector thresholds (YAML) instead of the defaults."`
-	Color  string   `default:"auto" enum:"auto,always,never" help:"Colour the text report: auto (when stdout is a terminal and NO_COLOR is unset), always or never."`
+	Paths   []string `arg:"" optional:"" name:"path" help:"Transcript files, or folders to search for them."`
+	Sample  bool     `help:"Review the sample session bundled with vigil."`
+	JSON    bool     `name:"json" help:"Print one JSON object per file, one per line, instead of the text report."`
+	HTML    string   `name:"html" placeholder:"FILE" help:"Also write a self-contained HTML page with each run's timeline to FILE."`
+	Signals bool     `name:"signals" help:"Also show the rules' signals (reasons for an advisor to look, not findings) in the text and HTML reports; --json always lists them."`
+	FailOn  string   `name:"fail-on" placeholder:"SEVERITY" help:"Exit with status 1 when a finding at or above SEVERITY (nit, concern or blocker) is found."`
+	Rules   string   `name:"rules" placeholder:"FILE" help:"Detector thresholds (YAML) instead of the defaults."`
+	Color   string   `default:"auto" enum:"auto,always,never" help:"Colour the text report: auto (when stdout is a terminal and NO_COLOR is unset), always or never."`
 }
 
 // progressMin is the input size from which a terminal gets a progress
@@ -58,8 +59,9 @@ func (c *reviewCmd) run(e *env) error {
 		return &exitError{code: exitUsage, err: err}
 	}
 	inputs := review.Inputs(c.Paths)
-	style := report.Style{Color: c.Color == "always" || c.Color == "auto" && isTerminal(e.stdout) && !e.hasEnv("NO_COLOR")}
-	opt := review.Options{Settings: settings}
+	style := report.Style{Color: c.Color == "always" || c.Color == "auto" && isTerminal(e.stdout) && !e.hasEnv("NO_COLOR"), Signals: c.Signals}
+	// Signals cost a little; look for them only where they are shown.
+	opt := review.Options{Settings: settings, Signals: c.JSON || c.Signals}
 	var bar *report.Progress
 	if total := inputSize(inputs); isTerminal(e.stderr) && total >= progressMin {
 		bar = report.NewProgress(e.stderr, total)
@@ -159,7 +161,7 @@ func (c *reviewCmd) run(e *env) error {
 		return &exitError{code: exitUsage, err: fmt.Errorf("write report: %w", out.err)}
 	}
 	if c.HTML != "" {
-		if err := writeHTMLFile(c.HTML, kept); err != nil {
+		if err := writeHTMLFile(c.HTML, kept, report.PageOptions{Signals: c.Signals}); err != nil {
 			return &exitError{code: exitUsage, err: err}
 		}
 		fmt.Fprintf(e.stderr, "vigil: wrote %s\n", report.Escape(c.HTML))
@@ -185,9 +187,9 @@ func (c *reviewCmd) run(e *env) error {
 }
 
 // writeHTMLFile writes the HTML report to path.
-func writeHTMLFile(path string, files []*report.File) error {
+func writeHTMLFile(path string, files []*report.File, opt report.PageOptions) error {
 	var buf bytes.Buffer
-	if err := report.WriteHTML(&buf, files); err != nil {
+	if err := report.WritePage(&buf, files, opt); err != nil {
 		return err
 	}
 	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {

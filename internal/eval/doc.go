@@ -34,10 +34,22 @@
 //   - Precision is detected offcourse runs over those plus clean runs
 //     with at least one finding (flagged). Offcourse runs flagged only
 //     before onset−k count against recall, not precision.
-//   - False flags per 100 clean steps is every finding in clean runs,
-//     times 100, over the number of steps in clean runs. Findings in
+//   - False flags per 50 clean steps is every finding in clean runs,
+//     times 50, over the number of steps in clean runs. Findings in
 //     offcourse runs that end before onset−k are reported separately as
 //     early flags.
+//
+// # Signals
+//
+// A reviewer that also reports signals ([SignalReviewer], as
+// [RulesReviewer] does) is scored as a gated advisor would use it: a step
+// is marked when it has a signal or a counted finding ends at it. An
+// offcourse run is alerted when its first marked step at or after
+// onset−k is at most k steps after the onset; the report gives the share
+// of offcourse runs alerted so, and the share of the steps of clean runs
+// that are marked (what a gated advisor would pay for on runs that
+// needed nothing), over all runs and per source, and counts each kind of
+// signal by run label.
 //
 // Uncertain runs are reviewed and listed but left out of every metric.
 package eval

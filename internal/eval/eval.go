@@ -46,6 +46,19 @@ type RunResult struct {
 	// EarlyFlags counts, for an offcourse run, findings that ended before
 	// onset−Tolerance.
 	EarlyFlags int `json:"early_flags,omitempty"`
+	// Signals are the reviewer's signals, when it reports them (a
+	// [SignalReviewer]).
+	Signals []rules.Signal `json:"signals,omitempty"`
+	// Alerted is set for an offcourse run with a signal or a counted
+	// finding at or after onset−Tolerance: a gated advisor would have
+	// looked. Alert is the first such step and AlertDelay its distance
+	// after the onset (0 when before).
+	Alerted    bool `json:"alerted,omitempty"`
+	Alert      int  `json:"alert,omitempty"`
+	AlertDelay int  `json:"alert_delay,omitempty"`
+	// MarkedSteps counts the steps that carry a signal or a counted
+	// finding (at its EndStep): the steps a gated advisor reviews.
+	MarkedSteps int `json:"marked_steps,omitempty"`
 	// EvalNote says what the evaluation tolerated, such as extra runs in
 	// the file.
 	EvalNote string `json:"eval_note,omitempty"`
@@ -87,12 +100,24 @@ type Summary struct {
 	P90Delay    float64 `json:"p90_delay"`
 
 	// CleanSteps and CleanFlags are the steps and findings of clean runs;
-	// FalseFlagsPer100 is CleanFlags per 100 CleanSteps.
-	CleanSteps       int     `json:"clean_steps"`
-	CleanFlags       int     `json:"clean_flags"`
-	FalseFlagsPer100 float64 `json:"false_flags_per_100_clean_steps"`
+	// FalseFlagsPer50 is CleanFlags per 50 CleanSteps.
+	CleanSteps      int     `json:"clean_steps"`
+	CleanFlags      int     `json:"clean_flags"`
+	FalseFlagsPer50 float64 `json:"false_flags_per_50_clean_steps"`
 	// EarlyFlags counts findings in offcourse runs before onset−Tolerance.
 	EarlyFlags int `json:"early_flags"`
+
+	// The signal figures, set when the reviewer reports signals
+	// (Report.Signals): AlertedWithin counts offcourse runs with a signal
+	// or a finding within Tolerance steps of the onset, and
+	// AlertRecallWithin is their share of offcourse runs; CleanMarkedSteps
+	// counts the steps of clean runs that carry a signal or a finding, and
+	// CleanMarkedShare is their share of CleanSteps: what a gated advisor
+	// would pay for on runs that needed nothing.
+	AlertedWithin     int     `json:"alerted_within"`
+	AlertRecallWithin float64 `json:"alert_recall_within"`
+	CleanMarkedSteps  int     `json:"clean_marked_steps"`
+	CleanMarkedShare  float64 `json:"clean_marked_share"`
 
 	delays []int
 }
@@ -112,6 +137,23 @@ type Report struct {
 
 	// ByDetector counts each detector's findings by the label of the run.
 	ByDetector map[string]DetectorCounts `json:"by_detector"`
+
+	// Signals is set when the reviewer reports signals; BySignal then
+	// counts each kind's signals by the label of the run.
+	Signals  bool                    `json:"signals"`
+	BySignal map[string]SignalCounts `json:"by_signal,omitempty"`
+}
+
+// SignalCounts is one kind of signal's signals by run label.
+type SignalCounts struct {
+	// Runs counts the offcourse runs where the kind fired within
+	// Tolerance steps of the onset; Early counts its signals in offcourse
+	// runs before onset−Tolerance; Clean its signals in clean runs (at
+	// most one a step); Uncertain those in uncertain runs.
+	Runs      int `json:"runs"`
+	Early     int `json:"early"`
+	Clean     int `json:"clean"`
+	Uncertain int `json:"uncertain"`
 }
 
 // DetectorCounts is one detector's findings by run label.
@@ -151,6 +193,9 @@ func Evaluate(ctx context.Context, labels []Label, r Reviewer, opt Options) (*Re
 		opt.Tolerance = 3
 	}
 	rep := &Report{Tolerance: opt.Tolerance, MinSeverity: opt.MinSeverity, ByDetector: map[string]DetectorCounts{}, BySource: map[string]*Summary{}}
+	if _, ok := r.(SignalReviewer); ok {
+		rep.Signals, rep.BySignal = true, map[string]SignalCounts{}
+	}
 	for _, l := range labels {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -222,7 +267,15 @@ func review(ctx context.Context, l Label, r Reviewer, opt Options) (RunResult, e
 	}
 	res.Source = source(l.Set, string(tr.Format()))
 	steps, done := firstRun(tr, &res)
-	found, err := r.Review(ctx, steps)
+	var (
+		found []rules.Finding
+		sigs  []rules.Signal
+	)
+	if sr, ok := r.(SignalReviewer); ok {
+		found, sigs, err = sr.ReviewSignals(ctx, steps)
+	} else {
+		found, err = r.Review(ctx, steps)
+	}
 	if err != nil {
 		return res, fmt.Errorf("review %s: %w", l.File, err)
 	}
@@ -252,10 +305,37 @@ func review(ctx context.Context, l Label, r Reviewer, opt Options) (RunResult, e
 			res.Delay = max(0, res.Detection-l.Onset)
 		}
 	}
+	res.Signals = sigs
+	res.mark(opt.Tolerance)
 	if res.Steps == 0 && res.Error == "" {
 		return res, fmt.Errorf("%s: no steps read", l.File)
 	}
 	return res, nil
+}
+
+// mark works out, from the findings and signals, the steps that carry
+// either and, for an offcourse run, the first of them at or after
+// onset−tolerance.
+func (res *RunResult) mark(tolerance int) {
+	marked := map[int]bool{}
+	for _, fd := range res.Findings {
+		marked[fd.EndStep] = true
+	}
+	for _, s := range res.Signals {
+		marked[s.Step] = true
+	}
+	res.MarkedSteps = len(marked)
+	if res.Class != Offcourse {
+		return
+	}
+	for n := range marked {
+		if n >= res.Onset-tolerance && (!res.Alerted || n < res.Alert) {
+			res.Alerted, res.Alert = true, n
+		}
+	}
+	if res.Alerted {
+		res.AlertDelay = max(0, res.Alert-res.Onset)
+	}
 }
 
 // firstRun returns the steps of the reader's first run, which may be
@@ -349,6 +429,9 @@ func (rep *Report) score() {
 			}
 			rep.ByDetector[fd.Detector] = c
 		}
+		if rep.Signals {
+			rep.countSignals(r)
+		}
 		if first != "" {
 			c := rep.ByDetector[first]
 			c.Detections++
@@ -360,6 +443,26 @@ func (rep *Report) score() {
 	rep.Summary.finish()
 	for _, s := range rep.BySource {
 		s.finish()
+	}
+}
+
+// countSignals adds a run's signals to BySignal.
+func (rep *Report) countSignals(r RunResult) {
+	within := map[rules.SignalKind]bool{}
+	for _, s := range r.Signals {
+		c := rep.BySignal[string(s.Kind)]
+		switch {
+		case r.Class == Clean:
+			c.Clean++
+		case r.Class == Uncertain:
+			c.Uncertain++
+		case s.Step < r.Onset-rep.Tolerance:
+			c.Early++
+		case s.Step <= r.Onset+rep.Tolerance && !within[s.Kind]:
+			within[s.Kind] = true
+			c.Runs++
+		}
+		rep.BySignal[string(s.Kind)] = c
 	}
 }
 
@@ -384,10 +487,14 @@ func (s *Summary) add(r RunResult, tolerance int) {
 				s.DetectedWithin++
 			}
 		}
+		if r.Alerted && r.AlertDelay <= tolerance {
+			s.AlertedWithin++
+		}
 	case Clean:
 		s.Clean++
 		s.CleanSteps += r.Steps
 		s.CleanFlags += len(r.Findings)
+		s.CleanMarkedSteps += r.MarkedSteps
 		if len(r.Findings) > 0 {
 			s.Flagged++
 		}
@@ -400,7 +507,9 @@ func (s *Summary) finish() {
 	s.Precision = ratio(s.Detected, s.Detected+s.Flagged)
 	s.Recall = ratio(s.Detected, s.Offcourse)
 	s.RecallWithin = ratio(s.DetectedWithin, s.Offcourse)
-	s.FalseFlagsPer100 = 100 * ratio(s.CleanFlags, s.CleanSteps)
+	s.FalseFlagsPer50 = 50 * ratio(s.CleanFlags, s.CleanSteps)
+	s.AlertRecallWithin = ratio(s.AlertedWithin, s.Offcourse)
+	s.CleanMarkedShare = ratio(s.CleanMarkedSteps, s.CleanSteps)
 	if len(s.delays) > 0 {
 		sum := 0
 		for _, d := range s.delays {

@@ -69,7 +69,7 @@ func TestMetrics(t *testing.T) {
 		{"median delay", rep.MedianDelay, 3},
 		{"clean steps", float64(rep.CleanSteps), 20},
 		{"clean flags", float64(rep.CleanFlags), 2},
-		{"false flags per 100 clean steps", rep.FalseFlagsPer100, 10},
+		{"false flags per 50 clean steps", rep.FalseFlagsPer50, 5},
 		{"early flags", float64(rep.EarlyFlags), 1},
 	}
 	for _, c := range checks {
@@ -100,8 +100,8 @@ func TestMinSeverity(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.CleanFlags != 1 || !near(rep.FalseFlagsPer100, 5) {
-		t.Errorf("with nits ignored: %d clean flags, %.2f per 100; want 1 and 5", rep.CleanFlags, rep.FalseFlagsPer100)
+	if rep.CleanFlags != 1 || !near(rep.FalseFlagsPer50, 2.5) {
+		t.Errorf("with nits ignored: %d clean flags, %.2f per 50; want 1 and 2.5", rep.CleanFlags, rep.FalseFlagsPer50)
 	}
 }
 

@@ -45,7 +45,7 @@ func (rep *Report) WriteText(w io.Writer) error {
 		return err
 	}
 	fmt.Fprintln(w)
-	rep.Summary.writeText(w, rep.Tolerance, rep.MinSeverity)
+	rep.Summary.writeText(w, rep.Tolerance, rep.MinSeverity, rep.Signals)
 	if len(rep.BySource) > 0 {
 		names := make([]string, 0, len(rep.BySource))
 		for n := range rep.BySource {
@@ -54,17 +54,25 @@ func (rep *Report) WriteText(w io.Writer) error {
 		sort.Strings(names)
 		fmt.Fprintln(w)
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintf(tw, "source\toffcourse\tclean\trecall\twithin %d\tmedian delay\tp90 delay\tfalse flags / 50 clean steps\tflagged clean runs\n", rep.Tolerance)
+		fmt.Fprintf(tw, "source\toffcourse\tclean\trecall\twithin %d\tmedian delay\tp90 delay\tfalse flags / 50 clean steps\tflagged clean runs", rep.Tolerance)
+		if rep.Signals {
+			fmt.Fprintf(tw, "\tsignal or finding within %d\tclean steps marked", rep.Tolerance)
+		}
+		fmt.Fprintln(tw)
 		for _, n := range names {
 			s := rep.BySource[n]
 			if s.Offcourse+s.Clean == 0 {
 				fmt.Fprintf(tw, "%s	-	-	-	-	-	-	-	- (%d uncertain, %d absent, %d unreadable)\n", n, s.Uncertain, s.Absent, s.Failed)
 				continue
 			}
-			fmt.Fprintf(tw, "%s	%d	%d	%s	%s	%s	%s	%.2f	%d/%d\n", n, s.Offcourse, s.Clean,
+			fmt.Fprintf(tw, "%s	%d	%d	%s	%s	%s	%s	%.2f	%d/%d", n, s.Offcourse, s.Clean,
 				frac(s.Detected, s.Offcourse), frac(s.DetectedWithin, s.Offcourse),
 				delay(s.MedianDelay, s.Detected), delay(s.P90Delay, s.Detected),
-				s.FalseFlagsPer100/2, s.Flagged, s.Clean)
+				s.FalseFlagsPer50, s.Flagged, s.Clean)
+			if rep.Signals {
+				fmt.Fprintf(tw, "\t%s\t%s", frac(s.AlertedWithin, s.Offcourse), frac(s.CleanMarkedSteps, s.CleanSteps))
+			}
+			fmt.Fprintln(tw)
 		}
 		if err := tw.Flush(); err != nil {
 			return err
@@ -83,6 +91,23 @@ func (rep *Report) WriteText(w io.Writer) error {
 			c := rep.ByDetector[n]
 			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%s\n", n, c.Matching, c.Early, c.Clean, c.Uncertain, c.Detections, delay(c.MedianDelay, c.Detections))
 		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	if len(rep.BySignal) > 0 {
+		names := make([]string, 0, len(rep.BySignal))
+		for n := range rep.BySignal {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		fmt.Fprintln(w)
+		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintf(tw, "signal\toffcourse runs within %d\tearly\tclean steps\tuncertain\n", rep.Tolerance)
+		for _, n := range names {
+			c := rep.BySignal[n]
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\n", n, c.Runs, c.Early, c.Clean, c.Uncertain)
+		}
 		return tw.Flush()
 	}
 	return nil
@@ -97,7 +122,7 @@ func shorten(s string, n int) string {
 }
 
 // writeText prints the summary's figures.
-func (s *Summary) writeText(w io.Writer, tolerance int, minSeverity rules.Severity) {
+func (s *Summary) writeText(w io.Writer, tolerance int, minSeverity rules.Severity, signals bool) {
 	fmt.Fprintf(w, "runs: %d offcourse, %d clean, %d uncertain (left out)", s.Offcourse, s.Clean, s.Uncertain)
 	if s.Failed > 0 {
 		fmt.Fprintf(w, ", %d unreadable (left out)", s.Failed)
@@ -114,7 +139,11 @@ func (s *Summary) writeText(w io.Writer, tolerance int, minSeverity rules.Severi
 		tolerance, s.RecallWithin, s.DetectedWithin, s.Offcourse)
 	fmt.Fprintf(w, "detection delay: mean %.1f, median %.1f, p90 %.1f steps after onset\n", s.MeanDelay, s.MedianDelay, s.P90Delay)
 	fmt.Fprintf(w, "false flags: %d in %d clean steps = %.2f per 50 clean steps; %d early flags in offcourse runs\n",
-		s.CleanFlags, s.CleanSteps, s.FalseFlagsPer100/2, s.EarlyFlags)
+		s.CleanFlags, s.CleanSteps, s.FalseFlagsPer50, s.EarlyFlags)
+	if signals {
+		fmt.Fprintf(w, "signals: a signal or finding within %d steps of the onset in %.2f of offcourse runs (%d/%d); %d of %d clean steps marked (%.1f%%)\n",
+			tolerance, s.AlertRecallWithin, s.AlertedWithin, s.Offcourse, s.CleanMarkedSteps, s.CleanSteps, 100*s.CleanMarkedShare)
+	}
 }
 
 // frac prints a count over a total as a fraction with both counts.

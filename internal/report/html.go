@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"sort"
 	"strings"
 	"sync"
 
@@ -29,7 +30,32 @@ var pageTemplate = sync.OnceValue(func() *template.Template {
 // their start steps. The page works without its script; the script only
 // highlights a finding's steps when it is clicked.
 func WriteHTML(w io.Writer, files []*File) error {
-	if err := pageTemplate().Execute(w, buildPage(files)); err != nil {
+	return WritePage(w, files, PageOptions{})
+}
+
+// PageOptions says what an HTML page shows beyond the findings.
+type PageOptions struct {
+	// Signals lists each run's signals after its findings, marks the
+	// strip's cells that have one (•, with the kinds in the cell's
+	// tooltip) and the table's steps.
+	Signals bool
+}
+
+// WritePage is [WriteHTML] with options.
+func WritePage(w io.Writer, files []*File, opt PageOptions) error {
+	p := buildPage(files)
+	if opt.Signals {
+		p.Signals = true
+		for i, f := range files {
+			if f.Result == nil {
+				continue
+			}
+			for j := range f.Result.Runs {
+				addSignals(&p.Files[i].Runs[j], &f.Result.Runs[j])
+			}
+		}
+	}
+	if err := pageTemplate().Execute(w, p); err != nil {
 		return fmt.Errorf("write HTML report: %w", err)
 	}
 	return nil
@@ -38,12 +64,13 @@ func WriteHTML(w io.Writer, files []*File) error {
 // The page's view of the review.
 type (
 	htmlPage struct {
-		Title  string
-		Files  []htmlFile
-		Runs   int
-		Steps  int
-		Counts Counts
-		Failed int
+		Title   string
+		Signals bool
+		Files   []htmlFile
+		Runs    int
+		Steps   int
+		Counts  Counts
+		Failed  int
 	}
 	htmlFile struct {
 		Anchor string
@@ -67,6 +94,15 @@ type (
 		Cells    []htmlCell
 		Findings []htmlFinding
 		Rows     []htmlRow
+		// Signals are the run's signals, MoreSignals those not kept.
+		Signals     []htmlSignal
+		MoreSignals int
+	}
+	htmlSignal struct {
+		Step   int
+		Kind   string
+		Detail string
+		Target string
 	}
 	htmlCell struct {
 		First, Last int
@@ -77,6 +113,8 @@ type (
 		// In is the worst severity of the findings that cover the cell;
 		// "" when none does.
 		In string
+		// Signalled is set when a step of the cell has a signal.
+		Signalled bool
 	}
 	htmlFinding struct {
 		Anchor     string
@@ -107,6 +145,8 @@ type (
 		// the step is inside some finding.
 		Starts []htmlFinding
 		In     bool
+		// Signals are the step's signals.
+		Signals []htmlSignal
 	}
 )
 
@@ -235,6 +275,34 @@ func buildRun(anchor string, run *review.Run, multi bool) htmlRun {
 		}
 	}
 	return hr
+}
+
+// addSignals adds a run's signals to its view: the list, the cells and
+// the rows.
+func addSignals(hr *htmlRun, run *review.Run) {
+	hr.MoreSignals = run.SignalCount - len(run.Signals)
+	rows := map[int]*htmlRow{}
+	for i := range hr.Rows {
+		rows[hr.Rows[i].N] = &hr.Rows[i]
+	}
+	for _, sg := range run.Signals {
+		hs := htmlSignal{Step: sg.Step, Kind: string(sg.Kind), Detail: sg.Detail}
+		if row := rows[sg.Step]; row != nil {
+			hs.Target = row.Anchor
+			row.Signals = append(row.Signals, hs)
+		}
+		hr.Signals = append(hr.Signals, hs)
+		// Cells are in step order; find the one that holds the step.
+		i := sort.Search(len(hr.Cells), func(i int) bool { return hr.Cells[i].Last >= sg.Step })
+		if i < len(hr.Cells) && hr.Cells[i].First <= sg.Step {
+			c := &hr.Cells[i]
+			if !c.Signalled {
+				c.Title += "\nsignals:"
+			}
+			c.Signalled = true
+			c.Title += fmt.Sprintf(" %s (step %d)", sg.Kind, sg.Step)
+		}
+	}
 }
 
 // cellTitle is a cell's tooltip: the step and its calls, or for a cell of

@@ -25,6 +25,9 @@ type JSONFile struct {
 	// Findings are every run's findings, run by run, each ordered by
 	// start step. Never null.
 	Findings []JSONFinding `json:"findings"`
+	// Signals are every run's signals (reasons for a model advisor to
+	// look, not findings), run by run, each in step order. Never null.
+	Signals []JSONSignal `json:"signals"`
 	// Runs describes the file's runs. Never null.
 	Runs []JSONRun `json:"runs"`
 	// Notes are what the reader skipped or tolerated. Never null.
@@ -46,6 +49,17 @@ type JSONFinding struct {
 	Evidence  string `json:"evidence,omitempty"`
 }
 
+// JSONSignal is one signal.
+type JSONSignal struct {
+	// Run is the index of the run in Runs, from 0.
+	Run int `json:"run"`
+	// Step is the step at which the signal fires, counted within its run.
+	Step int `json:"step"`
+	// Kind says what was seen (see rules.SignalKinds); Detail names it.
+	Kind   string `json:"kind"`
+	Detail string `json:"detail"`
+}
+
 // JSONRun describes one run.
 type JSONRun struct {
 	// Index is the run's position in its file, from 0.
@@ -56,9 +70,12 @@ type JSONRun struct {
 	Model   string     `json:"model,omitempty"`
 	CWD     string     `json:"cwd,omitempty"`
 	Started *time.Time `json:"started,omitempty"`
-	// Steps counts the run's steps; Findings its findings.
+	// Steps counts the run's steps; Findings its findings; Signals its
+	// signals, including any past the review's limit that Signals of the
+	// file leaves out.
 	Steps    int `json:"steps"`
 	Findings int `json:"findings"`
+	Signals  int `json:"signals"`
 }
 
 // JSONNote is something the reader skipped or tolerated.
@@ -70,7 +87,7 @@ type JSONNote struct {
 
 // ToJSON converts a file's outcome to its JSON object.
 func ToJSON(f *File) JSONFile {
-	out := JSONFile{File: f.Path, Findings: []JSONFinding{}, Runs: []JSONRun{}, Notes: []JSONNote{}}
+	out := JSONFile{File: f.Path, Findings: []JSONFinding{}, Signals: []JSONSignal{}, Runs: []JSONRun{}, Notes: []JSONNote{}}
 	if err := f.Problem(); err != nil {
 		out.Error = err.Error()
 	}
@@ -80,7 +97,7 @@ func ToJSON(f *File) JSONFile {
 	}
 	out.Format, out.Steps = string(r.Format), r.Steps()
 	for i, run := range r.Runs {
-		jr := JSONRun{Index: i, ID: run.Info.ID, Task: run.Info.Task, Model: run.Info.Model, CWD: run.Info.CWD, Steps: run.Steps, Findings: len(run.Findings)}
+		jr := JSONRun{Index: i, ID: run.Info.ID, Task: run.Info.Task, Model: run.Info.Model, CWD: run.Info.CWD, Steps: run.Steps, Findings: len(run.Findings), Signals: run.SignalCount}
 		if !run.Info.Started.IsZero() {
 			t := run.Info.Started
 			jr.Started = &t
@@ -89,6 +106,9 @@ func ToJSON(f *File) JSONFile {
 		for _, fd := range run.Findings {
 			out.Findings = append(out.Findings, JSONFinding{Run: i, Detector: fd.Detector, Severity: string(fd.Severity),
 				StartStep: fd.StartStep, EndStep: fd.EndStep, Message: fd.Message, Evidence: fd.Evidence})
+		}
+		for _, sg := range run.Signals {
+			out.Signals = append(out.Signals, JSONSignal{Run: i, Step: sg.Step, Kind: string(sg.Kind), Detail: sg.Detail})
 		}
 	}
 	for _, n := range r.Notes {

@@ -6,6 +6,8 @@ import "github.com/vigil-dev/vigil/rules"
 type Style struct {
 	// Color turns on ANSI colours.
 	Color bool
+	// Signals lists each run's signals after its findings.
+	Signals bool
 }
 
 const (

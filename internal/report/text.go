@@ -14,7 +14,8 @@ import (
 // its format, runs, steps and findings; each finding with its steps,
 // severity, detector and message (and evidence, indented below); the
 // notes of what the reader skipped; and the error that cut the review
-// short, if one did. Every text that comes from the file (its path, a
+// short, if one did. With st.Signals, each run's signals follow its
+// findings, one a line with their step, kind and detail. Every text that comes from the file (its path, a
 // run's task, a finding's message and evidence, notes, errors) is passed
 // through [Escape], with or without colour.
 func WriteText(w io.Writer, f *File, st Style) error {
@@ -24,7 +25,7 @@ func WriteText(w io.Writer, f *File, st Style) error {
 		return tw.err
 	}
 	r := f.Result
-	tw.printf("%s: %s\n", st.bold(Escape(f.Path)), heading(r))
+	tw.printf("%s: %s\n", st.bold(Escape(f.Path)), heading(r, st.Signals))
 	multi := len(r.Runs) > 1
 	for i := range r.Runs {
 		run := &r.Runs[i]
@@ -34,6 +35,9 @@ func WriteText(w io.Writer, f *File, st Style) error {
 			indent = "    "
 		}
 		writeFindings(tw, run.Findings, indent, st)
+		if st.Signals {
+			writeSignals(tw, run, indent, st)
+		}
 	}
 	if len(r.Runs) == 0 {
 		tw.printf("  %s\n", st.dim("no runs"))
@@ -48,12 +52,15 @@ func WriteText(w io.Writer, f *File, st Style) error {
 }
 
 // heading is a file's one-line description.
-func heading(r *review.Result) string {
+func heading(r *review.Result, signals bool) string {
 	parts := []string{Escape(string(r.Format))}
 	if len(r.Runs) != 1 {
 		parts = append(parts, plural(len(r.Runs), "run"))
 	}
 	parts = append(parts, plural(r.Steps(), "step"), plural(r.Findings(), "finding"))
+	if signals {
+		parts = append(parts, plural(r.Signals(), "signal"))
+	}
 	return strings.Join(parts, ", ")
 }
 
@@ -90,6 +97,27 @@ func writeFindings(tw *errWriter, fs []rules.Finding, indent string, st Style) {
 		if f.Evidence != "" {
 			tw.printf("%s%s  %s\n", indent, strings.Repeat(" ", stepsW+sevW+detW+4), st.dim("evidence: "+Escape(oneLine(f.Evidence))))
 		}
+	}
+}
+
+// writeSignals writes a run's signals under a "signals:" line.
+func writeSignals(tw *errWriter, run *review.Run, indent string, st Style) {
+	if run.SignalCount == 0 {
+		tw.printf("%s%s\n", indent, st.dim("no signals"))
+		return
+	}
+	tw.printf("%s%s\n", indent, st.dim("signals:"))
+	stepW, kindW := 0, 0
+	for _, s := range run.Signals {
+		stepW = max(stepW, len(fmt.Sprint(s.Step)))
+		kindW = max(kindW, len(s.Kind))
+	}
+	for _, s := range run.Signals {
+		n := fmt.Sprint(s.Step)
+		tw.printf("%s  step %s%s  %s%s  %s\n", indent, n, pad(n, stepW), st.bold(string(s.Kind)), pad(string(s.Kind), kindW), Escape(oneLine(s.Detail)))
+	}
+	if more := run.SignalCount - len(run.Signals); more > 0 {
+		tw.printf("%s  %s\n", indent, st.dim(fmt.Sprintf("… and %d more %s, not kept", more, strings.TrimPrefix(plural(more, "signal"), fmt.Sprint(more)+" "))))
 	}
 }
 

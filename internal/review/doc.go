@@ -1,7 +1,8 @@
 // Package review runs vigil's zero-token detectors over recorded sessions:
 // it streams a transcript file through its reader, groups entries into
 // steps and feeds them to a fresh [rules.Engine] per run, and keeps, for
-// each run, the findings and a bounded [Timeline] of what happened.
+// each run, the findings, the signals (up to [Options].MaxSignals) and a
+// bounded [Timeline] of what happened.
 //
 // # Memory
 //

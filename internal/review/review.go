@@ -25,6 +25,13 @@ type Options struct {
 	// StripCells is how many cells the compact strip of a run may hold;
 	// when a run has more steps, each cell covers several. Default 600.
 	StripCells int
+	// Signals keeps each run's signals (Run.Signals); without it the
+	// engine does not look for them (rules.Settings.NoSignals), which
+	// makes a review a little cheaper.
+	Signals bool
+	// MaxSignals is how many signals a run keeps; the ones after are
+	// only counted (Run.SignalCount). Default 10,000.
+	MaxSignals int
 	// Progress, when set, is called as the file is read with how many
 	// bytes of it (as stored, before decompression) have been read so
 	// far. It is called from the reviewing goroutine.
@@ -37,6 +44,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.StripCells <= 0 {
 		o.StripCells = 600
+	}
+	if o.MaxSignals <= 0 {
+		o.MaxSignals = 10000
 	}
 	if o.StripCells < 2 {
 		o.StripCells = 2
@@ -70,6 +80,15 @@ func (r *Result) Steps() int {
 	return n
 }
 
+// Signals returns the number of signals over all runs, kept or not.
+func (r *Result) Signals() int {
+	n := 0
+	for i := range r.Runs {
+		n += r.Runs[i].SignalCount
+	}
+	return n
+}
+
 // Findings returns the number of findings over all runs.
 func (r *Result) Findings() int {
 	n := 0
@@ -88,6 +107,12 @@ type Run struct {
 	// Findings are the detectors' findings, ordered by the step where
 	// each starts (then by where it ends).
 	Findings []rules.Finding
+	// Signals are the rules' signals (package rules: reasons for a model
+	// advisor to look, not findings), in step order: the first
+	// Options.MaxSignals of them. SignalCount counts them all. Both stay
+	// empty unless Options.Signals is set.
+	Signals     []rules.Signal
+	SignalCount int
 	// Timeline is a bounded summary of the run's steps.
 	Timeline Timeline
 }
@@ -186,20 +211,29 @@ func stopped(ctx context.Context, name string, err error) error {
 
 // runState is one run under review.
 type runState struct {
-	run     Run
-	stepper transcript.Stepper
-	engine  *rules.Engine
-	tl      timelineBuilder
-	sum     summariser
+	run        Run
+	maxSignals int
+	stepper    transcript.Stepper
+	engine     *rules.Engine
+	tl         timelineBuilder
+	sum        summariser
 }
 
 func newRunState(info transcript.RunInfo, opt Options) *runState {
 	info.ID, info.Task, info.CWD, info.Model = strings.Clone(info.ID), strings.Clone(info.Task), strings.Clone(info.CWD), strings.Clone(info.Model)
 	return &runState{
-		run:    Run{Info: info},
-		engine: rules.New(opt.Settings),
-		tl:     newTimelineBuilder(opt.DetailSteps, opt.StripCells, windowOf(opt.Settings)),
+		run:        Run{Info: info},
+		maxSignals: opt.MaxSignals,
+		engine:     rules.New(settingsOf(opt)),
+		tl:         newTimelineBuilder(opt.DetailSteps, opt.StripCells, windowOf(opt.Settings)),
 	}
+}
+
+// settingsOf is the engine's settings for a review with opt.
+func settingsOf(opt Options) rules.Settings {
+	s := opt.Settings
+	s.NoSignals = s.NoSignals || !opt.Signals
+	return s
 }
 
 // windowOf is how far back a finding may start: the engine's window.
@@ -224,6 +258,13 @@ func (s *runState) observe(st *transcript.Step) {
 		f.Message, f.Evidence = strings.Clone(f.Message), strings.Clone(f.Evidence)
 		s.run.Findings = append(s.run.Findings, f)
 		s.tl.pin(f.StartStep, f.EndStep)
+	}
+	for _, sg := range s.engine.LastSignals() {
+		s.run.SignalCount++
+		if len(s.run.Signals) < s.maxSignals {
+			sg.Detail = strings.Clone(sg.Detail)
+			s.run.Signals = append(s.run.Signals, sg)
+		}
 	}
 }
 
