@@ -18,9 +18,14 @@ import (
 
 // The bounds every hostile hook event is held to (issue 13): the hook
 // answers within hookTimeBound and neither it nor the sidecar it starts
-// grows past hookMemBound.
+// grows past hookMemBound. hookTimeBound is the agent's own limit, the
+// shortest hook timeout attach writes (10 s, SessionStart's): past it the
+// agent kills the hook, so it is the contract; how fast a hook answers
+// is a benchmark's figure (hook_bench_test.go). A 2 s bound here failed
+// by chance under -race on a loaded 2-core machine (a first hook that
+// starts the sidecar took 2.7 s).
 const (
-	hookTimeBound = 2 * time.Second
+	hookTimeBound = 10 * time.Second
 	hookMemBound  = 256 << 20
 )
 
