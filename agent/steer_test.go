@@ -18,7 +18,7 @@ func TestInterruptingSteerKillsSleep(t *testing.T) {
 rules:
   - steps:
       - tool_calls:
-          - {id: call_1, name: bash, arguments: {command: "echo go > %s; sleep 30"}}
+          - {id: call_1, name: bash, arguments: {command: "echo go > %s; sleep 3600"}}
           - {id: call_2, name: bash, arguments: {command: "echo never"}}
       - text: Changing course.
 `, started))
@@ -31,16 +31,15 @@ rules:
 		}
 	})
 	done := prompt(t, a, "sleep please")
-	awaitWriter(t, started, done) // bash is past the echo: sleep 30 runs
+	awaitWriter(t, started, done) // bash is past the echo: sleep 3600 runs
 
+	// The sleep outlives the test by far: its end at all is the steer's
+	// doing (an event, not a wall-clock bound, which failed by chance
+	// under -race on a loaded machine).
 	steered := time.Now()
 	a.Steer("stop sleeping and list the files", true)
 	ended := <-toolEnd
-	took := ended.Sub(steered)
-	t.Logf("sleep 30 ended %v after the interrupting steer", took)
-	if took > 100*time.Millisecond {
-		t.Errorf("the interrupted sleep ended %v after the steer, want under 100ms", took)
-	}
+	t.Logf("sleep 3600 ended %v after the interrupting steer", ended.Sub(steered))
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,7 @@ import (
 
 // waitBound is how long an end-to-end test waits for an expected line
 // before it fails; it is a bound on a hang, never a pause.
-const waitBound = 30 * time.Second
+const waitBound = 90 * time.Second
 
 // vigilProc is vigil running as a child process in RPC mode.
 type vigilProc struct {
