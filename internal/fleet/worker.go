@@ -137,7 +137,7 @@ type WorkerOptions struct {
 	// session beyond it is left to another worker. Default 10,000.
 	MaxSessions int
 	// IdleTimeout releases a session that published no step for that
-	// long. Default 10 minutes.
+	// long and has none waiting for its review. Default 10 minutes.
 	IdleTimeout time.Duration
 	// PrimeSteps bounds the steps already reviewed replayed to the
 	// advisor of a session taken over. Default 50.
