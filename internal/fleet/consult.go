@@ -64,13 +64,27 @@ func (r *periodicReviewer) Consult(ctx context.Context, q string) (string, error
 // unavailable.
 func (w *Worker) answerConsults(ctx context.Context, sess string, rv Reviewer) (stop func(), err error) {
 	ctx, cancel := context.WithCancel(ctx)
-	var wg sync.WaitGroup
+	// The answers in flight are counted under mu, and none starts once
+	// stopped: a question delivered as the subscription goes would
+	// otherwise be a WaitGroup Add racing stop's Wait, its answer
+	// outliving the reviewer it asks.
+	var (
+		mu      sync.Mutex
+		stopped bool
+		wg      sync.WaitGroup
+	)
 	sub, err := w.nc.Subscribe(ConsultSubject(w.opts.Tenant, sess), func(m *nats.Msg) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			w.answer(ctx, sess, rv, m)
-		}()
+		mu.Lock()
+		defer mu.Unlock()
+		if stopped {
+			// The session is being let go: the advisor is unavailable,
+			// said now rather than left to the asker's bound.
+			if data, err := json.Marshal(consultResponse{Reason: "unavailable"}); err == nil {
+				_ = m.Respond(data)
+			}
+			return
+		}
+		wg.Go(func() { w.answer(ctx, sess, rv, m) })
 	})
 	if err != nil {
 		cancel()
@@ -78,6 +92,9 @@ func (w *Worker) answerConsults(ctx context.Context, sess string, rv Reviewer) (
 	}
 	return func() {
 		_ = sub.Unsubscribe()
+		mu.Lock()
+		stopped = true
+		mu.Unlock()
 		cancel()
 		wg.Wait()
 	}, nil

@@ -64,27 +64,59 @@ func (w *Worker) serve(ctx context.Context, sess string) error {
 	}
 	defer stopConsults()
 	msgs := make(chan jetstream.Msg)
+	// A step handed to the session as it is let go (idle, lost, the
+	// worker stopping) is given back, not kept until AckWait: see halt.
+	var (
+		heldMu   sync.Mutex
+		held     []jetstream.Msg
+		released bool
+	)
 	halted := make(chan struct{})
 	cc, err := cons.Consume(func(m jetstream.Msg) {
 		select {
 		case msgs <- m:
 		case <-halted:
-			// The session is being let go (idle, lost, the worker
-			// stopping) with this step in hand: it goes back to the
-			// consumer now, for whoever takes the session next,
-			// rather than after AckWait.
-			_ = m.Nak()
-		case <-ctx.Done():
-			_ = m.Nak()
+			heldMu.Lock()
+			if !released {
+				held = append(held, m)
+				m = nil
+			}
+			heldMu.Unlock()
+			if m != nil {
+				_ = m.Nak()
+			}
 		}
 	})
 	if err != nil {
 		return fmt.Errorf("consuming: %w", err)
 	}
-	// halt stops consuming before the session is said to be let go.
+	// halt stops consuming before the session is said to be let go, and
+	// gives back every step handed to it meanwhile, so that the next
+	// owner has them at once. It drains the subscription rather than
+	// stopping it: a stopped one drops the steps already on their way
+	// to it, unacknowledged, and the server gives them to nobody until
+	// AckWait (meanwhile the session was taken and let go again and
+	// again, every take going idle before its step came). And it gives
+	// them back (a nak) only once the subscription is gone, or the
+	// server would hand each straight back to it.
 	halt := sync.OnceFunc(func() {
 		close(halted)
-		cc.Stop()
+		cc.Drain()
+		drained := time.NewTimer(w.opts.AckWait)
+		select {
+		case <-cc.Closed():
+		case <-drained.C:
+			// The server gives the steps back itself by now.
+		}
+		drained.Stop()
+		heldMu.Lock()
+		released = true
+		back := held
+		held = nil
+		heldMu.Unlock()
+		for _, m := range back {
+			_ = m.Nak()
+		}
 	})
 	defer halt()
 	w.taken.Add(1)
@@ -103,6 +135,14 @@ func (w *Worker) serve(ctx context.Context, sess string) error {
 			halt()
 			return nil
 		case <-idle.C:
+			if w.stepsWait(ctx, cons) {
+				// Not idle: a step is on its way (a take is slow to get
+				// its first one under load, or the step was handed to
+				// the last owner and comes back after AckWait). Letting
+				// the session go now would only have it taken again.
+				idle.Reset(w.opts.IdleTimeout)
+				continue
+			}
 			halt()
 			return nil
 		case m := <-msgs:
@@ -113,6 +153,17 @@ func (w *Worker) serve(ctx context.Context, sess string) error {
 			idle.Reset(w.opts.IdleTimeout)
 		}
 	}
+}
+
+// stepsWait reports whether the session's consumer holds steps not yet
+// reviewed: pending, or handed out and not acknowledged. It says no
+// when it cannot tell, and the session is let go.
+func (w *Worker) stepsWait(ctx context.Context, cons jetstream.Consumer) bool {
+	info, err := cons.Info(ctx)
+	if err != nil {
+		return false
+	}
+	return info.NumPending+uint64(info.NumAckPending) > 0
 }
 
 // tailInactive is how long the server keeps the consumer [Worker.tail]
@@ -213,7 +264,8 @@ func (w *Worker) inProgress(m jetstream.Msg) (stop func()) {
 
 // review gives one step to the session's advisor, waits for its review,
 // publishes its notes and acknowledges the step. An error ends the
-// session, the step unacknowledged.
+// session, the step given back (a nak) for the next owner unless the
+// error is its ack's.
 func (w *Worker) review(ctx context.Context, sess string, rt Reviewer, h *host, m jetstream.Msg) error {
 	w.nsteps.Add(1)
 	var st Step
@@ -248,6 +300,7 @@ func (w *Worker) review(ctx context.Context, sess string, rt Reviewer, h *host, 
 	err = rt.Review(ctx, StepEnd{Seq: st.Seq, Entries: entries, Cursor: cursor})
 	stopProgress()
 	if err != nil {
+		_ = m.Nak()
 		return fmt.Errorf("step %d: waiting for its review: %w", st.Seq, err)
 	}
 	notes := h.take()
@@ -260,9 +313,11 @@ func (w *Worker) review(ctx context.Context, sess string, rt Reviewer, h *host, 
 		n.Advice.Note = w.opts.Redactor.Redact(n.Advice.Note)
 		data, err := json.Marshal(n)
 		if err != nil {
+			_ = m.Nak()
 			return fmt.Errorf("step %d: note: %w", st.Seq, err)
 		}
 		if _, err := w.js.PublishMsg(ctx, &nats.Msg{Subject: NoteSubject(w.opts.Tenant, sess), Data: data}, jetstream.WithMsgID(n.ID)); err != nil {
+			_ = m.Nak()
 			return fmt.Errorf("step %d: publishing note %s: %w", st.Seq, n.ID, err)
 		}
 		if n.Kind != KindReviewed {

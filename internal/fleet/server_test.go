@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -65,11 +66,89 @@ func bounded(t testing.TB, what string, f func()) bool {
 	case <-done:
 		return true
 	case <-time.After(cleanupBound):
-		buf := make([]byte, 4<<20)
-		buf = buf[:runtime.Stack(buf, true)]
-		t.Errorf("%s did not end within %s; the goroutines:\n%s", what, cleanupBound, buf)
+		t.Errorf("%s did not end within %s; the goroutines:\n%s", what, cleanupBound, goroutines())
 		return false
 	}
+}
+
+// stallBound bounds a test's wait for what the fleet must do (a note, a
+// session let go): far past what it takes, so that reaching it is a
+// stall, and the test fails with every goroutine's stack.
+const stallBound = 30 * time.Second
+
+// goroutines is every goroutine's stack, to say where a test stalled.
+func goroutines() string {
+	buf := make([]byte, 4<<20)
+	return string(buf[:runtime.Stack(buf, true)])
+}
+
+// sessionLog records what workers' OnSession tell (log.OnSession), and
+// what a test adds with do, never blocking a worker, and wakes the
+// test's waits on it (waitFor) at each change.
+type sessionLog struct {
+	mu      sync.Mutex
+	events  []sessionEvent
+	changed chan struct{} // a token once something changed
+}
+
+// sessionEvent is one call of OnSession.
+type sessionEvent struct {
+	owned bool
+	start advisor.StartPoint
+}
+
+func newSessionLog() *sessionLog { return &sessionLog{changed: make(chan struct{}, 1)} }
+
+// OnSession is a WorkerOptions.OnSession.
+func (l *sessionLog) OnSession(_ string, owned bool, start advisor.StartPoint) {
+	l.do(func([]sessionEvent) { l.events = append(l.events, sessionEvent{owned, start}) })
+}
+
+// do runs f with the events so far, under the log's lock, and wakes the
+// waits: what f changes is what they wait for.
+func (l *sessionLog) do(f func(events []sessionEvent)) {
+	l.mu.Lock()
+	f(l.events)
+	l.mu.Unlock()
+	select {
+	case l.changed <- struct{}{}:
+	default: // a token is there already: the waiter looks again
+	}
+}
+
+// waitFor waits until cond, called under the log's lock with the events
+// so far, holds, and returns those events; past stallBound it fails t
+// with every goroutine's stack.
+func (l *sessionLog) waitFor(t testing.TB, what string, cond func(events []sessionEvent) bool) []sessionEvent {
+	t.Helper()
+	stall := time.NewTimer(stallBound)
+	defer stall.Stop()
+	for {
+		l.mu.Lock()
+		events := slices.Clone(l.events)
+		ok := cond(events)
+		l.mu.Unlock()
+		if ok {
+			return events
+		}
+		select {
+		case <-l.changed:
+		case <-stall.C:
+			t.Fatalf("%s: not within %s (the session's events: %+v); the goroutines:\n%s", what, stallBound, events, goroutines())
+		}
+	}
+}
+
+// owners counts the takes and the lets-go in events.
+func owners(events []sessionEvent) (taken, letGo int) {
+	for _, e := range events {
+		if e.owned {
+			taken++
+		} else {
+			letGo++
+		}
+	}
+	return taken, letGo
 }
 
 func connect(t testing.TB, s *server.Server) *nats.Conn {
@@ -203,11 +282,13 @@ func ensureWith(t testing.TB, nc *nats.Conn, tenant string, l Limits) {
 // hang, not a timing assumption).
 func waitNote(t testing.TB, c *Client) Note {
 	t.Helper()
+	stall := time.NewTimer(stallBound)
+	defer stall.Stop()
 	select {
 	case n := <-c.Notes():
 		return n
-	case <-time.After(30 * time.Second):
-		t.Fatal("no note within 30s")
+	case <-stall.C:
+		t.Fatalf("no note within %s; the goroutines:\n%s", stallBound, goroutines())
 	}
 	return Note{}
 }

@@ -137,7 +137,7 @@ type WorkerOptions struct {
 	// session beyond it is left to another worker. Default 10,000.
 	MaxSessions int
 	// IdleTimeout releases a session that published no step for that
-	// long. Default 10 minutes.
+	// long and has none waiting for its review. Default 10 minutes.
 	IdleTimeout time.Duration
 	// PrimeSteps bounds the steps already reviewed replayed to the
 	// advisor of a session taken over. Default 50.
@@ -204,7 +204,10 @@ type Worker struct {
 	// others holds when a session was last found owned by another
 	// worker, so that its steps on the shared consumer cost no lookup.
 	others map[string]time.Time
-	wg     sync.WaitGroup
+	// wg counts the claims running; stopping, once set, starts no more
+	// (see spawn).
+	wg       sync.WaitGroup
+	stopping bool
 
 	taken, takenOver, nsteps, reviews, notes atomic.Int64
 
@@ -333,7 +336,7 @@ func (w *Worker) Run(ctx context.Context) error {
 				delete(w.others, e.Key())
 				w.mu.Unlock()
 				if w.waiting(ctx, e.Key()) {
-					w.wg.Go(func() { w.claim(ctx, e.Key(), nil) })
+					w.spawn(func() { w.claim(ctx, e.Key(), nil) })
 				}
 			}
 		case <-tick.C:
@@ -345,6 +348,7 @@ func (w *Worker) Run(ctx context.Context) error {
 // stopAll ends every session and waits for them.
 func (w *Worker) stopAll() {
 	w.mu.Lock()
+	w.stopping = true
 	for _, o := range w.sessions {
 		if o.cancel != nil {
 			o.cancel()
@@ -352,6 +356,21 @@ func (w *Worker) stopAll() {
 	}
 	w.mu.Unlock()
 	w.wg.Wait()
+}
+
+// spawn runs claim on a goroutine of its own, counted by w.wg, unless
+// the worker is stopping; it reports whether it did. A claim started
+// while stopAll waits (a step dispatched as the worker stops) would be
+// a WaitGroup Add racing its Wait: the Wait may return before the claim
+// runs, and the claim then outlive Run.
+func (w *Worker) spawn(claim func()) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.stopping {
+		return false
+	}
+	w.wg.Go(claim)
+	return true
 }
 
 // dispatch looks at one step of the shared consumer: a session no worker
@@ -375,7 +394,9 @@ func (w *Worker) dispatch(ctx context.Context, m jetstream.Msg) {
 	case full:
 		_ = m.NakWithDelay(time.Second) // for a worker with room
 	default:
-		w.wg.Go(func() { w.claim(ctx, sess, func() { _ = m.Ack() }) })
+		if !w.spawn(func() { w.claim(ctx, sess, func() { _ = m.Ack() }) }) {
+			_ = m.Nak() // stopping: for another worker
+		}
 	}
 }
 
@@ -436,7 +457,7 @@ func (w *Worker) rescan(ctx context.Context) {
 			continue
 		}
 		if _, err := w.kv.Get(ctx, sess); errors.Is(err, jetstream.ErrKeyNotFound) || errors.Is(err, jetstream.ErrKeyDeleted) {
-			w.wg.Go(func() { w.claim(ctx, sess, nil) })
+			w.spawn(func() { w.claim(ctx, sess, nil) })
 		}
 	}
 }
@@ -460,14 +481,15 @@ func (w *Worker) claim(ctx context.Context, sess string, decided func()) {
 	o.cancel = cancel
 	w.sessions[sess] = o
 	w.mu.Unlock()
-	defer func() {
+	forget := func() {
 		cancel()
 		w.mu.Lock()
 		delete(w.sessions, sess)
 		w.mu.Unlock()
-	}()
+	}
 	rev, err := w.kv.Create(sctx, sess, []byte(w.opts.ID))
 	if err != nil {
+		forget()
 		if errors.Is(err, jetstream.ErrKeyExists) {
 			w.mu.Lock()
 			w.others[sess] = time.Now()
@@ -487,6 +509,13 @@ func (w *Worker) claim(ctx context.Context, sess string, decided func()) {
 	}
 	cancel()
 	<-renewed
+	// No longer the worker's before its lease goes: a step that comes
+	// once the lease is gone must find the session free, both through
+	// the lease watcher and through dispatch. Forgotten after the lease,
+	// such a step was acknowledged on the shared consumer as this
+	// worker's, and the lease watcher's claim returned at once as it
+	// was still here: nobody took the session until the next rescan.
+	forget()
 	w.release(sess, o)
 }
 
