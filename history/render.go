@@ -217,7 +217,7 @@ func (w *writer) user(blocks []llm.Block) {
 	for _, r := range orphans {
 		out := w.resultText(r)
 		w.gap()
-		w.line("→ (result of an earlier call) ⇒ ", status(r, out))
+		w.line("→ (result of an earlier call) ⇒ ", status(r, out, false))
 		w.output(out)
 		w.label = ""
 	}
@@ -288,7 +288,7 @@ func (w *writer) toolCall(b *llm.Block) {
 		return
 	}
 	text := w.resultText(r)
-	w.line("→ ", name, "(", summary, ") ⇒ ", status(r, text))
+	w.line("→ ", name, "(", summary, ") ⇒ ", status(r, text, editTool(b.Name, args)))
 	w.output(text)
 }
 
@@ -299,10 +299,11 @@ func (w *writer) resultText(r *llm.Block) string {
 }
 
 // status is "ok · N lines" or "error · N lines — first line", for a
-// result whose text is text.
-func status(r *llm.Block, text string) string {
+// result whose text is text; edit says the call edits files (see
+// [failed]).
+func status(r *llm.Block, text string, edit bool) string {
 	n := plural(lineCount(text), "line")
-	if !r.IsError {
+	if !failed(r, text, edit) {
 		return "ok · " + n
 	}
 	first, _, _ := strings.Cut(text, "\n")
