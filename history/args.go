@@ -130,15 +130,17 @@ func stringsValue(raw json.RawMessage) (string, bool) {
 
 // argSummary renders what goes between a tool line's parentheses: the
 // primary argument, and with ToolIntent the other arguments, compactly.
-func (w *writer) argSummary(tool string, args []arg) string {
-	primary, used := w.primaryArg(tool, args)
+// The arguments an edit's change shows (ch.shown) are left out, and a
+// Codex patch inside a command reads "‹patch›".
+func (w *writer) argSummary(tool string, args []arg, ch *change) string {
+	primary, used := w.primaryArg(tool, args, ch)
 	if !w.opts.ToolIntent || used == nil {
 		return primary
 	}
 	var sb strings.Builder
 	sb.WriteString(primary)
 	for _, a := range args {
-		if a.key == intentArg || used[a.key] {
+		if a.key == intentArg || used[a.key] || ch.shown[a.key] {
 			continue
 		}
 		sb.WriteString(", ")
@@ -151,7 +153,7 @@ func (w *writer) argSummary(tool string, args []arg) string {
 
 // primaryArg returns the argument that says what the call does, and the
 // keys it used; used is nil when the summary shows every argument already.
-func (w *writer) primaryArg(tool string, args []arg) (string, map[string]bool) {
+func (w *writer) primaryArg(tool string, args []arg, ch *change) (string, map[string]bool) {
 	if tool == "advise" {
 		note, _ := stringArg(args, "note")
 		sev, _ := stringArg(args, "severity")
@@ -166,9 +168,12 @@ func (w *writer) primaryArg(tool string, args []arg) (string, map[string]bool) {
 			return sev, used
 		}
 	}
+	if ch.primary != "" {
+		return inline(ch.primary, 120), map[string]bool{}
+	}
 	for _, k := range primaryKeys {
 		for _, a := range args {
-			if a.key != k {
+			if a.key != k || ch.shown[k] {
 				continue
 			}
 			s, ok := stringValue(a.raw)
@@ -176,18 +181,18 @@ func (w *writer) primaryArg(tool string, args []arg) (string, map[string]bool) {
 				s, ok = stringsValue(a.raw)
 			}
 			if ok && s != "" {
-				return inline(w.redact(s), 120), map[string]bool{k: true}
+				return w.inlineArg(s), map[string]bool{k: true}
 			}
 		}
 	}
 	for _, a := range args {
-		if s, ok := stringValue(a.raw); ok && s != "" && a.key != intentArg {
-			return inline(w.redact(s), 120), map[string]bool{a.key: true}
+		if s, ok := stringValue(a.raw); ok && s != "" && a.key != intentArg && !ch.shown[a.key] {
+			return w.inlineArg(s), map[string]bool{a.key: true}
 		}
 	}
 	var sb strings.Builder
 	for _, a := range args {
-		if a.key == intentArg {
+		if a.key == intentArg || ch.shown[a.key] {
 			continue
 		}
 		if sb.Len() == 0 {
@@ -204,6 +209,17 @@ func (w *writer) primaryArg(tool string, args []arg) (string, map[string]bool) {
 	}
 	sb.WriteByte('}')
 	return inline(sb.String(), 120), nil
+}
+
+// inlineArg renders the primary argument on the tool line. With changes
+// shown (MaxEditLines), a Codex patch in it reads "‹patch›": the patch is
+// shown under the line.
+func (w *writer) inlineArg(s string) string {
+	s = w.redact(s)
+	if w.opts.MaxEditLines > 0 {
+		s = elidePatches(s)
+	}
+	return inline(s, 120)
 }
 
 // argValue renders a secondary argument: a short string quoted, a long
