@@ -40,9 +40,9 @@
 // STATUS says "error" when the result's error flag is set (the transcript
 // readers set it from what the harness recorded) and also when the
 // harness said so only in the text: a result that opens with Codex's
-// "failed in sandbox" or "execution error:", a declined approval
-// ("rejected by user", Claude Code's "The user doesn't want to proceed
-// with this tool use"), an exit code other than 0 in the marker a harness
+// "failed in sandbox" or "execution error:", a declined approval (a
+// first line that ends "rejected by user", as Codex writes it, or Claude
+// Code's "The user doesn't want to proceed with this tool use"), an exit code other than 0 in the marker a harness
 // writes at the start of a line near either end of the output ("Exit
 // code: N", "Process exited with code N", "[exit code N]",
 // "<returncode>N", "Command exited with code N", OpenHands' "[The command
@@ -71,7 +71,8 @@
 // a list of them under "edits" (Claude Code's MultiEdit, pi's edit, the
 // edits the pi reader resolves from an omp hashline patch); a write (the
 // write, Write, write_file and create_file tools' content, and
-// str_replace_editor's create), whose text shows as added lines; an
+// str_replace_editor's create, and Claude Code's NotebookEdit's new cell
+// source), whose text shows as added lines; an
 // insertion (str_replace_editor's insert, under "@@ -N,0 +N+1 @@"); a
 // Codex patch ("*** Begin Patch" … "*** End Patch") as the apply_patch
 // tool's input or inside any command (a shell call's list, a here-document

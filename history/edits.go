@@ -35,7 +35,7 @@ var (
 
 // writeTools are the tools whose "content" (or "file_text") is a file's
 // whole new text.
-var writeTools = map[string]bool{"write": true, "write_file": true, "create_file": true, "create": true}
+var writeTools = map[string]bool{"write": true, "write_file": true, "create_file": true}
 
 // editorTools take a "command" naming what to do with a file: OpenHands'
 // and SWE-agent's str_replace_editor, Anthropic's text editor tool.
@@ -92,6 +92,17 @@ func (w *writer) changeOf(tool string, args []arg) change {
 		text, _ := stringArg(args, "new_str")
 		lines = w.inserted(args, text)
 		show("new_str")
+	case editorTools[name] && command == "str_replace":
+		// new_str left out replaces with nothing.
+		old, _ := stringArg(args, "old_str")
+		repl, _ := stringArg(args, "new_str")
+		lines = w.replacement(old, repl)
+		show("old_str", "new_str")
+	case name == "notebookedit" && hasArg(args, "new_source"):
+		// Claude Code's: a cell's new source.
+		text, _ := stringArg(args, "new_source")
+		lines = w.added(text)
+		show("new_source")
 	case hasAnyString(args, newKeys):
 		old, _ := firstStringArg(args, oldKeys)
 		repl, _ := firstStringArg(args, newKeys)

@@ -31,10 +31,8 @@ func failed(r *llm.Block, text string, edit bool) bool {
 			return true
 		}
 	}
-	for _, s := range declined {
-		if strings.Contains(head, s) {
-			return true
-		}
+	if strings.HasSuffix(firstLine(trimmed), "rejected by user") {
+		return true
 	}
 	if code, ok := harnessExitCode(head, tail); ok {
 		return code != "0"
@@ -59,13 +57,11 @@ const outcomeWindow = 512
 // it did not run or that failed outside the command's own output: Codex's
 // sandbox ("failed in sandbox LinuxSeccomp with execution error: …, exit
 // code: 1, …" or "failed in sandbox: …", often with no exit code) and its
-// execution errors.
-var failurePrefixes = []string{"failed in sandbox", "execution error: "}
-
-// declined are what harnesses answer when the user declined to approve a
-// call: Codex ("exec command rejected by user", "patch rejected by user")
-// and Claude Code.
-var declined = []string{"rejected by user", "The user doesn't want to proceed with this tool use", "The user doesn't want to take this action"}
+// execution errors, and Claude Code's answer when the user declined a
+// call. (Codex's is a first line that ends "rejected by user": "exec
+// command rejected by user", "patch rejected by user".)
+var failurePrefixes = []string{"failed in sandbox", "execution error: ",
+	"The user doesn't want to proceed with this tool use", "The user doesn't want to take this action"}
 
 // exitMarkers come before the exit code a harness writes around a
 // command's output, at the start of a line: Codex's header, vigil's
@@ -150,7 +146,7 @@ var editRefusals = []string{
 // arguments only edits have.
 func editTool(name string, args []arg) bool {
 	switch strings.ToLower(name) {
-	case "edit", "multiedit", "multi_edit", "write", "write_file", "create_file", "apply_patch",
+	case "edit", "multiedit", "multi_edit", "notebookedit", "write", "write_file", "create_file", "apply_patch",
 		"str_replace_editor", "str_replace_based_edit_tool", "text_editor", "editor", "edit_file", "str_replace":
 		return true
 	}

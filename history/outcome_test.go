@@ -40,6 +40,7 @@ func TestOutcomeAsReported(t *testing.T) {
 		{"plain success", "bash", "ok  \tparser\t0.012s", false},
 		{"mentions exit code mid-line", "read", "docs: the checker stops with exit code: 1 when it finds a problem", false},
 		{"file named permission denied", "find", "src/permission_denied.go\nsrc/permission_denied_test.go", false},
+		{"declined words in a search", "grep", "src/api.ts:12: // the request was rejected by user code, retry\nsrc/api.ts:40: ok", false},
 		{"refusal words outside an edit", "read", "No replacement was performed, says the doc", false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
