@@ -176,18 +176,15 @@ func (w *writer) primaryArg(tool string, args []arg, ch *change) (string, map[st
 			if a.key != k || ch.shown[k] {
 				continue
 			}
-			s, ok := stringValue(a.raw)
-			if !ok {
-				s, ok = stringsValue(a.raw)
-			}
-			if ok && s != "" {
-				return w.inlineArg(s), map[string]bool{k: true}
+			if s, ok := w.commandText(a.raw); ok && s != "" {
+				return inline(w.redact(s), 120), map[string]bool{k: true}
 			}
 		}
 	}
 	for _, a := range args {
 		if s, ok := stringValue(a.raw); ok && s != "" && a.key != intentArg && !ch.shown[a.key] {
-			return w.inlineArg(s), map[string]bool{a.key: true}
+			s, _ = w.commandText(a.raw)
+			return inline(w.redact(s), 120), map[string]bool{a.key: true}
 		}
 	}
 	var sb strings.Builder
@@ -211,15 +208,31 @@ func (w *writer) primaryArg(tool string, args []arg, ch *change) (string, map[st
 	return inline(sb.String(), 120), nil
 }
 
-// inlineArg renders the primary argument on the tool line. With changes
-// shown (MaxEditLines), a Codex patch in it reads "‹patch›": the patch is
-// shown under the line.
-func (w *writer) inlineArg(s string) string {
-	s = w.redact(s)
-	if w.opts.MaxEditLines > 0 {
-		s = elidePatches(s)
+// commandText returns a string argument, or a list of strings joined
+// with ", ". With changes shown (MaxEditLines), a Codex patch in it reads
+// "‹patch›", and a here-document written to a file "‹N lines›": they are
+// shown under the tool line.
+func (w *writer) commandText(raw json.RawMessage) (string, bool) {
+	elide := func(s string) string {
+		if w.opts.MaxEditLines > 0 {
+			s = elidePatches(elideHeredocs(s))
+		}
+		return s
 	}
-	return inline(s, 120)
+	if s, ok := stringValue(raw); ok {
+		return elide(s), true
+	}
+	if len(raw) == 0 || raw[0] != '[' {
+		return "", false
+	}
+	var ss []string
+	if json.Unmarshal(raw, &ss) != nil || len(ss) == 0 {
+		return "", false
+	}
+	for i := range ss {
+		ss[i] = elide(ss[i])
+	}
+	return strings.Join(ss, ", "), true
 }
 
 // argValue renders a secondary argument: a short string quoted, a long

@@ -79,9 +79,14 @@
 // given to apply_patch), shown as written without its envelope; and
 // SWE-agent's str_replace_editor given as a shell command line
 // (str_replace, create, insert), whose quoted words are read as a shell
-// would. The arguments the change shows are left off the tool line; a
-// patch inside a command reads "‹patch›" there, and the apply_patch tool's
-// line names the files its patch touches. Old and new text are redacted
+// would; and a file a command writes from a here-document with cat or tee
+// (cat > PATH <<'EOF', cat <<EOF >> PATH, tee -a PATH <<EOF, in a
+// "command" or "cmd" argument, as bash reads it), shown as "+++ PATH"
+// ("+++ PATH (appended)" for >> and tee -a) and the body as added lines.
+// The arguments the change shows are left off the tool line; in a
+// command, a patch reads "‹patch›" there and a here-document's body
+// "‹N lines›", and the apply_patch tool's line names the files its patch
+// touches. Old and new text are redacted
 // before they are compared, and the diff once more after.
 //
 // A change longer than MaxEditLines lines keeps its first half and its

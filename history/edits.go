@@ -138,6 +138,10 @@ func (w *writer) changeOf(tool string, args []arg) change {
 					lines = l
 					break
 				}
+				if l := w.heredocChanges(a.raw); len(l) > 0 {
+					lines = l
+					break
+				}
 			}
 		}
 	}
@@ -371,6 +375,24 @@ func shellWords(s string) ([]string, bool) {
 		words = append(words, word.String())
 	}
 	return words, true
+}
+
+// heredocChanges returns the files a command (a string, or a list of
+// arguments such as Codex's ["bash", "-lc", SCRIPT]) writes from
+// here-documents.
+func (w *writer) heredocChanges(raw json.RawMessage) []string {
+	if s, ok := stringValue(raw); ok {
+		return w.heredocChange(s)
+	}
+	var list []string
+	if json.Unmarshal(raw, &list) != nil {
+		return nil
+	}
+	var lines []string
+	for _, s := range list {
+		lines = append(lines, w.heredocChange(s)...)
+	}
+	return lines
 }
 
 // appendPrefixed appends each line of text with prefix before it.
