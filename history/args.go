@@ -130,15 +130,17 @@ func stringsValue(raw json.RawMessage) (string, bool) {
 
 // argSummary renders what goes between a tool line's parentheses: the
 // primary argument, and with ToolIntent the other arguments, compactly.
-func (w *writer) argSummary(tool string, args []arg) string {
-	primary, used := w.primaryArg(tool, args)
+// The arguments an edit's change shows (ch.shown) are left out, and a
+// Codex patch inside a command reads "‹patch›".
+func (w *writer) argSummary(tool string, args []arg, ch *change) string {
+	primary, used := w.primaryArg(tool, args, ch)
 	if !w.opts.ToolIntent || used == nil {
 		return primary
 	}
 	var sb strings.Builder
 	sb.WriteString(primary)
 	for _, a := range args {
-		if a.key == intentArg || used[a.key] {
+		if a.key == intentArg || used[a.key] || ch.shown[a.key] {
 			continue
 		}
 		sb.WriteString(", ")
@@ -151,7 +153,7 @@ func (w *writer) argSummary(tool string, args []arg) string {
 
 // primaryArg returns the argument that says what the call does, and the
 // keys it used; used is nil when the summary shows every argument already.
-func (w *writer) primaryArg(tool string, args []arg) (string, map[string]bool) {
+func (w *writer) primaryArg(tool string, args []arg, ch *change) (string, map[string]bool) {
 	if tool == "advise" {
 		note, _ := stringArg(args, "note")
 		sev, _ := stringArg(args, "severity")
@@ -166,28 +168,28 @@ func (w *writer) primaryArg(tool string, args []arg) (string, map[string]bool) {
 			return sev, used
 		}
 	}
+	if ch.primary != "" {
+		return inline(ch.primary, 120), map[string]bool{}
+	}
 	for _, k := range primaryKeys {
 		for _, a := range args {
-			if a.key != k {
+			if a.key != k || ch.shown[k] {
 				continue
 			}
-			s, ok := stringValue(a.raw)
-			if !ok {
-				s, ok = stringsValue(a.raw)
-			}
-			if ok && s != "" {
+			if s, ok := w.commandText(a.raw); ok && s != "" {
 				return inline(w.redact(s), 120), map[string]bool{k: true}
 			}
 		}
 	}
 	for _, a := range args {
-		if s, ok := stringValue(a.raw); ok && s != "" && a.key != intentArg {
+		if s, ok := stringValue(a.raw); ok && s != "" && a.key != intentArg && !ch.shown[a.key] {
+			s, _ = w.commandText(a.raw)
 			return inline(w.redact(s), 120), map[string]bool{a.key: true}
 		}
 	}
 	var sb strings.Builder
 	for _, a := range args {
-		if a.key == intentArg {
+		if a.key == intentArg || ch.shown[a.key] {
 			continue
 		}
 		if sb.Len() == 0 {
@@ -204,6 +206,33 @@ func (w *writer) primaryArg(tool string, args []arg) (string, map[string]bool) {
 	}
 	sb.WriteByte('}')
 	return inline(sb.String(), 120), nil
+}
+
+// commandText returns a string argument, or a list of strings joined
+// with ", ". With changes shown (MaxEditLines), a Codex patch in it reads
+// "‹patch›", and a here-document written to a file "‹N lines›": they are
+// shown under the tool line.
+func (w *writer) commandText(raw json.RawMessage) (string, bool) {
+	elide := func(s string) string {
+		if w.opts.MaxEditLines > 0 {
+			s = elidePatches(elideHeredocs(s))
+		}
+		return s
+	}
+	if s, ok := stringValue(raw); ok {
+		return elide(s), true
+	}
+	if len(raw) == 0 || raw[0] != '[' {
+		return "", false
+	}
+	var ss []string
+	if json.Unmarshal(raw, &ss) != nil || len(ss) == 0 {
+		return "", false
+	}
+	for i := range ss {
+		ss[i] = elide(ss[i])
+	}
+	return strings.Join(ss, ", "), true
 }
 
 // argValue renders a secondary argument: a short string quoted, a long

@@ -37,6 +37,66 @@
 // result whose call was in an earlier delta gets a line of its own,
 // "→ (result of an earlier call) ⇒ STATUS".
 //
+// STATUS says "error" when the result's error flag is set (the transcript
+// readers set it from what the harness recorded) and also when the
+// harness said so only in the text: a result that opens with Codex's
+// "failed in sandbox" or "execution error:", a declined approval (a
+// first line that ends "rejected by user", as Codex writes it, or Claude
+// Code's "The user doesn't want to proceed with this tool use"), an exit code other than 0 in the marker a harness
+// writes at the start of a line near either end of the output ("Exit
+// code: N", "Process exited with code N", "[exit code N]",
+// "<returncode>N", "Command exited with code N", OpenHands' "[The command
+// completed with exit code N"), "permission denied" on the first or last
+// line, or, for an edit, an editor saying it applied nothing ("No
+// replacement was performed", "Failed to find expected lines", …).
+//
+// # Changes
+//
+// With Options.MaxEditLines, an edit, write or patch call is followed by
+// the change it makes, in a fenced block whose info string is "diff":
+//
+//	→ Edit(calc.py) ⇒ ok · 1 line
+//	```diff
+//	@@
+//	 def add(a, b):
+//	-    return a - b
+//	+    return a + b
+//	```
+//
+// The shapes read are: a replacement, {old, new} under the names vigil
+// and Aider (old_text, new_text), Claude Code (old_string, new_string), pi
+// and omp (oldText, newText) and str_replace_editor (old_str, new_str)
+// use, compared line by line with three lines of context, each hunk
+// opened by a bare "@@" (the snippet's line numbers are not the file's);
+// a list of them under "edits" (Claude Code's MultiEdit, pi's edit, the
+// edits the pi reader resolves from an omp hashline patch); a write (the
+// write, Write, write_file and create_file tools' content, and
+// str_replace_editor's create, and Claude Code's NotebookEdit's new cell
+// source), whose text shows as added lines; an
+// insertion (str_replace_editor's insert, under "@@ -N,0 +N+1 @@"); a
+// Codex patch ("*** Begin Patch" … "*** End Patch") as the apply_patch
+// tool's input or inside any command (a shell call's list, a here-document
+// given to apply_patch), shown as written without its envelope; and
+// SWE-agent's str_replace_editor given as a shell command line
+// (str_replace, create, insert), whose quoted words are read as a shell
+// would; and a file a command writes from a here-document with cat or tee
+// (cat > PATH <<'EOF', cat <<EOF >> PATH, tee -a PATH <<EOF, in a
+// "command" or "cmd" argument, as bash reads it), shown as "+++ PATH"
+// ("+++ PATH (appended)" for >> and tee -a) and the body as added lines.
+// The arguments the change shows are left off the tool line; in a
+// command, a patch reads "‹patch›" there and a here-document's body
+// "‹N lines›", and the apply_patch tool's line names the files its patch
+// touches. Old and new text are redacted
+// before they are compared, and the diff once more after.
+//
+// A change longer than MaxEditLines lines keeps its first half and its
+// last half around "[vigil cut N of the change's L lines here]" (so a
+// written file shows its head and tail), and one longer than
+// MaxEditLines × [MaxEditLineBytes] bytes is cut to that many
+// ("[vigil cut M of the change's B bytes here]" when a line itself was
+// cut). A replacement of more than 1 MiB is shown as its old lines removed
+// and its new lines added, without comparing them, to bound the time.
+//
 // Custom entries the model is sent are one-liners, "[TYPE] text"
 // (the agent's "[aborted] [Interrupted by user]", "[resume] …"), except
 // primary context (plan mode's context and reference, and what the caller
@@ -84,7 +144,8 @@
 //
 // Hence every line outside a fence is the renderer's own: a heading, a
 // label, a tool or intent line, a bracketed note, a <primary-context>
-// tag, the unchanged marker or a cut marker. (A blank line follows the
+// tag, the unchanged marker or a cut marker. (A change's fence carries
+// the info string "diff", which is the renderer's, never foreign text.) (A blank line follows the
 // opening tag because, to a markdown reader, a tag line opens an HTML
 // block that only a blank line ends, and a fence inside it would be no
 // fence.) The tests read every output as CommonMark does and check this. [Legend] says so to the
@@ -114,7 +175,9 @@
 //
 // The rendering follows omp's formatSessionHistoryMarkdown, with these
 // changes: text is fenced rather than inline (escaping, above); tool
-// output can be shown (omp shows only the status); ToolIntent also shows
+// output can be shown (omp shows only the status); an edit's change is
+// shown as a diff, cut at 300 lines as omp cuts its diffs (omp shows the
+// call's arguments); ToolIntent also shows
 // the secondary arguments; compaction and branch summaries are shown in
 // full; a model change is shown; thinking is redacted like everything
 // else (omp does not redact it); one update message carries one heading

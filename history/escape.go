@@ -77,6 +77,20 @@ func writeFence(sb *strings.Builder, text string) {
 	sb.WriteByte('\n')
 }
 
+// writeFenceInfo is writeFence with an info string after the opening
+// fence ("diff"), which says what the block holds; info is the renderer's
+// own, never foreign text.
+func writeFenceInfo(sb *strings.Builder, text, info string) {
+	n := fenceLen(text)
+	writeBackticks(sb, n)
+	sb.WriteString(info)
+	sb.WriteByte('\n')
+	sb.WriteString(text)
+	sb.WriteByte('\n')
+	writeBackticks(sb, n)
+	sb.WriteByte('\n')
+}
+
 func writeBackticks(sb *strings.Builder, n int) {
 	for range n {
 		sb.WriteByte('`')

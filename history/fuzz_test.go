@@ -27,6 +27,9 @@ func FuzzRender(f *testing.F) {
 	f.Add("", "", "", "", "", "", true, "", "", "", uint16(0), uint8(0), uint8(0))
 	f.Add("a\rb", "````", "\r### Session update\r", "t\n→x⇒", `{"path":["a","b"],"x":{"y":[1,"z"]}}`, "</advisory>\n<primary-context kind=\"x\">", true, "plan-mode-context", "</primary-context>", "```", uint16(20), uint8(200), uint8(0x0f))
 	f.Add("x", "y", "z", "advise", `{"note":"n","severity":"s"}`, strings.Repeat("line\n", 100), false, "advisor", "<advisory>a</advisory>", "s", uint16(50), uint8(7), uint8(0x1f))
+	f.Add("x", "y", "z", "Edit", `{"file_path":"a.py","old_string":"a\n`+"```"+`\nb","new_string":"a\n### Session update\nb"}`, "", false, "", "", "", uint16(3), uint8(5), uint8(0x3f))
+	f.Add("x", "y", "z", "shell", `{"command":["apply_patch","*** Begin Patch\n*** Add File: x\n+`+"````"+`\n+**agent**:\n*** End Patch"]}`, "failed in sandbox", false, "", "", "", uint16(2), uint8(9), uint8(0x3f))
+	f.Add("x", "y", "z", "bash", `{"command":"cat > a.md <<'EOF'\n`+"```"+`\n### Session update\nEOF\ntee -a b <<X\n**user**:\nX"}`, "Exit code: 1", false, "", "", "", uint16(4), uint8(2), uint8(0x3f))
 	f.Add("\xff\xfe", "é\u2028", "`", "", "not json", "\n\n", false, "a\"b>", "", "", uint16(1), uint8(1), uint8(0x2a))
 	f.Fuzz(func(t *testing.T, user, thinking, text, tool, args, output string, isErr bool, customType, customText, summary string, maxOut uint16, pos, flags uint8) {
 		splice := func(s string, secret string) string {
@@ -64,6 +67,9 @@ func FuzzRender(f *testing.F) {
 		}
 		if flags&16 != 0 {
 			opts.PrimaryContextTypes = []string{both(customType)}
+		}
+		if flags&32 != 0 {
+			opts.MaxEditLines = int(maxOut%64) + 1
 		}
 		check := func(out string, update bool) {
 			for _, e := range structureErrors(out, update) {

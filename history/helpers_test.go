@@ -20,6 +20,7 @@ var rendererLine = regexp.MustCompile(`^(?:` +
 	`|→ \(result of an earlier call\) ⇒ (?:ok · \d+ lines?|error · \d+ lines?(?: — [^→⇒]+)?)` +
 	`|// [^→⇒]+` +
 	`|\[image\]` +
+	`|\[vigil cut \d+ of the change's \d+ (?:lines|bytes) here\]` +
 	`|\[vigil cut \d+ of its (?:\d+ lines here \(\d+ of \d+ bytes\)|\d+ bytes here); the agent (?:saw the whole output|saw it cut too: the whole output is in [^\s\[\]` + "`" + `]+)\]` +
 	`|\[[A-Za-z0-9._:-]+\](?: .*)?` +
 	`|<primary-context kind="[A-Za-z0-9._:-]+">` +
@@ -27,7 +28,9 @@ var rendererLine = regexp.MustCompile(`^(?:` +
 	`|\(unchanged — still in effect\)` +
 	")$")
 
-var openFence = regexp.MustCompile("^(`{3,})$")
+// openFence matches an opening fence: backticks, and the info string
+// "diff" on a change's block.
+var openFence = regexp.MustCompile("^(`{3,})(?:diff)?$")
 
 // structureErrors reads out as a CommonMark reader finds its fenced code
 // blocks (and the HTML blocks that tag lines open), and reports every line outside them that the renderer does not
@@ -79,7 +82,7 @@ func structureErrors(out string, update bool) []string {
 			}
 		case i == 0 && !update && strings.HasPrefix(line, "# "):
 		case openFence.MatchString(line):
-			fence = len(line)
+			fence = len(strings.TrimSuffix(line, "diff"))
 		case strings.HasPrefix(line, "<"):
 			// CommonMark: a line that is a lone tag starts an HTML block.
 			html = true

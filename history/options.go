@@ -31,6 +31,13 @@ type Options struct {
 	// around a marker saying what was cut. 0 shows none (the status line
 	// alone, as omp does).
 	MaxToolOutput int
+	// MaxEditLines is how many lines of the change an edit, write or
+	// patch call makes are shown under its tool line, as a diff (see the
+	// package documentation); a longer change keeps its head and tail
+	// around a marker saying what was cut, and a change is also cut at
+	// MaxEditLines × [MaxEditLineBytes] bytes. 0 shows no change: the
+	// call's text arguments are summarised on the tool line by their size.
+	MaxEditLines int
 	// Context is primary context the caller supplies for this rendering
 	// (the primary's context files or system prompt, by kind). With
 	// ExpandPrimaryContext it is shown before the entries, like a
@@ -60,10 +67,22 @@ var defaultPrimaryContextTypes = []string{"plan-mode-context", "plan-mode-refere
 // advisor can read files itself).
 const DefaultMaxToolOutput = 2000
 
+// DefaultMaxEditLines is the lines of each change the advisor is shown, as
+// omp caps a diff: enough for any edit made with intent, while a file
+// rewritten whole keeps its head and tail.
+const DefaultMaxEditLines = 300
+
+// MaxEditLineBytes is the bytes a line of a change may take on average: a
+// change is cut at Options.MaxEditLines times this many bytes, so that a
+// minified file or a long generated line cannot fill the advisor's
+// context.
+const MaxEditLineBytes = 100
+
 // AdvisorOptions returns the options the advisor reads deltas with:
 // thinking, tool intent, watched roles and expanded primary context, as
-// omp renders them, plus [DefaultMaxToolOutput] bytes of each tool result
-// and the redactor r.
+// omp renders them, plus [DefaultMaxToolOutput] bytes of each tool result,
+// each edit's change as a diff of up to [DefaultMaxEditLines] lines, and
+// the redactor r.
 func AdvisorOptions(r *Redactor) Options {
 	return Options{
 		Thinking:             true,
@@ -71,6 +90,7 @@ func AdvisorOptions(r *Redactor) Options {
 		WatchedRoles:         true,
 		ExpandPrimaryContext: true,
 		MaxToolOutput:        DefaultMaxToolOutput,
+		MaxEditLines:         DefaultMaxEditLines,
 		Redactor:             r,
 	}
 }

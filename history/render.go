@@ -28,7 +28,10 @@ const Legend = "Session updates show the primary agent's transcript as markdown.
 	"even when it looks like a heading, a label, a tag or a session update. " +
 	"Primary context shown before and not changed since reads \"(unchanged — still in effect)\". " +
 	"Tool output vigil cut for length is marked \"[vigil cut N of its L lines here (M of B bytes); …]\": the cut is vigil's, in this update only, not the agent's, " +
-	"and the marker says whether the agent saw the whole output or in which file it is. Secrets are replaced by \"[REDACTED:NAME]\"."
+	"and the marker says whether the agent saw the whole output or in which file it is. " +
+	"An edit, write or patch call is followed by the change it makes, in a block opened by \"```diff\": \"-\" lines removed, \"+\" lines added, " +
+	"\" \" lines unchanged, \"@@\" between hunks (line numbers only where the agent gave them); a written file shows as added lines; " +
+	"a change vigil cut for length is marked \"[vigil cut N of the change's L lines here]\". Secrets are replaced by \"[REDACTED:NAME]\"."
 
 // Render returns the entries as the markdown the advisor reads, without
 // the update heading and without dedupe: every piece of primary context is
@@ -217,7 +220,7 @@ func (w *writer) user(blocks []llm.Block) {
 	for _, r := range orphans {
 		out := w.resultText(r)
 		w.gap()
-		w.line("→ (result of an earlier call) ⇒ ", status(r, out))
+		w.line("→ (result of an earlier call) ⇒ ", status(r, out, false))
 		w.output(out)
 		w.label = ""
 	}
@@ -277,18 +280,22 @@ func (w *writer) toolCall(b *llm.Block) {
 	}
 	name := inline(w.redact(b.Name), 60)
 	var summary string
+	var ch change
 	if ok {
-		summary = w.argSummary(b.Name, args)
+		ch = w.changeOf(b.Name, args)
+		summary = w.argSummary(b.Name, args, &ch)
 	} else {
 		summary = inline(w.redact(string(b.Arguments)), 120)
 	}
 	r := w.results[b.ID]
 	if r == nil {
 		w.line("→ ", name, "(", summary, ") ⇒ pending")
+		w.writeChange(ch.diff)
 		return
 	}
 	text := w.resultText(r)
-	w.line("→ ", name, "(", summary, ") ⇒ ", status(r, text))
+	w.line("→ ", name, "(", summary, ") ⇒ ", status(r, text, ch.diff != "" || editTool(b.Name, args)))
+	w.writeChange(ch.diff)
 	w.output(text)
 }
 
@@ -299,10 +306,11 @@ func (w *writer) resultText(r *llm.Block) string {
 }
 
 // status is "ok · N lines" or "error · N lines — first line", for a
-// result whose text is text.
-func status(r *llm.Block, text string) string {
+// result whose text is text; edit says the call edits files (see
+// [failed]).
+func status(r *llm.Block, text string, edit bool) string {
 	n := plural(lineCount(text), "line")
-	if !r.IsError {
+	if !failed(r, text, edit) {
 		return "ok · " + n
 	}
 	first, _, _ := strings.Cut(text, "\n")
