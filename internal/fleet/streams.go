@@ -79,13 +79,13 @@ func Ensure(ctx context.Context, js jetstream.JetStream, tenant string, limits L
 		storage = jetstream.MemoryStorage
 	}
 	_, err := retried(ctx, func(ctx context.Context) (jetstream.Stream, error) {
-		return js.CreateOrUpdateStream(ctx, stepConfig(tenant, l, storage))
+		return createOrUpdate(ctx, js, stepConfig(tenant, l, storage))
 	})
 	if err != nil {
 		return nil, fmt.Errorf("fleet: stream %s: %w", StepStream(tenant), err)
 	}
 	_, err = retried(ctx, func(ctx context.Context) (jetstream.Stream, error) {
-		return js.CreateOrUpdateStream(ctx, noteConfig(tenant, l, storage))
+		return createOrUpdate(ctx, js, noteConfig(tenant, l, storage))
 	})
 	if err != nil {
 		return nil, fmt.Errorf("fleet: stream %s: %w", NoteStream(tenant), err)
@@ -103,6 +103,21 @@ func Ensure(ctx context.Context, js jetstream.JetStream, tenant string, limits L
 		return nil, fmt.Errorf("fleet: bucket %s: %w", LeaseBucket(tenant), err)
 	}
 	return kv, nil
+}
+
+// createOrUpdate creates the stream cfg names, or updates it when it
+// exists with another configuration. A create of a stream that exists
+// with the same configuration changes nothing on the server, where an
+// update rewrites the stream's configuration even when it is the same:
+// every worker that starts calls [Ensure], and nats-server v2.15.2 reads
+// that configuration without a lock while it makes a consumer (a data
+// race -race reported once in TestFaultsKillWorkers).
+func createOrUpdate(ctx context.Context, js jetstream.JetStream, cfg jetstream.StreamConfig) (jetstream.Stream, error) {
+	st, err := js.CreateStream(ctx, cfg)
+	if errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
+		return js.UpdateStream(ctx, cfg)
+	}
+	return st, err
 }
 
 // attemptTimeout bounds one JetStream API request of [Ensure]: a request
