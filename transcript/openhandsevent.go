@@ -154,6 +154,11 @@ func (st *ohState) v0Action(action string, f ohFields) {
 		} else if asked, ok := ohAskedArguments(f.sub("tool_call_metadata")["model_response"], callID); ok {
 			arguments = asked
 		}
+		if name == "run_ipython" || name == "execute_ipython_cell" {
+			if edit, ok := ohSkillEdit(arguments); ok {
+				name, arguments = "str_replace_editor", edit
+			}
+		}
 		c.call = llm.ToolCall(callID, name, arguments)
 		st.action(c)
 	}
@@ -179,14 +184,22 @@ func (st *ohState) v0Observation(observation string, f ohFields) {
 		extras = f
 	}
 	r.text = ohCommandText(r.text, extras.sub("metadata"))
-	r.isError = observation == "error" || observation == "user_rejected"
-	if code, ok := extras.num("exit_code"); ok && failedExit(code) {
+	r.isError = observation == "error" || observation == "user_rejected" ||
+		observation == "run_ipython" && ohIPythonFailed(r.text)
+	code, hasExit := extras.num("exit_code")
+	if hasExit && failedExit(code) {
 		r.isError = true
 	}
-	if code, ok := extras.sub("metadata").num("exit_code"); ok && failedExit(code) {
-		r.isError = true
+	if code, ok := extras.sub("metadata").num("exit_code"); ok {
+		hasExit = true
+		if failedExit(code) {
+			r.isError = true
+		}
 	}
 	if ok, present := f.flag("success"); present && !ok {
+		r.isError = true
+	}
+	if !hasExit && onlyDenials(r.text) {
 		r.isError = true
 	}
 	st.observation(r)
