@@ -67,7 +67,7 @@ func cxOutput(raw json.RawMessage) (string, bool) {
 	// The expression's words are looked for first: the expression is
 	// slow on long outputs, which seldom hold them.
 	if !strings.Contains(text, "Process exited with code") && !strings.Contains(text, "Exit code") {
-		return cxQuiet(text, cxHeaderDepth), false
+		return cxQuiet(text, cxHeaderDepth), onlyDenials(text)
 	}
 	failed := false
 	if m := cxExitRE().FindStringSubmatch(text); m != nil {

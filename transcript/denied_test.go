@@ -19,6 +19,8 @@ func TestCodexDeniedOutputs(t *testing.T) {
 		{`"sandbox error: command timed out"`, true},
 		{`"exec command rejected by user"`, true},
 		{`"patch rejected by user"`, true},
+		// An output without a header that holds only a refusal.
+		{`"bash: ./run.sh: Permission denied\n"`, true},
 		{`"exec_command failed: CreateProcess { message: \"Rejected(\\\"rejected by user\\\")\" }"`, true},
 		// A program's output that only mentions the words is not Codex's
 		// refusal: the header says how it exited.

@@ -274,7 +274,7 @@ func (p *pyScanner) value(arg *pyArg) bool {
 }
 
 // str reads one string literal onto b: an optional r or u prefix, then
-// '…', "…", '''…''' or """…""". An f-string or bytes is not a literal
+// '…', "…", ”'…”' or """…""". An f-string or bytes is not a literal
 // the reader knows the value of.
 func (p *pyScanner) str(b *strings.Builder) bool {
 	raw := false
