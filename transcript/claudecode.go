@@ -265,6 +265,11 @@ func (r *ccReader) line(n int, raw []byte) error {
 	if err := decodeJSON(&r.dec, raw, l); err != nil {
 		return malformed(err)
 	}
+	return r.take(n, l)
+}
+
+// take reads one decoded line.
+func (r *ccReader) take(n int, l *ccLine) error {
 	if l.Type == "" {
 		return malformed(fmt.Errorf("line has no type"))
 	}
