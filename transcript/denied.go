@@ -48,9 +48,10 @@ func onlyDenials(text string) bool {
 }
 
 // frameLine reports whether line is one a harness puts around an output:
-// the lines SWE-agent ends an observation with (the open file, the
-// current folder and the prompt), and mini-swe-agent's <output> tags.
+// the word SWE-agent 1.x opens an observation with and the lines SWE-agent
+// ends one with (the open file, the current folder and the prompt), and
+// mini-swe-agent's <output> tags.
 func frameLine(line string) bool {
 	return strings.HasPrefix(line, "(Open file:") || strings.HasPrefix(line, "(Current directory:") ||
-		line == "bash-$" || line == "<output>" || line == "</output>"
+		line == "bash-$" || line == "OBSERVATION:" || line == "<output>" || line == "</output>"
 }

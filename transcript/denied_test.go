@@ -69,6 +69,8 @@ func TestOnlyDenials(t *testing.T) {
 		{"EACCES: permission denied, open '/etc/nginx/sites-available/x.conf'", true},
 		// SWE-agent's state line after the output.
 		{"bash: ./run.sh: Permission denied\n(Open file: n/a)\n(Current directory: /repo)\nbash-$", true},
+		// SWE-agent 1.x's word before the output.
+		{"OBSERVATION:\nmkdir: cannot create directory '/opt/calc': Permission denied", true},
 		{"./a.py\nfind: './secret': Permission denied\n./b.py\n", false},
 		{"", false},
 		{"(Open file: n/a)\n(Current directory: /repo)\nbash-$", false},

@@ -113,3 +113,40 @@ func FuzzParseSkillCall(f *testing.F) {
 		parseSkillCall(code)
 	})
 }
+
+// TestOpenHandsEarlyCommandText: the early resolver's command output
+// loses the shell prompt it ends with and shows the exit code its
+// observation records, as its agent was shown it.
+func TestOpenHandsEarlyCommandText(t *testing.T) {
+	for _, tc := range []struct {
+		content string
+		exit    any
+		want    string
+	}{
+		{"2 passed\r\nroot@4f3a9c2b1d0e:/workspace # ", 0, "2 passed\n[Command finished with exit code 0]"},
+		{"root@4f3a9c2b1d0e:/workspace # ", 0, "\n[Command finished with exit code 0]"},
+		{"boom\r\nroot@4f3a9c2b1d0e:/workspace $ ", 2, "boom\n[Command finished with exit code 2]"},
+		{"a@b:c # is not a prompt here\nmore", nil, "a@b:c # is not a prompt here\nmore"},
+		{"out", -1, "out"},
+	} {
+		obs := map[string]any{"content": tc.content, "command_id": -1, "command": "x", "observation": "run"}
+		if tc.exit != nil {
+			obs["exit_code"] = tc.exit
+		}
+		history := []any{
+			map[string]any{"content": "Fix it.", "action": "message", "source": "user"},
+			map[string]any{"command": "x", "thought": "run", "keep_prompt": true, "action": "run", "is_confirmed": "confirmed"},
+			obs,
+		}
+		line, _ := json.Marshal(map[string]any{"instance_id": "a__b-1", "instruction": "Fix it.", "history": history, "error": nil})
+		r, err := readTranscript(bytes.NewReader(append(line, '\n')), "output.jsonl")
+		if err != nil || r.err != nil {
+			t.Fatal(err, r.err)
+		}
+		s := r.runs[0].steps[0]
+		res, _ := s.Result(s.Calls()[0].ID)
+		if got := res.Content[0].Text; got != tc.want {
+			t.Errorf("content %q: got %q, want %q", tc.content, got, tc.want)
+		}
+	}
+}
