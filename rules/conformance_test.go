@@ -60,6 +60,9 @@ var conformanceScenarios = []conformanceScenario{
 	{name: "revert", kind: KindEdit, shell: "git checkout -- calc.py", path: "calc.py", edits: []EditOp{EditRestore}, output: true},
 	{name: "background", kind: KindShell, shell: "python3 -m http.server 8000 > /dev/null 2>&1 &", run: true, background: true},
 	{name: "empty-output", kind: KindShell, shell: "mkdir -p build", empty: true},
+	// A command the harness's sandbox or permissions refused, or the
+	// system denied, with no exit code to show it: a failure everywhere.
+	{name: "sandbox-denied", kind: KindShell, shell: "mkdir -p /opt/calc", failed: true, exit: -1},
 }
 
 // exitShown says when a format's results show the exit code.
@@ -87,13 +90,31 @@ type conformanceFormat struct {
 	// read a later scenario needs), trailing those after the last (a
 	// submission).
 	leading, trailing int
+	// consecutive is set when every step up to the last call makes a
+	// call, so that a reply split in two, or a fake step, shows in the
+	// steps' numbers.
+	consecutive bool
 }
 
 var conformanceFormats = []conformanceFormat{
 	{file: "vigil.jsonl", format: transcript.FormatVigil, exits: exitOnFailure, absent: map[string]string{
-		"edit-rejected": "vigil's edit runs no linter",
+		"sandbox-denied": sandboxCovered,
+		"edit-rejected":  "vigil's edit runs no linter",
 	}},
 	{file: "claude-code.jsonl", format: transcript.FormatClaudeCode, exits: exitOnFailure, absent: map[string]string{
+		"edit-rejected": "Claude Code's Edit runs no linter",
+	}, differ: map[string]string{
+		"background/shell": "run_in_background: the command has no &",
+	}},
+	// The same session with a system line between each reply's text and
+	// its call: still one step each.
+	{file: "claude-code-split.jsonl", format: transcript.FormatClaudeCode, exits: exitOnFailure, consecutive: true, absent: map[string]string{
+		"edit-rejected": "Claude Code's Edit runs no linter",
+	}, differ: map[string]string{
+		"background/shell": "run_in_background: the command has no &",
+	}},
+	// What claude -p --output-format stream-json prints for that session.
+	{file: "claude-stream.jsonl", format: transcript.FormatClaudeStream, exits: exitOnFailure, consecutive: true, absent: map[string]string{
 		"edit-rejected": "Claude Code's Edit runs no linter",
 	}, differ: map[string]string{
 		"background/shell": "run_in_background: the command has no &",
@@ -107,14 +128,22 @@ var conformanceFormats = []conformanceFormat{
 		"background/exit code":   "a process left running has no exit code yet",
 	}},
 	{file: "pi.jsonl", format: transcript.FormatPi, exits: exitOnFailure, absent: map[string]string{
-		"edit-rejected": "pi's edit runs no linter",
+		"sandbox-denied": sandboxCovered,
+		"edit-rejected":  "pi's edit runs no linter",
+	}},
+	// pi's session without its header line.
+	{file: "pi-headerless.jsonl", format: transcript.FormatPi, exits: exitOnFailure, consecutive: true, absent: map[string]string{
+		"edit-rejected":  "pi's edit runs no linter",
+		"sandbox-denied": sandboxCovered,
 	}},
 	{file: "omp.jsonl", format: transcript.FormatOmp, exits: exitOnFailure, absent: map[string]string{
-		"edit-rejected": "omp's edit runs no linter",
+		"sandbox-denied": sandboxCovered,
+		"edit-rejected":  "omp's edit runs no linter",
 	}},
 	// omp's edit in its hashline mode: the patch names lines by number
 	// and the reader gives the edit the canonical old and new text.
 	{file: "omp-hashline.jsonl", format: transcript.FormatOmp, exits: exitOnFailure, leading: 1, absent: map[string]string{
+		"sandbox-denied":        ompCovered,
 		"tests-fail":            ompCovered,
 		"command-fails":         ompCovered,
 		"edit-not-unique":       "a line number names one place",
@@ -127,6 +156,7 @@ var conformanceFormats = []conformanceFormat{
 		"empty-output":          ompCovered,
 	}},
 	{file: "mini-swe-agent.traj.json", format: transcript.FormatMiniSWEAgent, exits: exitAlways, trailing: 1, absent: map[string]string{
+		"sandbox-denied":        "every observation has a return code, which command-fails checks",
 		"edit-not-found":        "only a shell: sed and friends do not fail when the text is missing",
 		"edit-not-unique":       "only a shell: sed and friends do not fail when the text is not unique",
 		"edit-rejected":         "only a shell, no linter",
@@ -141,6 +171,7 @@ var conformanceFormats = []conformanceFormat{
 		"refused-bad-arguments": "a rejected reply is re-queried and kept in the trajectory without its call or the harness's message",
 	}},
 	{file: "swe-agent-windowed.traj", format: transcript.FormatSWEAgent, exits: exitNever, trailing: 1, absent: map[string]string{
+		"sandbox-denied":        "covered by swe-agent.traj",
 		"edit-not-found":        "the windowed edit replaces lines by number",
 		"edit-not-unique":       "the windowed edit replaces lines by number",
 		"refused-unknown-tool":  "text actions: any command goes to the shell",
@@ -153,14 +184,25 @@ var conformanceFormats = []conformanceFormat{
 		"edit-applies/edits":  "edit N:M replaces lines",
 	}},
 	{file: "openhands-v1.jsonl", format: transcript.FormatOpenHands, exits: exitAlways, trailing: 1, absent: map[string]string{
-		"edit-rejected": "file_editor runs no linter before it writes",
+		"sandbox-denied": "observations carry the exit code, which command-fails checks; a declined call is its own observation",
+		"edit-rejected":  "file_editor runs no linter before it writes",
+	}},
+	// The resolver's early output: edits are run_ipython cells calling
+	// the agentskills helpers.
+	{file: "openhands-resolver.jsonl", format: transcript.FormatOpenHands, exits: exitAlways, trailing: 1, consecutive: true, absent: map[string]string{
+		"edit-rejected":         "edit_file_by_replace lints after it writes",
+		"refused-unknown-tool":  "a call the agent cannot parse is not recorded",
+		"refused-bad-arguments": "a call the agent cannot parse is not recorded",
+		"sandbox-denied":        "observations carry the exit code, which command-fails checks",
 	}},
 	{file: "openhands-v0.json", format: transcript.FormatOpenHands, exits: exitAlways, trailing: 1, absent: map[string]string{
+		"sandbox-denied":        "observations carry the exit code, which command-fails checks; a declined call is its own observation",
 		"edit-rejected":         "str_replace_editor runs no linter before it writes",
 		"refused-unknown-tool":  "a call the agent cannot parse or does not have is not recorded, only an error observation",
 		"refused-bad-arguments": "a call the agent cannot parse or does not have is not recorded, only an error observation",
 	}},
 	{file: "aider.chat.history.md", format: transcript.FormatAider, exits: exitNever, absent: map[string]string{
+		"sandbox-denied":        aiderNoCommands,
 		"tests-fail":            aiderNoCommands,
 		"command-fails":         aiderNoCommands,
 		"tests-pass":            aiderNoCommands,
@@ -172,9 +214,25 @@ var conformanceFormats = []conformanceFormat{
 		"refused-unknown-tool":  "no tools: a reply's edits are SEARCH/REPLACE blocks in its text",
 		"refused-bad-arguments": "no tools: a reply's edits are SEARCH/REPLACE blocks in its text",
 	}},
+	// aider launched with a --message of two lines, and a reasoning
+	// model's thinking before a reply's blocks.
+	{file: "aider-message.chat.history.md", format: transcript.FormatAider, exits: exitNever, consecutive: true, absent: map[string]string{
+		"tests-fail":            aiderNoCommands,
+		"command-fails":         aiderNoCommands,
+		"tests-pass":            aiderNoCommands,
+		"revert":                aiderNoCommands,
+		"background":            aiderNoCommands,
+		"empty-output":          aiderNoCommands,
+		"sandbox-denied":        aiderNoCommands,
+		"edit-not-unique":       "a SEARCH block replaces its first match",
+		"edit-rejected":         "aider lints after it applies an edit: the edit stands",
+		"refused-unknown-tool":  "no tools: a reply's edits are SEARCH/REPLACE blocks in its text",
+		"refused-bad-arguments": "no tools: a reply's edits are SEARCH/REPLACE blocks in its text",
+	}},
 	// aider in its whole edit format: a reply gives each file it changes
 	// whole.
 	{file: "aider-whole.chat.history.md", format: transcript.FormatAider, exits: exitNever, absent: map[string]string{
+		"sandbox-denied":        aiderNoCommands,
 		"tests-fail":            aiderNoCommands,
 		"command-fails":         aiderNoCommands,
 		"tests-pass":            aiderNoCommands,
@@ -190,6 +248,11 @@ var conformanceFormats = []conformanceFormat{
 		"edit-applies/edits": "the whole edit format writes the whole file",
 	}},
 }
+
+// sandboxCovered is why a session holds no command its sandbox refused:
+// the harness flags a refused or failed call itself (an error flag, an
+// exit code), which command-fails checks; there are no words to read.
+const sandboxCovered = "the harness flags a refused or failed call itself, which command-fails checks"
 
 // ompCovered is why omp's hashline session holds only the edits: the
 // other scenarios do not depend on the edit mode, and omp.jsonl has them.
@@ -258,6 +321,9 @@ func conformanceActions(t *testing.T, f conformanceFormat) []Action {
 		switch len(a) {
 		case 0:
 		case 1:
+			if f.consecutive && s.N != len(acts)+1 {
+				t.Errorf("%s: the call of step with calls %d is in step %d: a step without one came before it", f.format, len(acts)+1, s.N)
+			}
 			acts = append(acts, a[0])
 		default:
 			t.Errorf("%s: step %d makes %d calls, want one", f.format, s.N, len(a))

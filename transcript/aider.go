@@ -41,7 +41,10 @@ import (
 // Output that aider wrote over several lines carries the "> " only on its
 // first, so the rest reads as reply text: the format cannot tell them
 // apart, except in aider's message about edits that failed to match, which
-// the reader knows. Text before the first header (a file cut at the front)
+// the reader knows, and in the launch line, whose --message of several
+// lines ends in the line break. A reasoning model's thinking, which aider
+// writes in the reply between <thinking-content-…> tags, is the reply's
+// thinking. Text before the first header (a file cut at the front)
 // is a run of its own, noted; a last line without its newline (a file cut
 // at the end) is noted and left out. Entries have no times; their ids are
 // the line their text starts on.
@@ -77,6 +80,13 @@ var (
 	aiderFormat = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`^(?:Main model|Models?): \S+ with (\S+) edit format`)
 	})
+	// aiderLaunchMessage finds a launch command line that gives a
+	// message: aider writes the line as the command was given, with "> "
+	// on its first line only, so a message of several lines goes on over
+	// lines without it up to the one that ends in aider's line break.
+	aiderLaunchMessage = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^\S*aider\S*(?: .*)? (?:--message|--msg|-m)(?:[ =]|$)`)
+	})
 	// aiderChatFile finds a file added to or dropped from the chat.
 	aiderChatFile = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(Added|Removed) (\S+) (?:to|from) the chat\.?$`) })
 )
@@ -104,6 +114,9 @@ type aiderState struct {
 	// chat.
 	format string
 	chat   []string
+	// launchGoes is set while the launch line's message goes on over
+	// lines without "> " (aiderLaunchGoesOn).
+	launchGoes bool
 }
 
 func readAider(d *decodeState) error {
@@ -146,6 +159,15 @@ func (st *aiderState) line(n int, line string) {
 	if st.errBody != 0 && st.errorLine(line) {
 		return
 	}
+	if st.launchGoes {
+		if !strings.HasPrefix(line, aiderHeader) && !strings.HasPrefix(line, "> ") && !strings.HasPrefix(line, "####") && line != ">" {
+			// The message's last line ends in aider's line break.
+			st.launchGoes = !strings.HasSuffix(line, "  ")
+			st.lines = append(st.lines, strings.TrimSuffix(line, "  "))
+			return
+		}
+		st.launchGoes = false
+	}
 	switch {
 	case strings.HasPrefix(line, aiderHeader):
 		st.flush()
@@ -159,6 +181,7 @@ func (st *aiderState) line(n int, line string) {
 		if aiderFailedBlocks().MatchString(text) {
 			st.errBody = errBlocks
 		}
+		st.launchGoes = !st.started && !strings.HasSuffix(line, "  ") && aiderLaunchMessage().MatchString(text)
 	case strings.TrimSpace(line) == "":
 		if st.kind == 'a' {
 			st.lines = append(st.lines, "")
@@ -239,12 +262,20 @@ func (st *aiderState) flush() {
 		})
 	case 'a':
 		r := st.b.nextReply()
+		thinking, text := aiderThinking(text)
 		if st.format == "whole" {
 			st.edits = aiderWholeEdits(text, st.chat)
 		} else {
 			st.edits = aiderEdits(text)
 		}
-		content := append([]llm.Block{llm.Text(text)}, aiderEditCalls(r, st.edits)...)
+		var content []llm.Block
+		if thinking != "" {
+			content = append(content, llm.Thinking(thinking, ""))
+		}
+		if text != "" {
+			content = append(content, llm.Text(text))
+		}
+		content = append(content, aiderEditCalls(r, st.edits)...)
 		st.b.reply(id, time.Time{}, &session.Message{
 			Message: llm.Message{Role: llm.RoleAssistant, Content: content},
 			Model:   llm.Ref{Model: st.info.Model},
@@ -302,4 +333,32 @@ func (st *aiderState) endRun() {
 		st.begin()
 	}
 	st.inRun = false
+}
+
+// aiderThinkingTag opens the tag aider writes a reasoning model's
+// thinking in, in the reply: <thinking-content-HEX>, closed by the same
+// name after a slash.
+const aiderThinkingTag = "<thinking-content-"
+
+// aiderThinking splits a reply into the thinking aider wrote between its
+// tags and the rest. A thinking whose closing tag never came (a file cut
+// off) runs to the end of the reply.
+func aiderThinking(text string) (thinking, rest string) {
+	start := strings.Index(text, aiderThinkingTag)
+	if start < 0 {
+		return "", text
+	}
+	end := strings.IndexByte(text[start:], '>')
+	if end < 0 {
+		return "", text
+	}
+	open := text[start : start+end+1]
+	closing := "</" + open[1:]
+	body := text[start+len(open):]
+	after := ""
+	if i := strings.Index(body, closing); i >= 0 {
+		body, after = body[:i], body[i+len(closing):]
+	}
+	rest = strings.Trim(text[:start]+after, "\n")
+	return strings.TrimSpace(body), rest
 }

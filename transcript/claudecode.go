@@ -18,7 +18,9 @@ import (
 // assistant, attachment, system) carry uuid and parentUuid; the rest is
 // metadata. One API response is written as several assistant lines, one
 // per content block, sharing message.id: the reader merges them into one
-// assistant message. See the integrations spec, §1.1.
+// assistant message, also when tool results, attachments or system lines
+// come between them (those follow the message). See the integrations
+// spec, §1.1.
 
 // ccLine is one line, as far as the reader uses it.
 type ccLine struct {
@@ -263,6 +265,11 @@ func (r *ccReader) line(n int, raw []byte) error {
 	if err := decodeJSON(&r.dec, raw, l); err != nil {
 		return malformed(err)
 	}
+	return r.take(n, l)
+}
+
+// take reads one decoded line.
+func (r *ccReader) take(n int, l *ccLine) error {
 	if l.Type == "" {
 		return malformed(fmt.Errorf("line has no type"))
 	}
@@ -291,11 +298,14 @@ func (r *ccReader) line(n int, raw []byte) error {
 		r.compact = &session.Entry{ID: l.UUID, ParentID: r.links.parent(parent), Time: l.time(), Body: c}
 		return nil
 	case l.Type == "system":
+		// Claude Code may write a system line (a turn's duration, a note)
+		// between the lines of one reply: it is held behind the reply, so
+		// that the reply's later lines still join it.
 		text, _ := stringContent(l.Content)
 		return r.put(r.entry(l, &session.Custom{
 			CustomType: "system:" + l.Subtype,
 			Content:    textBlocks(text),
-		}), false)
+		}), true)
 	case ccMetadataTypes[l.Type]:
 		r.links.drop(l.UUID, l.ParentUUID)
 		return nil

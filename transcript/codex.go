@@ -481,8 +481,9 @@ func (r *cxReader) event(n int, ev *cxEvent) {
 		}
 	case ev.Type == "exec_command_end" && ev.ExitCode != nil && *ev.ExitCode != 0:
 		r.fail(ev.CallID)
-	case ev.Type == "item_completed" && ev.Item != nil && ev.Item.Type == "CommandExecution":
-		if ev.Item.Status == "failed" || (ev.Item.ExitCode != nil && *ev.Item.ExitCode != 0) {
+	case ev.Type == "item_completed" && ev.Item != nil && (ev.Item.Type == "CommandExecution" || ev.Item.Type == "FileChange"):
+		// A command or change the user declined ran nothing: a failure.
+		if ev.Item.Status == "failed" || ev.Item.Status == "declined" || (ev.Item.ExitCode != nil && *ev.Item.ExitCode != 0) {
 			r.fail(ev.Item.ID)
 		}
 	case !cxEventTypes[ev.Type]:

@@ -67,7 +67,7 @@ func cxOutput(raw json.RawMessage) (string, bool) {
 	// The expression's words are looked for first: the expression is
 	// slow on long outputs, which seldom hold them.
 	if !strings.Contains(text, "Process exited with code") && !strings.Contains(text, "Exit code") {
-		return cxQuiet(text, cxHeaderDepth), false
+		return cxQuiet(text, cxHeaderDepth), onlyDenials(text)
 	}
 	failed := false
 	if m := cxExitRE().FindStringSubmatch(text); m != nil {
@@ -82,9 +82,23 @@ func cxOutput(raw json.RawMessage) (string, bool) {
 // status.
 var cxRefusals = []string{"unsupported call: ", "unsupported custom tool call: ", "failed to parse function arguments"}
 
-// cxRefused reports whether an output is Codex refusing the call.
+// cxDenials open the outputs with which Codex answers a call its sandbox
+// refused or ran and failed ("failed in sandbox LinuxSeccomp with
+// execution error: sandbox denied exec error, exit code: 1, stdout: …",
+// with no header and no exit status), one the user declined to approve,
+// or one it could not start. They are failures like a non-zero exit.
+var cxDenials = []string{"failed in sandbox ", "sandbox error: ", "exec command rejected by user",
+	"patch rejected by user", "exec_command failed: "}
+
+// cxRefused reports whether an output is Codex refusing the call, or
+// denying it (cxDenials).
 func cxRefused(text string) bool {
 	for _, p := range cxRefusals {
+		if strings.HasPrefix(text, p) {
+			return true
+		}
+	}
+	for _, p := range cxDenials {
 		if strings.HasPrefix(text, p) {
 			return true
 		}

@@ -1,5 +1,6 @@
 // Package transcript reads recorded sessions of coding agents (vigil's
-// own, Claude Code, Codex, pi and omp, SWE-agent, mini-swe-agent,
+// own, Claude Code's session files and its `claude -p --output-format
+// stream-json` output, Codex, pi and omp, SWE-agent, mini-swe-agent,
 // OpenHands, Aider) into vigil's session entries, and groups entries into
 // steps.
 //

@@ -402,8 +402,9 @@ func withoutSingleBlock(text string) string {
 }
 
 // observationFailed reports whether an observation shows that its command
-// failed: a non-zero return code, an exception, a timeout, or an interrupt
-// other than a submission.
+// failed: a non-zero return code, an exception, a timeout, an interrupt
+// other than a submission, or, with no return code, nothing but refusals
+// (onlyDenials).
 func observationFailed(m *miniMessage) bool {
 	if rc := m.Extra.Returncode; rc != nil {
 		return *rc != 0
@@ -420,7 +421,7 @@ func observationFailed(m *miniMessage) bool {
 	}
 	switch m.Extra.InterruptType {
 	case "", "Submitted":
-		return false
+		return onlyDenials(text)
 	}
 	return true
 }

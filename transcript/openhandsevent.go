@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strconv"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/vigil-dev/vigil/llm"
@@ -154,6 +157,11 @@ func (st *ohState) v0Action(action string, f ohFields) {
 		} else if asked, ok := ohAskedArguments(f.sub("tool_call_metadata")["model_response"], callID); ok {
 			arguments = asked
 		}
+		if name == "run_ipython" || name == "execute_ipython_cell" {
+			if edit, ok := ohSkillEdit(arguments); ok {
+				name, arguments = "str_replace_editor", edit
+			}
+		}
 		c.call = llm.ToolCall(callID, name, arguments)
 		st.action(c)
 	}
@@ -178,15 +186,27 @@ func (st *ohState) v0Observation(observation string, f ohFields) {
 	if extras == nil {
 		extras = f
 	}
-	r.text = ohCommandText(r.text, extras.sub("metadata"))
-	r.isError = observation == "error" || observation == "user_rejected"
-	if code, ok := extras.num("exit_code"); ok && failedExit(code) {
+	if meta := extras.sub("metadata"); meta != nil || observation != "run" {
+		r.text = ohCommandText(r.text, meta)
+	} else {
+		r.text = ohEarlyCommandText(r.text, extras)
+	}
+	r.isError = observation == "error" || observation == "user_rejected" ||
+		observation == "run_ipython" && ohIPythonFailed(r.text)
+	code, hasExit := extras.num("exit_code")
+	if hasExit && failedExit(code) {
 		r.isError = true
 	}
-	if code, ok := extras.sub("metadata").num("exit_code"); ok && failedExit(code) {
-		r.isError = true
+	if code, ok := extras.sub("metadata").num("exit_code"); ok {
+		hasExit = true
+		if failedExit(code) {
+			r.isError = true
+		}
 	}
 	if ok, present := f.flag("success"); present && !ok {
+		r.isError = true
+	}
+	if !hasExit && onlyDenials(r.text) {
 		r.isError = true
 	}
 	st.observation(r)
@@ -277,6 +297,27 @@ func ohCommandText(text string, meta ohFields) string {
 		out += "\n[Command finished with exit code " + strconv.Itoa(code) + "]"
 	}
 	return out
+}
+
+// ohPromptRE matches the shell prompt the early resolver's command output
+// ends with ("root@4f3a9c2b1d0e:/workspace # ").
+var ohPromptRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[\w.-]+@[\w.-]+:\S*\s?[#$] ?$`)
+})
+
+// ohEarlyCommandText returns a command's output as the early resolver's
+// agent was shown it: without the shell prompt its output ends with, and
+// with the exit code its observation records at the top.
+func ohEarlyCommandText(text string, f ohFields) string {
+	start := strings.LastIndexByte(text, '\n') + 1
+	if last := text[start:]; len(last) < 256 && ohPromptRE().MatchString(last) {
+		text = strings.TrimSuffix(text[:start], "\n")
+		text = strings.TrimSuffix(text, "\r")
+	}
+	if code, ok := f.num("exit_code"); ok && code != -1 {
+		text += "\n[Command finished with exit code " + strconv.Itoa(code) + "]"
+	}
+	return text
 }
 
 // action takes an agent action: it joins the reply being gathered when it

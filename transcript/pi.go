@@ -141,7 +141,45 @@ func sniffPi(head []byte, name string) bool {
 			return false
 		}
 	}
-	return first.Type == "session" && first.ID != "" && first.Timestamp != "" && !strings.Contains(string(lines[0]), `"created"`)
+	if first.Type == "session" {
+		return first.ID != "" && first.Timestamp != "" && !strings.Contains(string(lines[0]), `"created"`)
+	}
+	return piHeaderless(&first, lines[0])
+}
+
+// piNoHeader is the note on a pi session file that does not start with
+// its session header: the run is read from its entries, without the
+// session's id and folder.
+const piNoHeader = "no session header: read as a pi session from its entries"
+
+// piHeaderless reports whether the first line of a file, l decoded from
+// raw, is an entry of a pi session whose header line is missing: its
+// tree's id, parentId and timestamp, on an entry pi writes and vigil,
+// whose entries share that shape, does not (a model change by provider
+// and modelId, a thinking level, a message stamped in milliseconds).
+// Claude Code's entries name their parent parentUuid.
+func piHeaderless(l *piLine, raw []byte) bool {
+	if l.ID == "" || l.Timestamp == "" || !bytes.Contains(raw, []byte(`"parentId"`)) {
+		return false
+	}
+	switch l.Type {
+	case "model_change":
+		return l.ModelID != ""
+	case "thinking_level_change":
+		return true
+	case "message":
+		var probe struct {
+			Message struct {
+				Timestamp json.RawMessage `json:"timestamp"`
+			} `json:"message"`
+		}
+		if l.Message == nil || l.Message.Role == "" || json.Unmarshal(raw, &probe) != nil {
+			return false
+		}
+		stamp := probe.Message.Timestamp
+		return len(stamp) > 0 && stamp[0] >= '0' && stamp[0] <= '9'
+	}
+	return false
 }
 
 // piReader holds a run's bookkeeping.
@@ -207,7 +245,16 @@ func (r *piReader) line(n int, raw []byte) error {
 		case "session":
 			return r.header(n, l)
 		}
-		return fmt.Errorf("not a pi session: first entry is %q, want the session header", l.Type)
+		// The first line only: decoded again in full, as the sniffer
+		// did (the fast path leaves out what it does not map).
+		var first piLine
+		if json.Unmarshal(raw, &first) != nil || !piHeaderless(&first, raw) {
+			return fmt.Errorf("not a pi session: first entry is %q, want the session header", l.Type)
+		}
+		r.d.note(n, piNoHeader)
+		if err := r.start(n, l.time()); err != nil {
+			return err
+		}
 	}
 	var body session.Body
 	switch l.Type {
@@ -264,7 +311,14 @@ func (r *piReader) header(n int, l *piLine) error {
 	if l.Title != "" {
 		r.run.Task = l.Title
 	}
-	r.run.ID, r.run.CWD, r.run.Started = l.ID, l.CWD, l.time()
+	r.run.ID, r.run.CWD = l.ID, l.CWD
+	return r.start(n, l.time())
+}
+
+// start starts the run at time t.
+func (r *piReader) start(n int, t time.Time) error {
+	r.started = true
+	r.run.Started = t
 	if !r.d.emit(Item{Run: &r.run}) {
 		return errStopped
 	}

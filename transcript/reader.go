@@ -28,6 +28,9 @@ const (
 	FormatMiniSWEAgent Format = "mini-swe-agent"
 	FormatOpenHands    Format = "openhands"
 	FormatAider        Format = "aider"
+	// FormatClaudeStream is what `claude -p --output-format stream-json`
+	// prints, not a session file (claudestream.go).
+	FormatClaudeStream Format = "claude-stream-json"
 )
 
 // RunInfo describes one recorded run.
@@ -271,6 +274,7 @@ var formats = [...]format{
 	{FormatVigil, sniffVigil, readVigil},
 	{FormatPi, sniffPi, readPi},
 	{FormatClaudeCode, sniffClaudeCode, readClaudeCode},
+	{FormatClaudeStream, sniffClaudeStream, readClaudeStream},
 	{FormatCodex, sniffCodex, readCodex},
 	{FormatMiniSWEAgent, sniffMiniSWEAgent, readMiniSWEAgent},
 	{FormatSWEAgent, sniffSWEAgent, readSWEAgent},

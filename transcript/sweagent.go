@@ -368,9 +368,9 @@ func (st *sweState) item(run *sweRun, n int, it *sweItem) {
 		st.putBack(run, run.match(it.Action))
 		b.reply(id, time.Time{}, st.reply(it))
 	case it.Role == "tool" && len(it.ToolCallIDs) > 0:
-		b.results(id, time.Time{}, it.ToolCallIDs, text, sweTimedOut(text))
+		b.results(id, time.Time{}, it.ToolCallIDs, text, sweFailed(text))
 	case (it.Role == "user" || it.Role == "tool") && len(b.open) > 0:
-		b.results(id, time.Time{}, []string{b.open[0]}, text, sweTimedOut(text))
+		b.results(id, time.Time{}, []string{b.open[0]}, text, sweFailed(text))
 	case it.Role == "user" || it.Role == "tool":
 		if strings.TrimSpace(text) == "" {
 			d.note(n, "empty user message skipped")
@@ -550,6 +550,12 @@ func splitLastFence(text string) (thought, action string) {
 		body = body[nl+1:]
 	}
 	return strings.TrimSpace(text[:start]), strings.TrimSpace(body)
+}
+
+// sweFailed reports whether an observation, which records no exit code,
+// shows a failure: a timeout, or nothing but refusals (onlyDenials).
+func sweFailed(text string) bool {
+	return sweTimedOut(text) || onlyDenials(text)
 }
 
 // sweTimedOut reports whether an observation says its command timed out,

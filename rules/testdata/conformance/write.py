@@ -48,6 +48,7 @@ CMD = {
     "revert": "git checkout -- calc.py",
     "server": "python3 -m http.server 8000 > /dev/null 2>&1 &",
     "mkdir": "mkdir -p build",
+    "install": "mkdir -p /opt/calc",
 }
 
 # What the model says before each scenario's call.
@@ -64,6 +65,7 @@ SAY = {
     "revert": "Putting calc.py back as it was, to compare.",
     "background": "Starting a file server for the docs.",
     "empty-output": "Making the build folder.",
+    "sandbox-denied": "Making the install folder.",
 }
 
 FINAL = "add() in calc.py subtracted; it now adds and the tests pass."
@@ -165,7 +167,10 @@ def vigil():
 # ---------------------------------------------------------------- Claude Code
 
 
-def claude_code():
+def claude_code(split=False):
+    """Claude Code's session file. With split, a system line (the turn's
+    duration) comes between each reply's text line and its tool_use line,
+    as Claude Code writes it at times: the reply is still one step."""
     cwd = "/tmp/conformance/claude-code/work"
     sid = "5b0d6c1e-8f43-4a2b-9e71-0c3d5a6f8b92"
     c = Clock()
@@ -199,6 +204,13 @@ def claude_code():
         base = {"id": mid, "type": "message", "role": "assistant", "model": "claude-fake-1",
                 "stop_reason": "tool_use", "stop_sequence": None, "usage": usage(k)}
         line("assistant", dict(base, content=[{"type": "text", "text": SAY[scenario]}]), requestId="req_conf_%d" % k)
+        if split:
+            n[0] += 1
+            e = {"parentUuid": last[0], "isSidechain": False, "type": "system", "subtype": "turn_duration",
+                 "durationMs": 1200 + k, "isMeta": False, "uuid": uuid(n[0]), "timestamp": c.iso()}
+            e.update(common)
+            last[0] = e["uuid"]
+            lines.append(e)
         call = line("assistant", dict(base, content=[{"type": "tool_use", "id": tid, "name": name, "input": args}]),
                     requestId="req_conf_%d" % k)
         block = {"tool_use_id": tid, "type": "tool_result", "content": content}
@@ -253,11 +265,15 @@ def claude_code():
          "/tmp/claude-0/-tmp-conformance-claude-code-work/tasks/bq7x2k9.output", bash("", "", "bq7x2k9"))
     step("empty-output", "Bash", {"command": CMD["mkdir"], "description": "Make the build folder"},
          "(Bash completed with no output)", bash(""))
+    denied = "Claude requested permissions to use Bash, but you haven't granted it yet."
+    step("sandbox-denied", "Bash", {"command": CMD["install"], "description": "Make the install folder"},
+         denied, "Error: " + denied, True)
     k = calls[0] + 1
     line("assistant", {"id": "msg_conf_%d" % k, "type": "message", "role": "assistant", "model": "claude-fake-1",
                        "content": [{"type": "text", "text": FINAL}], "stop_reason": "end_turn",
                        "stop_sequence": None, "usage": usage(k)}, requestId="req_conf_%d" % k)
-    dump("claude-code.jsonl", lines)
+    dump("claude-code-split.jsonl" if split else "claude-code.jsonl", lines)
+    return lines
 
 
 # ---------------------------------------------------------------- Codex
@@ -337,6 +353,9 @@ def codex():
          "Original token count: 0\nOutput:\n")
     step("empty-output", "exec_command", {"cmd": CMD["mkdir"]}, exec_out(0, "", "a2f613"),
          done(CMD["mkdir"], 0, ""))
+    step("sandbox-denied", "exec_command", {"cmd": CMD["install"]},
+         "failed in sandbox LinuxSeccomp with execution error: sandbox denied exec error, exit code: 1, stdout: , "
+         "stderr: mkdir: cannot create directory '/opt/calc': Permission denied\n")
     line("response_item", {"type": "message", "status": "completed", "id": "msg_conf_%d" % (calls[0] + 1),
                            "role": "assistant", "content": [{"type": "output_text", "text": FINAL, "annotations": []}]})
     line("event_msg", {"type": "task_complete", "turn_id": turn, "last_agent_message": FINAL})
@@ -655,6 +674,7 @@ def swe_agent_fc():
     sh("revert", CMD["revert"], REVERTED)
     sh("background", CMD["server"], "")
     sh("empty-output", CMD["mkdir"], "")
+    sh("sandbox-denied", CMD["install"], "mkdir: cannot create directory '/opt/calc': Permission denied")
     step_submit(history, trajectory, "call_conf%02dSweAgentFc" % (calls[0] + 1))
     doc = {"trajectory": trajectory, "history": history,
            "info": {"swe_agent_hash": "conformance", "swe_agent_version": "1.1.0", "exit_status": "submitted",
@@ -930,12 +950,29 @@ def openhands_v0():
 # ---------------------------------------------------------------- aider
 
 
-def aider():
+# The tag aider writes a reasoning model's thinking in.
+AIDER_THINKING = "thinking-content-7bbeb8e1441453ad999a0bbba8a46d4b"
+
+
+def aider(message=False):
     """aider's chat history: only its edits are calls (SEARCH/REPLACE blocks);
-    a failure message carries "> " on its first line only."""
+    a failure message carries "> " on its first line only. With message,
+    the task comes from a --message of two lines on the launch line (whose
+    second line has no "> "), and the first reply opens with a reasoning
+    model's thinking that sketches a block of its own: neither is a step."""
+    launch = "> /usr/local/bin/aider calc.py test_calc.py  "
+    task = "#### %s  " % TASK
+    thinking = ""
+    if message:
+        first, second = TASK.split(". ", 1)
+        launch = "> /usr/local/bin/aider calc.py test_calc.py --message %s.\n%s  " % (first, second)
+        task = "#### %s.  \n#### %s  " % (first, second)
+        thinking = ("<%s>\n\nThe test says add(2, 3) is -1. Perhaps:\n\ncalc.py\n```python\n<<<<<<< SEARCH\n"
+                    "    return a-b\n=======\n    return a+b\n>>>>>>> REPLACE\n```\n\n</%s>\n\n"
+                    % (AIDER_THINKING, AIDER_THINKING))
     text = """# aider chat started at 2026-12-01 10:00:00
 
-> /usr/local/bin/aider calc.py test_calc.py  
+%(launch)s
 > Aider v0.86.1  
 > Main model: anthropic/claude-sonnet-4-20250514 with diff edit format, infinite output  
 > Weak model: anthropic/claude-3-5-haiku-20241022  
@@ -944,9 +981,9 @@ def aider():
 > Added calc.py to the chat.  
 > Added test_calc.py to the chat.  
 
-#### %(task)s  
+%(task)s
 
-%(not_found)s
+%(thinking)s%(not_found)s
 
 calc.py
 ```python
@@ -997,8 +1034,9 @@ calc.py
 
 > ..                                                                       [100%%]  
 > 2 passed in 0.01s  
-""" % {"task": TASK, "not_found": SAY["edit-not-found"], "applies": SAY["edit-applies"]}
-    with open("aider.chat.history.md", "w") as f:
+""" % {"launch": launch, "task": task, "thinking": thinking, "not_found": SAY["edit-not-found"],
+       "applies": SAY["edit-applies"]}
+    with open("aider-message.chat.history.md" if message else "aider.chat.history.md", "w") as f:
         f.write(text)
 
 
@@ -1032,11 +1070,110 @@ calc.py
         f.write(text)
 
 
+def pi_headerless():
+    """pi.jsonl without its session header line: a file cut at the front."""
+    with open("pi.jsonl") as f:
+        lines = f.readlines()
+    with open("pi-headerless.jsonl", "w") as f:
+        f.writelines(lines[1:])
+
+
+def claude_stream(session):
+    """What claude -p --output-format stream-json --verbose prints for the
+    Claude Code session: the init line, the conversation's lines with
+    session_id and parent_tool_use_id (the task itself is not printed),
+    and the result line."""
+    sid = session[0]["sessionId"]
+    out = [{"type": "system", "subtype": "init", "cwd": session[0]["cwd"], "session_id": sid,
+            "tools": ["Bash", "Edit", "Read"], "mcp_servers": [], "model": "claude-fake-1",
+            "permissionMode": "default", "slash_commands": [], "apiKeySource": "none",
+            "claude_code_version": "2.1.332", "output_style": "default", "agents": [], "skills": [], "plugins": [],
+            "uuid": uuid(900)}]
+    denials = []
+    for e in session[1:]:
+        if e["type"] not in ("assistant", "user"):
+            continue
+        line = {"type": e["type"], "message": e["message"], "parent_tool_use_id": None, "session_id": sid,
+                "uuid": e["uuid"]}
+        if "toolUseResult" in e:
+            line["tool_use_result"] = e["toolUseResult"]
+        for b in e["message"]["content"] if isinstance(e["message"]["content"], list) else []:
+            if b.get("type") == "tool_result" and "haven't granted" in str(b.get("content")):
+                denials.append({"tool_name": "Bash", "tool_use_id": b["tool_use_id"],
+                                "tool_input": {"command": CMD["install"]}})
+        out.append(line)
+    out.append({"type": "result", "subtype": "success", "is_error": False, "duration_ms": 41200,
+                "duration_api_ms": 39800, "num_turns": 14, "result": FINAL, "stop_reason": "end_turn",
+                "session_id": sid, "total_cost_usd": 0.0871,
+                "usage": {"input_tokens": 24, "cache_creation_input_tokens": 1440, "cache_read_input_tokens": 170000,
+                          "output_tokens": 560}, "permission_denials": denials, "uuid": uuid(901)})
+    dump("claude-stream.jsonl", out)
+
+
+def openhands_resolver():
+    """The OpenHands resolver's early output (one run per line, events
+    without ids at the top of their arguments): commands through run, edits
+    through run_ipython cells that call the agentskills helpers, whose
+    failure is a traceback ("No exact match found", "appears more than
+    once"), and finish."""
+    cwd = "/workspace"
+    history = [{"content": "Please fix the following issue for the repository in /workspace.\n\n# Problem Statement\n"
+                           + TASK, "images_urls": None, "wait_for_response": False, "action": "message",
+                "security_risk": None}]
+
+    def run(scenario, cmd, code, out):
+        history.append({"command": cmd, "thought": SAY[scenario], "keep_prompt": True, "action": "run",
+                        "is_confirmed": "confirmed", "security_risk": None})
+        history.append({"content": (out + "\r\n" if out else "") + "root@4f3a9c2b1d0e:/workspace # ",
+                        "command_id": -1, "command": cmd, "exit_code": code, "observation": "run"})
+
+    def ipython(scenario, code, out):
+        history.append({"code": code, "thought": SAY[scenario], "include_extra": True, "action": "run_ipython",
+                        "is_confirmed": "confirmed", "kernel_init_code": "", "security_risk": None})
+        history.append({"content": out + "\n[Jupyter current working directory: %s]" % cwd, "code": code,
+                        "observation": "run_ipython"})
+
+    def traceback(err):
+        return ("---------------------------------------------------------------------------\n"
+                "ValueError                                Traceback (most recent call last)\n"
+                "Cell In[1], line 1\n----> 1 edit_file_by_replace(\n\nValueError: " + err)
+
+    run("tests-fail", CMD["tests"], 1, PYTEST_FAIL.replace("\n", "\r\n"))
+    run("command-fails", CMD["yaml"], 1, YAML_FAIL.replace("\n", "\r\n"))
+    ipython("edit-not-found", "edit_file_by_replace(\n    '/workspace/calc.py',\n    to_replace=\"    return a-b\",\n"
+                              "    new_content=\"    return a+b\",\n)",
+            traceback("No exact match found in /workspace/calc.py for\n```\n    return a-b\n```"))
+    ipython("edit-not-unique", "edit_file_by_replace(\n    '/workspace/calc.py',\n    to_replace='(a, b):',\n"
+                               "    new_content='(a, b=0):',\n)",
+            traceback("`to_replace` appears more than once, please include enough lines to make code in "
+                      "`to_replace` unique."))
+    ipython("edit-applies", "edit_file_by_replace(\n    '/workspace/calc.py',\n    to_replace='    return a - b',\n"
+                            "    new_content='    return a + b',\n)",
+            "[File: /workspace/calc.py (5 lines total after edit)]\n(this is the beginning of the file)\n"
+            "1|def add(a, b):\n2|    return a + b\n3|\n4|\n5|def mul(a, b):\n(this is the end of the file)\n"
+            "[File updated (edited at line 2). Please review the changes and make sure they are correct (correct "
+            "indentation, no duplicate lines, etc). Edit the file again if necessary.]")
+    run("tests-pass", CMD["tests"], 0, PYTEST_PASS.replace("\n", "\r\n"))
+    run("revert", CMD["revert"], 0, REVERTED)
+    run("background", CMD["server"], 0, "[1] 4242")
+    run("empty-output", CMD["mkdir"], 0, "")
+    history.append({"outputs": {}, "thought": FINAL, "action": "finish"})
+    doc = {"issue": {"owner": "example", "repo": "calc", "number": 7, "title": "add subtracts",
+                     "body": "add(2, 3) returns -1 instead of 5."}, "issue_type": "issue",
+           "instruction": history[0]["content"], "base_commit": "", "git_patch": "", "history": history,
+           "metrics": {"accumulated_cost": 0.05}, "success": True, "comment_success": None,
+           "result_explanation": "add() now adds.", "error": None}
+    dump("openhands-resolver.jsonl", [doc])
+
+
 if __name__ == "__main__":
     vigil()
-    claude_code()
+    session = claude_code()
+    claude_code(split=True)
+    claude_stream(session)
     codex()
     pi_family("pi")
+    pi_headerless()
     pi_family("omp")
     omp_hashline()
     mini_swe_agent()
@@ -1045,4 +1182,6 @@ if __name__ == "__main__":
     openhands_v1()
     openhands_v0()
     aider()
+    aider(message=True)
     aider_whole()
+    openhands_resolver()
