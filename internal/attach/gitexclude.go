@@ -76,18 +76,9 @@ func excludeLine(root, file string) (string, bool) {
 // file when it added a line; "" when file is in no repository or a line
 // already names it.
 func ExcludeFromGit(file string) (string, error) {
-	gitDir, root, ok := gitDirOf(file)
-	if !ok {
-		return "", nil
-	}
-	line, ok := excludeLine(root, file)
-	if !ok {
-		return "", nil
-	}
-	exclude := filepath.Join(gitDir, "info", "exclude")
-	old, err := os.ReadFile(exclude)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return "", fmt.Errorf("read %s: %w", exclude, err)
+	exclude, line, old, err := readExclude(file)
+	if exclude == "" || err != nil {
+		return "", err
 	}
 	for _, l := range strings.Split(string(old), "\n") {
 		if strings.TrimSpace(l) == line {
@@ -113,21 +104,9 @@ func ExcludeFromGit(file string) (string, error) {
 // added for file (a line the user wrote stays). It returns the exclude
 // file when it changed it.
 func UnexcludeFromGit(file string) (string, error) {
-	gitDir, root, ok := gitDirOf(file)
-	if !ok {
-		return "", nil
-	}
-	line, ok := excludeLine(root, file)
-	if !ok {
-		return "", nil
-	}
-	exclude := filepath.Join(gitDir, "info", "exclude")
-	old, err := os.ReadFile(exclude)
-	if errors.Is(err, fs.ErrNotExist) {
-		return "", nil
-	}
-	if err != nil {
-		return "", fmt.Errorf("read %s: %w", exclude, err)
+	exclude, line, old, err := readExclude(file)
+	if exclude == "" || err != nil || old == nil {
+		return "", err
 	}
 	mine := excludeMark + "\n" + line + "\n"
 	if !bytes.Contains(old, []byte(mine)) {
@@ -137,4 +116,27 @@ func UnexcludeFromGit(file string) (string, error) {
 		return "", fmt.Errorf("write %s: %w", exclude, err)
 	}
 	return exclude, nil
+}
+
+// readExclude returns the info/exclude of the git repository file is in,
+// the line that names file there, and the exclude file's text (nil when
+// it does not exist yet); exclude is "" when file is in no repository.
+func readExclude(file string) (exclude, line string, old []byte, err error) {
+	gitDir, root, ok := gitDirOf(file)
+	if !ok {
+		return "", "", nil, nil
+	}
+	line, ok = excludeLine(root, file)
+	if !ok {
+		return "", "", nil, nil
+	}
+	exclude = filepath.Join(gitDir, "info", "exclude")
+	old, err = os.ReadFile(exclude)
+	if errors.Is(err, fs.ErrNotExist) {
+		return exclude, line, nil, nil
+	}
+	if err != nil {
+		return "", "", nil, fmt.Errorf("read %s: %w", exclude, err)
+	}
+	return exclude, line, old, nil
 }
