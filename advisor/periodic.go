@@ -63,6 +63,12 @@ type PeriodicOptions struct {
 	// The caller frees its slots ([RosterGuard.NewStep]) as the agent's
 	// steps begin.
 	Roster *RosterGuard
+	// Detector, if set, pulls reviews forward: after each call settles it
+	// reads the agent's new entries, and a finding or a signal
+	// ([Signaler]) makes a review due at once, whatever the triggers say;
+	// the review's prompt says what it saw. Nothing it finds reaches the
+	// agent by itself. Each runtime needs its own.
+	Detector Detector
 }
 
 // Periodic is the periodic mode of the advisor: one review, one steer.
@@ -129,7 +135,15 @@ type Periodic struct {
 	// queuedStep is the roster's step ([RosterGuard.step]) when the due
 	// review was queued; with no roster it is unused.
 	queuedStep uint64
-	inFlight   *review
+	// cursor is where the Detector's next look starts; scan says a call
+	// settled since the last look, rewritten that the history was
+	// replaced; pulled says what the Detector saw made a review due, and
+	// seen is that, for the review's prompt, until a review settles.
+	cursor          int
+	scan, rewritten bool
+	pulled          bool
+	seen            []string
+	inFlight        *review
 	// consulting says a consult's fork is in flight; runConsults counts
 	// the consults of the run going.
 	consulting  bool
@@ -268,6 +282,12 @@ func (p *Periodic) Notify(ev Event) {
 		}
 		delete(p.pending, pendingKey(ev))
 		p.armLocked(now)
+		p.wantLookLocked()
+	case EventHistoryRewritten:
+		if p.opts.Detector != nil {
+			p.rewritten = true
+			p.wantLookLocked()
+		}
 	}
 }
 
@@ -297,8 +317,25 @@ func (p *Periodic) armLocked(now time.Time) {
 	}
 }
 
-// dueLocked reports whether either trigger is reached. p.mu is held.
+// wantLookLocked asks the runtime's goroutine for a look of the Detector,
+// if there is one. p.mu is held.
+func (p *Periodic) wantLookLocked() {
+	if p.opts.Detector == nil {
+		return
+	}
+	p.scan = true
+	select {
+	case p.wake <- struct{}{}:
+	default:
+	}
+}
+
+// dueLocked reports whether either trigger is reached, or the Detector
+// pulled a review forward. p.mu is held.
 func (p *Periodic) dueLocked(now time.Time) bool {
+	if p.pulled {
+		return true
+	}
 	if n := p.opts.EveryToolCalls; n > 0 && p.calls >= n {
 		return true
 	}

@@ -107,6 +107,15 @@ type pt struct {
 // The runtime is stopped when the bubble's function returns.
 func periodic(t *testing.T, opts PeriodicOptions) *pt {
 	t.Helper()
+	x := unstarted(t, opts)
+	x.p.Start(context.Background())
+	return x
+}
+
+// unstarted is periodic without the Start, for a test that sets the host
+// up first.
+func unstarted(t *testing.T, opts PeriodicOptions) *pt {
+	t.Helper()
 	x := &pt{t: t, host: &periodicHost{forks: make(chan forkCall)}}
 	opts.Host = x.host
 	opts.Logf = func(format string, args ...any) {
@@ -124,7 +133,6 @@ func periodic(t *testing.T, opts PeriodicOptions) *pt {
 		t.Fatal(err)
 	}
 	x.p = p
-	p.Start(context.Background())
 	return x
 }
 

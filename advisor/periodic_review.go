@@ -93,12 +93,14 @@ func (p *Periodic) Transcript() Transcript {
 }
 
 func (p *Periodic) loop(ctx context.Context) {
+	p.prime(ctx)
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-p.wake:
 		}
+		p.look(ctx)
 		if p.beforeDispatch != nil {
 			p.beforeDispatch()
 		}
@@ -155,7 +157,10 @@ func (p *Periodic) review(ctx context.Context, rv *review) {
 	if p.opts.Instructions != nil {
 		instructions = p.opts.Instructions()
 	}
-	prompt := ReviewPrompt(instructions)
+	p.mu.Lock()
+	seen := seenText(p.seen)
+	p.mu.Unlock()
+	prompt := ReviewPrompt(instructions) + seen
 	fctx, cancel := context.WithTimeout(ctx, p.opts.ReviewTimeout)
 	reply, err := p.opts.Host.Fork(fctx, prompt)
 	cancel()
@@ -264,6 +269,7 @@ func (p *Periodic) finish(outcome PeriodicOutcome, usage llm.Usage, settled bool
 	if settled {
 		p.status.Reviews++
 		p.calls, p.active = 0, 0
+		p.pulled, p.seen = false, nil
 		p.runStart = time.Now()
 	}
 	p.broadcastLocked()

@@ -57,3 +57,51 @@ rules:
 		t.Errorf("the review claims findings for a step with only a signal")
 	}
 }
+
+// In the periodic mode, advisor.gate: rules pulls a review forward at a
+// signal, long before everyToolCalls, and the review's prompt says what
+// the rules saw; the quiet step before it pulls nothing (issue 29).
+func TestPeriodicReviewPulledForwardBySignal(t *testing.T) {
+	srv, agentDir, work := fakeSetup(t, `
+rules:
+  - name: review
+    model: m
+    match: ["### Advisor review"]
+    repeat: true
+    steps:
+      - text: "NO_CHANGE"
+  - name: primary
+    model: m
+    steps:
+      - tool_calls: [{name: bash, arguments: {command: "echo QUIET-STEP"}}]
+      - tool_calls: [{name: bash, arguments: {command: "git commit --no-verify -m wip || true"}}]
+      - text: "FINAL: committed."
+`)
+	if err := os.MkdirAll(filepath.Join(work, ".vigil"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg := "advisor:\n  enabled: true\n  mode: periodic\n  gate: rules\n  periodic:\n    everyToolCalls: 100\n"
+	if err := os.WriteFile(filepath.Join(work, ".vigil", "config.yml"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := vigilCommand(agentDir, work, "-m", "fake/m", "-p", "commit the work")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if out, err := cmd.Output(); err != nil {
+		t.Fatalf("vigil: %v\n%s\n%s", err, out, stderr.String())
+	}
+	var forks []string
+	for _, r := range srv.Requests() {
+		if body := string(r.Body); strings.Contains(body, "### Advisor review") {
+			forks = append(forks, body)
+		}
+	}
+	if len(forks) != 1 {
+		t.Fatalf("%d reviews, want 1 (pulled forward by the signal; 2 of 100 calls)\n%s", len(forks), stderr.String())
+	}
+	for _, want := range []string{"What the rules saw", "check-off", "--no-verify"} {
+		if !strings.Contains(forks[0], want) {
+			t.Errorf("the review lacks %q:\n%.4000s", want, forks[0])
+		}
+	}
+}

@@ -11,7 +11,9 @@ import (
 	"github.com/vigil-dev/vigil/agent"
 	"github.com/vigil-dev/vigil/config"
 	"github.com/vigil-dev/vigil/internal/advisorhost"
+	"github.com/vigil-dev/vigil/internal/rulesadvisor"
 	"github.com/vigil-dev/vigil/llm"
+	"github.com/vigil-dev/vigil/rules"
 	"github.com/vigil-dev/vigil/session"
 )
 
@@ -63,10 +65,17 @@ func (a *app) primaryRef() llm.Ref {
 }
 
 // periodicOptions are the periodic mode's options from the settings, over
-// host, recording to rec and logging with logf.
+// host, recording to rec and logging with logf. With advisor.gate: rules
+// the rules pull a review forward at a finding or a signal; each call
+// makes a detector of its own.
 func (a *app) periodicOptions(host advisor.PeriodicHost, rec advisor.Recorder, logf func(string, ...any)) advisor.PeriodicOptions {
 	s := a.settings.Advisor
+	var detector advisor.Detector
+	if s.Gate == config.GateRules {
+		detector = rulesadvisor.New(rules.DefaultSettings())
+	}
 	return advisor.PeriodicOptions{
+		Detector:       detector,
 		Host:           host,
 		EveryToolCalls: s.Periodic.EveryToolCalls,
 		EveryMinutes:   s.Periodic.EveryMinutes,
