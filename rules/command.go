@@ -177,6 +177,8 @@ func (f *shellFacts) classify(c *simpleCmd, prog string, args []string) {
 		f.raise(KindEdit)
 	case prog == "touch" || prog == "mkdir" || prog == "chmod" || prog == "chown" || prog == "ln":
 		f.raise(KindShell)
+	case prog == "nix-shell" || prog == "nix" && len(args) > 0 && (args[0] == "develop" || args[0] == "shell"):
+		f.envShell(prog, args)
 	case prog == "patch" || prog == "apply_patch":
 		f.patch(prog, c, args)
 	case prog == "create":
@@ -217,6 +219,32 @@ func (f *shellFacts) classify(c *simpleCmd, prog string, args []string) {
 		f.raise(KindRead)
 	default:
 		f.raise(KindShell)
+	}
+}
+
+// envShell handles a development environment's shell that runs a command
+// in it: nix-shell --run LINE (or --command LINE), nix develop -c COMMAND…;
+// the line counts as what it does. Without one it starts an interactive
+// shell and runs nothing.
+func (f *shellFacts) envShell(prog string, args []string) {
+	f.raise(KindShell)
+	for i, a := range args {
+		switch {
+		case prog == "nix-shell" && (a == "--run" || a == "--command") && i+1 < len(args):
+			f.nested(args[i+1])
+			return
+		case prog == "nix" && (a == "-c" || a == "--command") && i+1 < len(args):
+			f.nested(strings.Join(args[i+1:], " "))
+			return
+		}
+	}
+}
+
+// nested merges the facts of a command line run by the line being
+// analysed, up to a depth of two.
+func (f *shellFacts) nested(line string) {
+	if f.depth < 2 {
+		f.merge(analyseShellDepth(line, f.depth+1))
 	}
 }
 
