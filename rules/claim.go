@@ -1,6 +1,9 @@
 package rules
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 var unsupportedClaimInfo = Info{
 	Name:     "unsupported-claim",
@@ -18,13 +21,20 @@ type unsupportedClaim struct {
 	// reported, or -1 for "nothing was run".
 	reportedRun int
 	reported    bool
+	// stretch counts the file changes since the last run (in the whole
+	// run when nothing ran); doneReported is set once a report of done
+	// work in that stretch was reported.
+	stretch      int
+	doneReported bool
 }
 
 func (d *unsupportedClaim) reset() { *d = unsupportedClaim{} }
 
 func (d *unsupportedClaim) observe(v *view, emit func(candidate)) {
+	defer d.count(v)
 	claim := v.claim
 	if claim == "" {
+		d.unverified(v, emit)
 		return
 	}
 	c := v.checks
@@ -65,3 +75,117 @@ func (d *unsupportedClaim) observe(v *view, emit func(candidate)) {
 		Evidence:  evidence,
 	}})
 }
+
+// count keeps the stretch of file changes with nothing run up to date
+// with the step's actions, like the check tracker.
+func (d *unsupportedClaim) count(v *view) {
+	for i := range v.acts {
+		a := &v.acts[i]
+		if verifies(a) {
+			d.stretch, d.doneReported = 0, false
+		}
+		for _, ef := range a.effects {
+			if ef.changed {
+				d.stretch++
+			}
+		}
+	}
+}
+
+// unverified reports work declared done (a final reply or hand-in that says
+// the tasks are complete, or boxes ticked in a file) after a long stretch of
+// file changes with nothing built, tested or run: a claim of finished work
+// with no evidence at all.
+func (d *unsupportedClaim) unverified(v *view, emit func(candidate)) {
+	if d.doneReported || d.stretch+stepChanges(v) < unverifiedDone {
+		return
+	}
+	claim := ""
+	if v.final || v.submits() {
+		claim = doneClaimIn(v.text, v.lower, 0, min(len(v.lower), claimSpan))
+		if claim == "" && len(v.lower) > claimSpan {
+			claim = doneClaimIn(v.text, v.lower, max(claimSpan, len(v.lower)-2*claimSpan), len(v.lower))
+		}
+	}
+	if claim == "" {
+		claim = ticks(v)
+	}
+	if claim == "" {
+		return
+	}
+	d.doneReported = true
+	since := "in the whole run"
+	if c := v.checks; c.runs > 0 {
+		since = fmt.Sprintf("since step %d (`%s`)", c.lastStep, clip(c.last.Command, 60))
+	}
+	sev := unsupportedClaimInfo.Severity
+	if v.final {
+		sev = Blocker
+	}
+	emit(candidate{subject: textSig("done"), Finding: Finding{
+		Detector:  unsupportedClaimInfo.Name,
+		Severity:  sev,
+		StartStep: v.n,
+		EndStep:   v.n,
+		Message: fmt.Sprintf("%q after %d file changes with nothing built, tested or run %s; build and run it, then report what it shows.",
+			clip(claim, 60), d.stretch+stepChanges(v), since),
+	}})
+}
+
+// verifies reports whether an action builds, checks, tests or runs the
+// work: a run or test, or a build, type check or linter.
+func verifies(a *act) bool {
+	if a.Run && !(a.hasCode && a.code.writes) || a.Test {
+		return true
+	}
+	if a.Kind != KindShell {
+		return false
+	}
+	key := programKey(a.canonical)
+	if key == "git commit" {
+		return false
+	}
+	if isCheckProgram(key) {
+		return true
+	}
+	for _, p := range buildPrograms {
+		if key == p {
+			return true
+		}
+	}
+	return false
+}
+
+// buildPrograms build or start a project, beside the checkPrograms.
+var buildPrograms = []string{"npx", "mvn", "gradle", "dotnet", "docker build", "docker compose", "cargo run", "cargo test", "go run", "go test",
+	"npm start", "npm test", "yarn build", "yarn test", "pnpm build", "pnpm test", "bun", "deno", "node", "cmake", "ninja"}
+
+// stepChanges counts the file changes of the step's actions.
+func stepChanges(v *view) int {
+	n := 0
+	for i := range v.acts {
+		for _, ef := range v.acts[i].effects {
+			if ef.changed {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// ticks returns the command of a step's action that ticks boxes in a file
+// in place ("[x]"), or "".
+func ticks(v *view) string {
+	for i := range v.acts {
+		a := &v.acts[i]
+		if (a.Kind == KindShell || a.Kind == KindEdit) && !a.Failed && inPlace(a.Command) &&
+			(strings.Contains(a.Command, "[x]") || strings.Contains(a.Command, "[X]")) {
+			return fmt.Sprintf("ticks boxes with `%s`", clip(a.Command, 60))
+		}
+	}
+	return ""
+}
+
+// unverifiedDone is how many file changes with nothing built, tested or run
+// in between make a report that the work is done an unsupported claim.
+const unverifiedDone = 10

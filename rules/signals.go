@@ -593,7 +593,7 @@ const claimSpan = 400
 
 // doneClaimIn returns the first sentence of text[lo:hi] (lower is text
 // lowered) that claims the work is done, or "".
-func (s *signaller) doneClaimIn(text string, lower []byte, lo, hi int) string {
+func doneClaimIn(text string, lower []byte, lo, hi int) string {
 	part := lower[lo:hi]
 	claim := ""
 	keywordHits(part, doneWords, func(i int, w string) bool {
@@ -621,9 +621,9 @@ func (s *signaller) claim(v *view) {
 	claim := v.claim
 	if claim == "" && (v.final || v.submits()) {
 		// A reply that ends the turn or hands the work in: its report.
-		claim = s.doneClaimIn(v.text, v.lower, 0, min(len(v.lower), claimSpan))
+		claim = doneClaimIn(v.text, v.lower, 0, min(len(v.lower), claimSpan))
 		if claim == "" && len(v.lower) > claimSpan {
-			claim = s.doneClaimIn(v.text, v.lower, max(claimSpan, len(v.lower)-2*claimSpan), len(v.lower))
+			claim = doneClaimIn(v.text, v.lower, max(claimSpan, len(v.lower)-2*claimSpan), len(v.lower))
 		}
 	} else if i := bytes.Index(v.lower, []byte("[x]")); claim == "" && i >= 0 {
 		// A reply that goes on working: only a checked box, cheap to

@@ -1,0 +1,39 @@
+package rules
+
+import (
+	"fmt"
+	"testing"
+)
+
+// writes returns n steps that each write a new source file.
+func writes(n int) []st {
+	out := make([]st, 0, n)
+	for i := range n {
+		out = append(out, do(tool("write", map[string]any{"path": fmt.Sprintf("src/m%d.ts", i), "content": fmt.Sprintf("export const v%d = %d;\n", i, i)}, "ok", false)))
+	}
+	return out
+}
+
+// TestUnsupportedClaimUnverifiedWork covers work declared done (tasks
+// completed, boxes ticked) after a long stretch of file changes with
+// nothing built, tested or run.
+func TestUnsupportedClaimUnverifiedWork(t *testing.T) {
+	long := writes(unverifiedDone)
+	short := writes(unverifiedDone - 3)
+	runCases(t, "unsupported-claim", []detectorCase{
+		{"tasks declared complete with nothing run", append(append([]st{}, long...),
+			say("Implemented all tasks and marked them complete.")), []int{unverifiedDone + 1}},
+		{"boxes ticked in place with nothing run", append(append([]st{}, long...),
+			do(sh("perl -0pi -e 's/- \\[ \\] T/- [X] T/g' tasks.md", "", false)),
+			do(sh("cat tasks.md", "- [X] T001", false))), []int{unverifiedDone + 1}},
+		{"done after many changes since the last run", append(append([]st{do(sh("npx vitest run", "1 passed", false))}, long...),
+			say("Milestone 3 is complete.")), []int{unverifiedDone + 2}},
+		{"a short stretch is not enough", append(append([]st{}, short...),
+			say("Implemented all tasks and marked them complete.")), nil},
+		{"built before the report", append(append([]st{}, long...),
+			do(sh("npm run build", "built in 2s", false)),
+			say("Implemented all tasks and marked them complete.")), nil},
+		{"a plan is not a report", append(append([]st{}, long...),
+			say("Once it builds, all tasks will be complete.")), nil},
+	})
+}
