@@ -173,14 +173,26 @@ func stepChanges(v *view) int {
 	return n
 }
 
-// ticks returns the command of a step's action that ticks boxes in a file
-// in place ("[x]"), or "".
+// ticks returns what ticks boxes ("[x]") in an existing file at the step:
+// a command that edits in place, or an edit that adds a checked box; "" when
+// nothing does.
 func ticks(v *view) string {
 	for i := range v.acts {
 		a := &v.acts[i]
-		if (a.Kind == KindShell || a.Kind == KindEdit) && !a.Failed && inPlace(a.Command) &&
-			(strings.Contains(a.Command, "[x]") || strings.Contains(a.Command, "[X]")) {
+		if a.Failed || a.Kind != KindShell && a.Kind != KindEdit {
+			continue
+		}
+		if inPlace(a.Command) && (strings.Contains(a.Command, "[x]") || strings.Contains(a.Command, "[X]")) {
 			return fmt.Sprintf("ticks boxes with `%s`", clip(a.Command, 60))
+		}
+		for _, e := range a.Edits {
+			if e.Op != EditReplace && e.Op != EditLines || e.Old == "" {
+				continue
+			}
+			added := addedText(e)
+			if j := max(strings.Index(added, "[x]"), strings.Index(added, "[X]")); j >= 0 {
+				return fmt.Sprintf("ticks %s in %s", clip(strings.TrimSpace(added[j:]), 60), tailClip(fileKey(e.Path), 80))
+			}
 		}
 	}
 	return ""
