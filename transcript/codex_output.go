@@ -87,7 +87,7 @@ var cxRefusals = []string{"unsupported call: ", "unsupported custom tool call: "
 // execution error: sandbox denied exec error, exit code: 1, stdout: …",
 // with no header and no exit status), one the user declined to approve,
 // or one it could not start. They are failures like a non-zero exit.
-var cxDenials = []string{"failed in sandbox ", "sandbox error: ", "exec command rejected by user",
+var cxDenials = []string{"failed in sandbox ", "failed in sandbox: ", "sandbox error: ", "exec command rejected by user",
 	"patch rejected by user", "exec_command failed: "}
 
 // cxRefused reports whether an output is Codex refusing the call, or
