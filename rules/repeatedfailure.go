@@ -9,8 +9,10 @@ var repeatedFailureInfo = Info{
 		"compared without noise (cd prefixes, 2>&1, trailing head/tail, white space, temporary " +
 		"paths, hex ids), and are nearly the same when they run the same program (python, go test, " +
 		"git commit); failures are the same when the last lines of their output match with " +
-		"numbers, timestamps and ids normalised. A different error, or a success of the same " +
-		"command, ends the episode: that is progress. Calls the harness refused ran nothing and " +
+		"numbers, timestamps and ids normalised. Each error is counted on its own: failures with " +
+		"other errors in between (the same malformed call recurring, an error cycling back) do not " +
+		"end its count, and changing errors never add up; a success of the same program ends the " +
+		"episode: that is progress. Calls the harness refused ran nothing and " +
 		"are left to format-errors. Reported at the FailureRepeats-th identical failure (default " +
 		"3) within the window.",
 }
@@ -20,11 +22,15 @@ var repeatedFailureInfo = Info{
 type repeatedFailure struct {
 	min  int
 	runs map[sig]failRun
-	// similar counts failures by program.
+	// similar counts failures by program and error, so that a failure of
+	// the program with another error in between does not end the count:
+	// the same malformed call recurring is not progress.
 	similar map[sig]failRun
 }
 
 type failRun struct {
+	// prog is the program of a similar run.
+	prog        sig
 	err         sig
 	count       int
 	first, last int
@@ -43,7 +49,12 @@ func (d *repeatedFailure) observe(v *view, emit func(candidate)) {
 		if !a.Failed {
 			delete(d.runs, a.cmd)
 			if len(d.similar) > 0 {
-				delete(d.similar, commandSig(programKey(a.canonical)))
+				prog := commandSig(programKey(a.canonical))
+				for k, r := range d.similar {
+					if r.prog == prog {
+						delete(d.similar, k)
+					}
+				}
 			}
 			continue
 		}
@@ -65,12 +76,17 @@ func (d *repeatedFailure) observe(v *view, emit func(candidate)) {
 				Evidence: clip(lastLine(a.Output), 160),
 			}})
 		}
-		similar, ok := d.count(d.similar, prog, a.err, v)
+		key := mix(prog, a.err)
+		similar, ok := d.count(d.similar, key, a.err, v)
+		if similar.prog != prog {
+			similar.prog = prog
+			d.similar[key] = similar
+		}
 		// Identical commands are the per-command count's to report; this
 		// one reports when some of the failures were phrased differently.
 		if ok && similar.count >= d.min && !similar.reported && (!counted || exact.count < similar.count) {
 			similar.reported = true
-			d.similar[prog] = similar
+			d.similar[key] = similar
 			emit(candidate{subject: mix(prog, a.err), Finding: Finding{
 				Detector:  repeatedFailureInfo.Name,
 				Severity:  repeatedFailureInfo.Severity,
