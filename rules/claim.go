@@ -11,7 +11,9 @@ var unsupportedClaimInfo = Info{
 	Doc: "A claim of success (\"tests pass\", \"the issue is fixed\", \"the fix works\", \"all " +
 		"green\") that the results do not support: the project was changed but nothing has been run " +
 		"in the whole run, or the last run before the claim failed. Hedged sentences (\"if the tests pass\", \"let me " +
-		"verify the fix works\") are not claims. Reported once per claim and last run; a blocker " +
+		"verify the fix works\") are not claims. Work declared done (a final reply or hand-in " +
+		"that says the tasks are complete, or boxes ticked in a file) after 10 or more file changes " +
+		"with nothing built, tested or run since the last run is one too. Reported once per claim and last run; a blocker " +
 		"when the claim is in the final reply, which ends the run on it.",
 }
 
