@@ -15,7 +15,9 @@ var workaroundInfo = Info{
 		"off (`|| true`, `--no-verify`, pytest `-k \"not …\"`, `--deselect`, `--ignore`, " +
 		"SKIP=…); adding skip or suppression markers (@pytest.mark.skip, t.Skip, # noqa, " +
 		"# type: ignore, eslint-disable, @ts-ignore); commenting out an assertion; deleting a " +
-		"test file.",
+		"test file. A failed test run with nothing run since stays current for the markers, " +
+		"commented-out assertions and deletions up to the window: a skip added after reading the " +
+		"code for a while hides it still.",
 }
 
 var (
@@ -46,6 +48,8 @@ type workaround struct {
 	within int
 	fails  []failure
 	buf    []byte
+	// lastRun is the step of the last run or test.
+	lastRun int
 }
 
 type failure struct {
@@ -55,11 +59,11 @@ type failure struct {
 	test    bool
 }
 
-func (d *workaround) reset() { d.fails = nil }
+func (d *workaround) reset() { d.fails, d.lastRun = nil, 0 }
 
 func (d *workaround) observe(v *view, emit func(candidate)) {
 	i := 0
-	for i < len(d.fails) && v.n-d.fails[i].n > d.within {
+	for i < len(d.fails) && v.n-d.fails[i].n > d.within && !d.current(d.fails[i], v) {
 		i++
 	}
 	d.fails = d.fails[i:]
@@ -70,7 +74,7 @@ func (d *workaround) observe(v *view, emit func(candidate)) {
 			continue
 		}
 		if len(d.fails) > 0 {
-			if f, how := d.hides(a); how != "" {
+			if f, how := d.hides(a, v.n); how != "" {
 				emit(candidate{subject: textSig("workaround:" + f.command), Finding: Finding{
 					Detector:  workaroundInfo.Name,
 					Severity:  workaroundInfo.Severity,
@@ -84,6 +88,9 @@ func (d *workaround) observe(v *view, emit func(candidate)) {
 				return
 			}
 		}
+		if a.Run || a.Test {
+			d.lastRun = v.n
+		}
 		if a.Failed && (a.Run || a.Test || a.Kind == KindShell) {
 			if len(d.fails) >= 8 {
 				d.fails = d.fails[1:]
@@ -93,8 +100,16 @@ func (d *workaround) observe(v *view, emit func(candidate)) {
 	}
 }
 
-// hides says whether an action hides one of the recent failures, and how.
-func (d *workaround) hides(a *act) (failure, string) {
+// current reports whether a failed test run is still the last word on the
+// tests: nothing has run since, and it is within the window. Hiding it
+// later than FollowUp steps, after reading the code, is hiding it still.
+func (d *workaround) current(f failure, v *view) bool {
+	return f.test && f.n >= d.lastRun && v.n-f.n < v.window
+}
+
+// hides says whether an action hides one of the recent failures, and how;
+// n is the step.
+func (d *workaround) hides(a *act, n int) (failure, string) {
 	last := d.fails[len(d.fails)-1]
 	if a.Kind == KindShell || a.Run {
 		line := a.bare
@@ -105,7 +120,9 @@ func (d *workaround) hides(a *act) (failure, string) {
 		if m := findNear(suppressFlag(), d.buf, flagWords, 8, 24); m != "" {
 			key := programKey(a.canonical)
 			for _, f := range d.fails {
-				if f.program == key && !strings.Contains(f.command, strings.TrimSpace(m)) {
+				// A rerun with a flag hides a failure of the last few
+				// steps only: later, it may be a choice made after reading.
+				if f.program == key && n-f.n <= d.within && !strings.Contains(f.command, strings.TrimSpace(m)) {
 					return f, fmt.Sprintf("reruns it with `%s`", strings.TrimSpace(m))
 				}
 			}
