@@ -13,8 +13,11 @@ var unsupportedClaimInfo = Info{
 		"in the whole run, or the last run before the claim failed. Hedged sentences (\"if the tests pass\", \"let me " +
 		"verify the fix works\") are not claims. Work declared done (a final reply or hand-in " +
 		"that says the tasks are complete, or boxes ticked in a file) after 10 or more file changes " +
-		"with nothing built, tested or run since the last run is one too. Reported once per claim and last run; a blocker " +
-		"when the claim is in the final reply, which ends the run on it.",
+		"with nothing built, tested or run since the last run is one too, and so is a final reply " +
+		"that says the work is done or deployed (\"The fix has been deployed\") when the project " +
+		"changed and nothing was built, tested or run in the whole run. Reported once per claim and last run; a blocker " +
+		"when the claim is in the final reply, which ends the run on it. A claim with nothing run " +
+		"is reported again after the user answers one.",
 }
 
 // unsupportedClaim compares claims with the run results before them.
@@ -28,18 +31,30 @@ type unsupportedClaim struct {
 	// work in that stretch was reported.
 	stretch      int
 	doneReported bool
+	// verified is set once anything was built, tested or run (verifies).
+	verified bool
 }
 
 func (d *unsupportedClaim) reset() { *d = unsupportedClaim{} }
 
 func (d *unsupportedClaim) observe(v *view, emit func(candidate)) {
 	defer d.count(v)
+	c := v.checks
+	if v.userSpoke && d.reportedRun == -1 {
+		// The user answered a claim made with nothing run: a new claim
+		// with nothing run yet is news again.
+		d.reported = false
+	}
 	claim := v.claim
+	if claim == "" && v.final && !d.verified && c.runs == 0 && c.projectEdits > 0 {
+		// A final reply that reports the work done or deployed, with
+		// nothing built, tested or run in the whole run.
+		claim = doneClaimIn(v.text, v.lower, 0, min(len(v.lower), claimSpan))
+	}
 	if claim == "" {
 		d.unverified(v, emit)
 		return
 	}
-	c := v.checks
 	var msg, evidence string
 	start := v.n
 	switch {
@@ -84,7 +99,7 @@ func (d *unsupportedClaim) count(v *view) {
 	for i := range v.acts {
 		a := &v.acts[i]
 		if verifies(a) {
-			d.stretch, d.doneReported = 0, false
+			d.stretch, d.doneReported, d.verified = 0, false, true
 		}
 		for _, ef := range a.effects {
 			if ef.changed {

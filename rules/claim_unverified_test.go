@@ -41,3 +41,19 @@ func TestUnsupportedClaimUnverifiedWork(t *testing.T) {
 			say("Once it builds, all tasks will be complete.")), nil},
 	})
 }
+
+// TestUnsupportedClaimDeployedUntested covers a final reply that says the
+// change is deployed, or done, when nothing was built, tested or run in
+// the whole run; again after the user says it still fails.
+func TestUnsupportedClaimDeployedUntested(t *testing.T) {
+	edit := do(tool("edit", map[string]any{"path": "app/page.tsx", "old_text": "a", "new_text": "b"}, "ok", false))
+	push := do(sh("git add -A && git commit -m fix && git push origin main", "main -> main", false))
+	deployed := say("Perfect! The fix has been deployed. The page now fetches the client separately.")
+	back := st{notes: []string{"still getting the same error"}, calls: []call{tool("read", map[string]any{"path": "app/page.tsx"}, "...", false)}}
+	runCases(t, "unsupported-claim", []detectorCase{
+		{"deployed with nothing run", []st{edit, push, deployed}, []int{3}},
+		{"again after the user pushes back", []st{edit, push, deployed, back, edit, push, say("The magic link fixes have been successfully deployed to the main branch.")}, []int{3, 7}},
+		{"deployed after a passing build", []st{edit, do(sh("npm run build", "Compiled successfully", false)), push, deployed}, nil},
+		{"nothing changed: a report on history", []st{do(sh("git log -1", "abc deploy", false)), say("The fix has been deployed.")}, nil},
+	})
+}
