@@ -45,7 +45,9 @@
 //   - format-errors: the harness rejecting reply after reply;
 //   - no-progress-loop: a stretch of steps that repeat earlier calls with
 //     the same results;
-//   - repeated-reply: the same reply restated while the agent only waits.
+//   - repeated-reply: the same reply restated while the agent only waits;
+//   - empty-probes: one program called again and again with other
+//     arguments, every call returning nothing.
 //
 // # Signals
 //

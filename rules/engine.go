@@ -48,6 +48,7 @@ var registry = []struct {
 	{formatErrorsInfo, func(s Settings) detector { return &formatErrors{min: s.FormatErrors} }},
 	{loopInfo, func(s Settings) detector { return &loop{min: s.LoopSteps} }},
 	{sameReplyInfo, func(s Settings) detector { return &sameReply{} }},
+	{emptyProbesInfo, func(s Settings) detector { return &emptyProbeRow{} }},
 }
 
 // Engine runs the detectors over the steps of one run as they complete.
