@@ -2,7 +2,9 @@ package history
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/base64"
+	"net/url"
 	"regexp"
 	"strings"
 	"sync"
@@ -77,6 +79,13 @@ var shapes = [...]shape{
 		re: later(`^(?i:accountkey)=([A-Za-z0-9+/]{20,}={0,2})`), group: 1},
 	{name: "azure-shared-access-key", hints: []string{"SharedAccessKey=", "sharedaccesskey=", "SHAREDACCESSKEY="}, boundary: true,
 		re: later(`^(?i:sharedaccesskey)=([A-Za-z0-9+/]{20,}={0,2})`), group: 1},
+	// An Azure shared access signature: the sig= of a SAS URL, of a
+	// connection string's SharedAccessSignature=, or of a Service Bus
+	// token, is an HMAC-SHA256 in base64, URL-escaped or not; the rest of
+	// the token (its permissions and expiry) is kept, to say what it was.
+	{name: "azure-sas-signature", hints: []string{"sig="}, boundary: true,
+		re: later(`^sig=([A-Za-z0-9%+/=]{40,80})`), group: 1,
+		valid: hmacSHA256},
 	// A Docker config's registry credential (~/.docker/config.json:
 	// {"auths": {"host": {"auth": "…"}}}) is base64 of user:password;
 	// also as a JSON string inside JSON (a tool's output in a log).
@@ -213,6 +222,16 @@ func (sh *shape) match(s string, pos int) (secret span, end int, ok bool) {
 
 // base64UserPassword reports whether s is base64 of user:password, as a
 // Docker config's "auth" is.
+// hmacSHA256 says s is 32 bytes in base64, URL-escaped or not: the
+// signature of an Azure SAS token.
+func hmacSHA256(s string) bool {
+	if u, err := url.PathUnescape(s); err == nil { // keeps a + as it is
+		s = u
+	}
+	b, err := base64.StdEncoding.DecodeString(s)
+	return err == nil && len(b) == sha256.Size
+}
+
 func base64UserPassword(s string) bool {
 	b, err := base64.StdEncoding.DecodeString(s)
 	if err != nil {
