@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/vigil-dev/vigil/internal/fakellm"
 )
 
 // With advisor.gate: rules the model reviews at a step that has only a
@@ -39,12 +41,7 @@ rules:
 	if out, err := cmd.Output(); err != nil {
 		t.Fatalf("vigil: %v\n%s\n%s", err, out, stderr.String())
 	}
-	var reviews []string
-	for _, r := range srv.Requests() {
-		if r.Model == "adv" {
-			reviews = append(reviews, string(r.Body))
-		}
-	}
+	reviews := bodiesWhere(srv, func(r fakellm.Request) bool { return r.Model == "adv" })
 	if len(reviews) != 1 {
 		t.Fatalf("%d advisor reviews, want 1 (the signalled step's)\n%s", len(reviews), stderr.String())
 	}
@@ -90,12 +87,7 @@ rules:
 	if out, err := cmd.Output(); err != nil {
 		t.Fatalf("vigil: %v\n%s\n%s", err, out, stderr.String())
 	}
-	var forks []string
-	for _, r := range srv.Requests() {
-		if body := string(r.Body); strings.Contains(body, "### Advisor review") {
-			forks = append(forks, body)
-		}
-	}
+	forks := bodiesWhere(srv, func(r fakellm.Request) bool { return strings.Contains(string(r.Body), "### Advisor review") })
 	if len(forks) != 1 {
 		t.Fatalf("%d reviews, want 1 (pulled forward by the signal; 2 of 100 calls)\n%s", len(forks), stderr.String())
 	}
@@ -104,4 +96,16 @@ rules:
 			t.Errorf("the review lacks %q:\n%.4000s", want, forks[0])
 		}
 	}
+}
+
+// bodiesWhere are the bodies of the requests fakellm got that keep
+// says to keep, in order.
+func bodiesWhere(srv *fakellm.Server, keep func(fakellm.Request) bool) []string {
+	var out []string
+	for _, r := range srv.Requests() {
+		if keep(r) {
+			out = append(out, string(r.Body))
+		}
+	}
+	return out
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/vigil-dev/vigil/advisor"
 	"github.com/vigil-dev/vigil/config"
+	"github.com/vigil-dev/vigil/internal/fakellm"
 )
 
 // runPrint runs vigil in print mode in work and returns its stderr.
@@ -44,17 +45,13 @@ func TestSingleAdvisorGetsSharedInstructions(t *testing.T) {
 	writeText(t, filepath.Join(work, "WATCHDOG.yml"), "instructions: SHARED-RULE-only\n")
 	writeText(t, config.UserFile(agentDir), "advisor:\n  syncBacklog: \"1\"\n")
 	runPrint(t, agentDir, work, "-p", "-m", "fake/m", "--advisor", "--advisor-model", "fake/adv", "run false until it works")
-	calls := 0
-	for _, r := range srv.Requests() {
-		if r.Model != "adv" {
-			continue
-		}
-		calls++
-		if !strings.Contains(string(r.Body), "SHARED-RULE-only") {
+	calls := bodiesWhere(srv, func(r fakellm.Request) bool { return r.Model == "adv" })
+	for _, body := range calls {
+		if !strings.Contains(body, "SHARED-RULE-only") {
 			t.Error("an advisor request lacks the WATCHDOG.yml shared instructions")
 		}
 	}
-	if calls == 0 {
+	if len(calls) == 0 {
 		t.Fatal("the advisor was never called")
 	}
 }
@@ -78,16 +75,13 @@ rules:
 	writeText(t, filepath.Join(work, "WATCHDOG.yml"), "instructions: SHARED-PERIODIC-RULE\n")
 	writeText(t, config.UserFile(agentDir), "advisor:\n  enabled: true\n  mode: periodic\n  periodic:\n    everyToolCalls: 1\n")
 	runPrint(t, agentDir, work, "-p", "-m", "fake/m", "go")
-	reviews := 0
-	for _, r := range srv.Requests() {
-		if strings.Contains(string(r.Body), "### Advisor review") {
-			reviews++
-			if !strings.Contains(string(r.Body), "SHARED-PERIODIC-RULE") {
-				t.Error("the periodic review lacks the WATCHDOG.yml shared instructions")
-			}
+	reviews := bodiesWhere(srv, func(r fakellm.Request) bool { return strings.Contains(string(r.Body), "### Advisor review") })
+	for _, body := range reviews {
+		if !strings.Contains(body, "SHARED-PERIODIC-RULE") {
+			t.Error("the periodic review lacks the WATCHDOG.yml shared instructions")
 		}
 	}
-	if reviews == 0 {
+	if len(reviews) == 0 {
 		t.Fatal("no periodic review ran")
 	}
 }
