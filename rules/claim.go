@@ -10,7 +10,8 @@ var unsupportedClaimInfo = Info{
 	Severity: Concern,
 	Doc: "A claim of success (\"tests pass\", \"the issue is fixed\", \"the fix works\", \"all " +
 		"green\") that the results do not support: the project was changed but nothing has been run " +
-		"in the whole run, or the last run before the claim failed. Hedged sentences (\"if the tests pass\", \"let me " +
+		"in the whole run, or the last run before the claim failed. A line that marks the failed run's " +
+		"program with a check mark, in any language (\"pytest -q  # ✅ FONCTIONNE\"), claims it too. Hedged sentences (\"if the tests pass\", \"let me " +
 		"verify the fix works\") are not claims. Work declared done (a final reply or hand-in " +
 		"that says the tasks are complete, or boxes ticked in a file) after 10 or more file changes " +
 		"with nothing built, tested or run since the last run is one too, and so is a final reply " +
@@ -50,6 +51,9 @@ func (d *unsupportedClaim) observe(v *view, emit func(candidate)) {
 		// A final reply that reports the work done or deployed, with
 		// nothing built, tested or run in the whole run.
 		claim = doneClaimIn(v.text, v.lower, 0, min(len(v.lower), claimSpan))
+	}
+	if claim == "" && c.runs > 0 && c.last.Failed {
+		claim = markedClaim(v.text, c.lastKey)
 	}
 	if claim == "" {
 		d.unverified(v, emit)
@@ -147,6 +151,49 @@ func (d *unsupportedClaim) unverified(v *view, emit func(candidate)) {
 		Message: fmt.Sprintf("%q after %d file changes with nothing built, tested or run %s; build and run it, then report what it shows.",
 			clip(claim, 60), d.stretch+stepChanges(v), since),
 	}})
+}
+
+// markedClaim returns the line of text that marks the last run's program
+// as a success with a check mark ("pytest -q  # ✅", "✅ npm test: OK"),
+// in whatever language the rest of the line is in; "" when no line does.
+// key is the last run's program; a bare interpreter or shell names too
+// much to tell which run a line is about.
+func markedClaim(text, key string) string {
+	if key == "" || !strings.ContainsAny(text, "✅✔") {
+		return ""
+	}
+	switch key {
+	case "python", "python3", "node", "bash", "sh", "zsh", "npx", "uv", "env", "sudo", "cd":
+		return ""
+	}
+	for line := range strings.Lines(text) {
+		if strings.ContainsAny(line, "✅✔") && !strings.ContainsAny(line, "❌✗✘⚠") && strings.Contains(line, key) {
+			return strings.TrimSpace(line)
+		}
+	}
+	return ""
+}
+
+// runKey returns the program of a run's canonical command, past the
+// commands that only set up (cd, source, export): "pytest" for
+// `cd app && . .venv/bin/activate && pytest -q | tail`.
+func runKey(canonical string) string {
+	rest := canonical
+	for rest != "" {
+		i := strings.IndexAny(rest, ";&|")
+		seg := rest
+		if i >= 0 {
+			seg, rest = rest[:i], strings.TrimLeft(rest[i:], ";&|")
+		} else {
+			rest = ""
+		}
+		switch k := programKey(strings.TrimSpace(seg)); k {
+		case "", "cd", "export", "source", ".", "set", "unset", "alias":
+		default:
+			return k
+		}
+	}
+	return ""
 }
 
 // verifies reports whether an action builds, checks, tests or runs the

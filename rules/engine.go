@@ -411,6 +411,9 @@ type checkTracker struct {
 	// last is the last run; lastStep its step.
 	last     act
 	lastStep int
+	// lastKey is the last run's program (programKey of its canonical
+	// command), such as "pytest" or "npm test".
+	lastKey string
 	// editedSince is set when a file changed after the last run.
 	editedSince bool
 	// projectEdits counts changes to files the run did not create, edits
@@ -427,6 +430,7 @@ func (t *checkTracker) update(v *view) {
 			// run's copies serve again when they are the same).
 			t.last = act{Action: Action{Command: keepCopy(t.last.Command, clip(a.Command, 200)), Failed: a.Failed, Test: a.Test, Output: keepCopy(t.last.Output, lastLine(a.Output))}}
 			t.lastStep = v.n
+			t.lastKey = keepCopy(t.lastKey, runKey(a.canonical))
 			t.editedSince = false
 		}
 		for _, ef := range a.effects {
