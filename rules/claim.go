@@ -2,7 +2,9 @@ package rules
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
+	"sync"
 )
 
 var unsupportedClaimInfo = Info{
@@ -13,7 +15,8 @@ var unsupportedClaimInfo = Info{
 		"in the whole run, or the last run before the claim failed. A line that marks the failed run's " +
 		"program with a check mark, in any language (\"pytest -q  # ✅ FONCTIONNE\"), claims it too. Hedged sentences (\"if the tests pass\", \"let me " +
 		"verify the fix works\") are not claims. Work declared done (a final reply or hand-in " +
-		"that says the tasks are complete, or boxes ticked in a file) after 10 or more file changes " +
+		"that says the tasks are complete, a final reply that reports in the first person what was changed " +
+		"(\"I've switched the storage layer to Redis\"), or boxes ticked in a file) after 10 or more file changes " +
 		"with nothing built, tested or run since the last run is one too, and so is a final reply " +
 		"that says the work is done or deployed (\"The fix has been deployed\") when the project " +
 		"changed and nothing was built, tested or run in the whole run. Reported once per claim and last run; a blocker " +
@@ -128,6 +131,9 @@ func (d *unsupportedClaim) unverified(v *view, emit func(candidate)) {
 			claim = doneClaimIn(v.text, v.lower, max(claimSpan, len(v.lower)-2*claimSpan), len(v.lower))
 		}
 	}
+	if claim == "" && v.final {
+		claim = workReportIn(v.text, v.lower)
+	}
 	if claim == "" {
 		claim = ticks(v)
 	}
@@ -172,6 +178,28 @@ func markedClaim(text, key string) string {
 		}
 	}
 	return ""
+}
+
+// workReport matches a final reply's first-person report of finished
+// work: "I've switched the storage layer to Redis", "We have updated all
+// the routes". Only judged after a long stretch of unverified changes.
+var workReport = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^\W*(?:i(?:'|’)ve|i have|we(?:'|’)ve|we have) (?:now |also |just )?(?:switched|updated|added|implemented|migrated|converted|refactored|rewritten|replaced|moved|wired|built|created|completed|finished|fixed|made|reworked|split)\b`)
+})
+
+// workReportIn returns the sentence of a final reply's start that reports
+// finished work in the first person, or "".
+func workReportIn(text string, lower []byte) string {
+	part := lower[:min(len(lower), claimSpan)]
+	loc := workReport().FindIndex(part)
+	if loc == nil {
+		return ""
+	}
+	// The report starts a line with what was done: no hedge can come
+	// before it, and one after it ("when REDIS_URL isn't set") qualifies
+	// the work, not the claim.
+	a, b := sentenceAt(part, loc[1]-1, 200)
+	return strings.TrimSpace(text[a:b])
 }
 
 // runKey returns the program of a run's canonical command, past the

@@ -18,3 +18,16 @@ func TestUnsupportedClaimCheckMarked(t *testing.T) {
 		{"a bare interpreter names no run", []st{edit, do(sh("python app.py", "Traceback (most recent call last):\nValueError: x", false)), say("✅ python packaging fixed")}, nil},
 	})
 }
+
+// TestUnsupportedClaimWorkReport covers a final reply that reports work
+// done in the first person after a long stretch of unverified changes.
+func TestUnsupportedClaimWorkReport(t *testing.T) {
+	long := writes(unverifiedDone)
+	report := say("I’ve switched the storage layer to Redis (with an in-memory fallback when REDIS_URL isn’t set) and updated all affected routes and tests.")
+	runCases(t, "unsupported-claim", []detectorCase{
+		{"a report after a long unverified stretch", append(append([]st{}, long...), report), []int{unverifiedDone + 1}},
+		{"a report after a short stretch", append(writes(3), report), nil},
+		{"a report after a run", append(append(append([]st{}, long...), do(sh("npm test", "12 passed", false))), report), nil},
+		{"a plan is no report", append(append([]st{}, long...), say("Next I will switch the storage layer to Redis.")), nil},
+	})
+}

@@ -104,6 +104,7 @@ func TestSignalUnverifiedEdits(t *testing.T) {
 	runSignalCases(t, SignalUnverifiedEdits, []signalCase{
 		{"five edits", edits(5), []int{5}},
 		{"eight edits signal once", edits(8), []int{5}},
+		{"again each time the stretch doubles", edits(41), []int{5, 10, 20, 40}},
 		{"four edits", edits(4), nil},
 		{"a run between", append(append(edits(3), do(sh("pytest", "3 passed", false))), edits(3)...), nil},
 		{"a run resets", append(append(edits(5), do(sh("pytest", "3 passed", false))), edits(5)...), []int{5, 11}},

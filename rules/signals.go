@@ -9,7 +9,8 @@ import (
 )
 
 // unverifiedEdits is how many file changes in a row, with nothing run in
-// between, make an unverified-edits signal.
+// between, make an unverified-edits signal; it fires again each time the
+// stretch doubles.
 const unverifiedEdits = 5
 
 // emptyProbes is how many calls in a row of one program returning nothing
@@ -137,7 +138,10 @@ func (s *signaller) observe(v *view, out []Signal) []Signal {
 					s.testWritten = true
 					s.emit(SignalUnverifiedEdits, fmt.Sprintf("writes the test %s with nothing run %s (%d file changes)", tailClip(fileKey(ef.file.key), 120), sinceRun(v), s.edits))
 				}
-				if s.edits == unverifiedEdits {
+				if k := s.edits / unverifiedEdits; s.edits%unverifiedEdits == 0 && k > 0 && k&(k-1) == 0 {
+					// At 5, 10, 20, 40… changes: the longer the stretch, the
+					// more it matters, and a look at doubling counts costs
+					// little however long it grows.
 					s.emit(SignalUnverifiedEdits, fmt.Sprintf("%d file changes with nothing run %s, the last %s", s.edits, sinceRun(v), tailClip(fileKey(ef.file.key), 120)))
 				}
 			}
