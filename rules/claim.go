@@ -18,7 +18,8 @@ var unsupportedClaimInfo = Info{
 		"that says the tasks are complete, a final reply that reports in the first person what was changed " +
 		"(\"I've switched the storage layer to Redis\"), or boxes ticked in a file) after 10 or more file changes " +
 		"with nothing built, tested or run since the last run is one too, and so is a final reply " +
-		"that says the work is done or deployed (\"The fix has been deployed\") when the project " +
+		"that says the work is done or deployed (\"The fix has been deployed\"), or reports code changes in the " +
+		"first person (\"I updated the contact details\"), when the project " +
 		"changed and nothing was built, tested or run in the whole run. Reported once per claim and last run; a blocker " +
 		"when the claim is in the final reply, which ends the run on it. A claim with nothing run " +
 		"is reported again after the user answers one.",
@@ -54,6 +55,11 @@ func (d *unsupportedClaim) observe(v *view, emit func(candidate)) {
 		// A final reply that reports the work done or deployed, with
 		// nothing built, tested or run in the whole run.
 		claim = doneClaimIn(v.text, v.lower, 0, min(len(v.lower), claimSpan))
+		if claim == "" && c.codeEdits > 0 {
+			// "I updated the contact details": a report of work that a
+			// run could have checked (not a README edit).
+			claim = workReportIn(v.text, v.lower)
+		}
 	}
 	if claim == "" && c.runs > 0 && c.last.Failed {
 		claim = markedClaim(v.text, c.lastKey)
@@ -182,9 +188,9 @@ func markedClaim(text, key string) string {
 
 // workReport matches a final reply's first-person report of finished
 // work: "I've switched the storage layer to Redis", "We have updated all
-// the routes". Only judged after a long stretch of unverified changes.
+// the routes", "I updated the contact details". Only judged after a long stretch of unverified changes.
 var workReport = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?m)^\W*(?:i(?:'|’)ve|i have|we(?:'|’)ve|we have) (?:now |also |just )?(?:switched|updated|added|implemented|migrated|converted|refactored|rewritten|replaced|moved|wired|built|created|completed|finished|fixed|made|reworked|split)\b`)
+	return regexp.MustCompile(`(?m)^\W*(?:i(?:'|’)ve|i have|we(?:'|’)ve|we have|i|we) (?:now |also |just )?(?:switched|updated|added|implemented|migrated|converted|refactored|rewritten|replaced|moved|wired|built|created|completed|finished|fixed|made|reworked|split)\b`)
 })
 
 // workReportIn returns the sentence of a final reply's start that reports

@@ -31,3 +31,17 @@ func TestUnsupportedClaimWorkReport(t *testing.T) {
 		{"a plan is no report", append(append([]st{}, long...), say("Next I will switch the storage layer to Redis.")), nil},
 	})
 }
+
+// TestUnsupportedClaimWorkReportNothingRun covers a final first-person
+// report of code changes when nothing was run in the whole run, and not of
+// prose changes, which no run checks.
+func TestUnsupportedClaimWorkReportNothingRun(t *testing.T) {
+	code := do(tool("edit", map[string]any{"path": "src/app/footer.html", "old_text": "a@x.de", "new_text": "b@x.de"}, "ok", false))
+	wiring := do(tool("edit", map[string]any{"path": "src/app/app.ts", "old_text": "a", "new_text": "b"}, "ok", false))
+	prose := do(tool("edit", map[string]any{"path": "README.md", "old_text": "a", "new_text": "b"}, "ok", false))
+	runCases(t, "unsupported-claim", []detectorCase{
+		{"code changed, nothing run", []st{code, wiring, say("I updated the contact details and finished wiring the frontend so it runs cleanly.")}, []int{3}},
+		{"only prose changed", []st{prose, say("I updated the README with the new install steps.")}, nil},
+		{"a run checked it", []st{code, wiring, do(sh("npm run build", "built in 3s", false)), say("I updated the contact details.")}, nil},
+	})
+}

@@ -205,13 +205,13 @@ func (f *shellFacts) classify(c *simpleCmd, prog string, args []string) {
 	case prog == "go" && len(args) > 0 && args[0] == "run", prog == "cargo" && len(args) > 0 && args[0] == "run":
 		f.run = true
 		f.raise(KindShell)
-	case searchPrograms[prog]:
+	case searchPrograms[prog] || psSearches[strings.ToLower(prog)]:
 		f.mention(args)
 		f.raise(KindSearch)
 		if prog == "find" && (contains(args, "-delete") || contains(args, "-exec") && contains(args, "rm")) {
 			f.raise(KindShell)
 		}
-	case readOnlyPrograms[prog]:
+	case readOnlyPrograms[prog] || psReads[strings.ToLower(prog)]:
 		if prog == "sleep" {
 			f.polls = true
 		}

@@ -419,6 +419,9 @@ type checkTracker struct {
 	// projectEdits counts changes to files the run did not create, edits
 	// every change.
 	projectEdits, edits int
+	// codeEdits counts changes to files that are not prose (code,
+	// settings), which a run could check.
+	codeEdits int
 }
 
 func (t *checkTracker) update(v *view) {
@@ -439,6 +442,9 @@ func (t *checkTracker) update(v *view) {
 				t.edits++
 				if !ef.file.created {
 					t.projectEdits++
+				}
+				if !isProse(ef.file.key) {
+					t.codeEdits++
 				}
 			}
 		}

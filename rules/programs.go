@@ -19,6 +19,20 @@ var searchPrograms = set(
 	"search_dir", "search_file", "find_file", "glob",
 )
 
+// psReads and psSearches are PowerShell's cmdlets (and their aliases) that
+// only look at things or look for them, lower-cased: PowerShell reads
+// names in any case.
+var (
+	psReads = set(
+		"get-content", "gc", "get-childitem", "gci", "dir", "get-item", "gi", "get-itemproperty",
+		"test-path", "get-location", "gl", "resolve-path", "get-process", "gps", "get-service",
+		"get-command", "gcm", "get-help", "get-date", "get-filehash", "measure-object", "select-object",
+		"format-table", "format-list", "out-string", "write-output", "write-host", "get-variable",
+		"get-acl", "get-psdrive",
+	)
+	psSearches = set("select-string", "sls", "findstr", "where-object")
+)
+
 // interpreters run a script or inline code.
 var interpreters = set(
 	"python", "python2", "python3", "pypy", "pypy3", "node", "nodejs", "deno", "bun", "ruby", "perl",

@@ -196,6 +196,15 @@ func (f *shellFacts) copy(prog string, args []string) {
 // document or a file.
 func (f *shellFacts) patch(prog string, c *simpleCmd, args []string) {
 	body := c.heredoc
+	if body == "" {
+		// The patch given as a word: apply_patch '*** Begin Patch…'.
+		for _, a := range args {
+			if strings.Contains(a, "*** Begin Patch") {
+				body = a
+				break
+			}
+		}
+	}
 	if body != "" && strings.Contains(body, "*** Begin Patch") {
 		f.edits = append(f.edits, parseApplyPatch(body)...)
 	} else {

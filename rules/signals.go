@@ -404,6 +404,9 @@ func (s *signaller) claim(v *view) {
 		if claim == "" && len(v.lower) > claimSpan {
 			claim = doneClaimIn(v.text, v.lower, max(claimSpan, len(v.lower)-2*claimSpan), len(v.lower))
 		}
+		if claim == "" && v.final {
+			claim = workReportIn(v.text, v.lower)
+		}
 	} else if i := bytes.Index(v.lower, []byte("[x]")); claim == "" && i >= 0 {
 		// A reply that goes on working: only a checked box, cheap to
 		// find, is looked for.
