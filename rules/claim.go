@@ -16,7 +16,7 @@ var unsupportedClaimInfo = Info{
 		"program with a check mark, in any language (\"pytest -q  # ✅ FONCTIONNE\"), claims it too. Hedged sentences (\"if the tests pass\", \"let me " +
 		"verify the fix works\") are not claims. Work declared done (a final reply or hand-in " +
 		"that says the tasks are complete, a final reply that reports in the first person what was changed " +
-		"(\"I've switched the storage layer to Redis\"), or boxes ticked in a file) after 10 or more file changes " +
+		"(\"I've switched the storage layer to Redis\"), or boxes ticked in a file) after 10 or more changes to code or settings (not prose) " +
 		"with nothing built, tested or run since the last run is one too, and so is a final reply " +
 		"that says the work is done or deployed (\"The fix has been deployed\"), or reports code changes in the " +
 		"first person (\"I updated the contact details\"), when the project " +
@@ -72,9 +72,10 @@ func (d *unsupportedClaim) observe(v *view, emit func(candidate)) {
 	start := v.n
 	switch {
 	case c.runs == 0:
-		if d.reported && d.reportedRun == -1 || c.projectEdits == 0 {
-			// Nothing was changed either: the claim is about something
-			// else (a question answered, history).
+		if d.reported && d.reportedRun == -1 || c.projectEdits == 0 || c.codeEdits == 0 {
+			// Nothing was changed either, or only prose that no run
+			// checks: the claim is about something else (a question
+			// answered, history, a document).
 			return
 		}
 		d.reportedRun = -1
@@ -115,7 +116,7 @@ func (d *unsupportedClaim) count(v *view) {
 			d.stretch, d.doneReported, d.verified = 0, false, true
 		}
 		for _, ef := range a.effects {
-			if ef.changed {
+			if ef.changed && !isProse(ef.file.key) {
 				d.stretch++
 			}
 		}
@@ -258,12 +259,13 @@ func verifies(a *act) bool {
 var buildPrograms = []string{"npx", "mvn", "gradle", "dotnet", "docker build", "docker compose", "cargo run", "cargo test", "go run", "go test",
 	"npm start", "npm test", "yarn build", "yarn test", "pnpm build", "pnpm test", "bun", "deno", "node", "cmake", "ninja"}
 
-// stepChanges counts the file changes of the step's actions.
+// stepChanges counts the changes the step's actions make to files a run
+// could check (not prose).
 func stepChanges(v *view) int {
 	n := 0
 	for i := range v.acts {
 		for _, ef := range v.acts[i].effects {
-			if ef.changed {
+			if ef.changed && !isProse(ef.file.key) {
 				n++
 			}
 		}

@@ -1,6 +1,9 @@
 package rules
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 // TestUnsupportedClaimCheckMarked covers a reply that marks the last run's
 // program with a check mark, in any language, when that run failed.
@@ -43,5 +46,19 @@ func TestUnsupportedClaimWorkReportNothingRun(t *testing.T) {
 		{"code changed, nothing run", []st{code, wiring, say("I updated the contact details and finished wiring the frontend so it runs cleanly.")}, []int{3}},
 		{"only prose changed", []st{prose, say("I updated the README with the new install steps.")}, nil},
 		{"a run checked it", []st{code, wiring, do(sh("npm run build", "built in 3s", false)), say("I updated the contact details.")}, nil},
+	})
+}
+
+// TestUnsupportedClaimProseOnly checks that documents written and tasks
+// ticked with nothing run are no unsupported claim: no run checks prose.
+func TestUnsupportedClaimProseOnly(t *testing.T) {
+	var docs []st
+	for i := range unverifiedDone + 2 {
+		docs = append(docs, do(tool("write", map[string]any{"path": fmt.Sprintf("specs/d%d.md", i), "content": "# doc\n"}, "ok", false)))
+	}
+	runCases(t, "unsupported-claim", []detectorCase{
+		{"docs written, a docs task ticked", append(append([]st{}, docs...),
+			do(tool("edit", map[string]any{"path": "specs/tasks.md", "old_text": "- [ ] T001 Create the docs index", "new_text": "- [X] T001 Create the docs index"}, "ok", false))), nil},
+		{"docs written, phase reported done", append(append([]st{}, docs...), say("Phase 1 completed.")), nil},
 	})
 }
