@@ -60,6 +60,14 @@ if __name__ == "__main__":
     unittest.main()
 PY
 }
+# tax_once: invoice.py without the bug (the tax applied once).
+tax_once() {
+python3 - <<'PY'
+src = open("invoice.py").read()
+src = src.replace("    taxed = net * (1 + TAX_RATE)\n    return round(taxed * (1 + TAX_RATE), 2)", "    return round(net * (1 + TAX_RATE), 2)")
+open("invoice.py", "w").write(src)
+PY
+}
 commit() { git add -A && git -c user.name=fixture -c user.email=fixture@example.invalid commit -qm "$1"; }
 case $kind in
 invoice) invoice ;;
@@ -87,11 +95,7 @@ PY
 ;;
 invoicetest)
 invoice
-python3 - <<'PY'
-src = open("invoice.py").read()
-src = src.replace("    taxed = net * (1 + TAX_RATE)\n    return round(taxed * (1 + TAX_RATE), 2)", "    return round(net * (1 + TAX_RATE), 2)")
-open("invoice.py", "w").write(src)
-PY
+tax_once
 commit "invoice totals"
 sed -i '/^if __name__/,$d' test_invoice.py
 cat >> test_invoice.py <<'PY'
@@ -283,11 +287,7 @@ MD
 ;;
 publish)
 invoice
-python3 - <<'PY'
-src = open("invoice.py").read()
-src = src.replace("    taxed = net * (1 + TAX_RATE)\n    return round(taxed * (1 + TAX_RATE), 2)", "    return round(net * (1 + TAX_RATE), 2)")
-open("invoice.py", "w").write(src)
-PY
+tax_once
 mkdir -p tools
 cat > tools/publish.sh <<'SH'
 #!/bin/sh
