@@ -49,6 +49,8 @@ var registry = []struct {
 	{loopInfo, func(s Settings) detector { return &loop{min: s.LoopSteps} }},
 	{sameReplyInfo, func(s Settings) detector { return &sameReply{} }},
 	{emptyProbesInfo, func(s Settings) detector { return &emptyProbeRow{} }},
+	{stoppedShortInfo, func(s Settings) detector { return &stoppedShort{} }},
+	{reclaimInfo, func(s Settings) detector { return &reclaim{} }},
 }
 
 // Engine runs the detectors over the steps of one run as they complete.

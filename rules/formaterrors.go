@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"regexp"
+	"strings"
 	"sync"
 )
 
@@ -13,7 +14,9 @@ var formatErrorsInfo = Info{
 		"or more than one action, unparsable arguments, an unknown tool. Seen as a harness message " +
 		"after the reply (\"Please always provide EXACTLY ONE action…\", \"format error\", \"no " +
 		"tool calls\") or as a tool result that rejects the call. Reported when FormatErrors " +
-		"replies in a row (default 3) were rejected.",
+		"replies in a row (default 3) were rejected, or as many calls within twice that many " +
+		"steps with other work in between, or at the second call of a tool the harness said does " +
+		"not exist.",
 }
 
 // rejection matches what harnesses say when they reject a reply or a call.
@@ -41,10 +44,17 @@ type formatErrors struct {
 	start        int
 	fired        bool
 	lastRejected int
-	buf          []byte
+	// refused are the recent steps whose calls the harness refused;
+	// spreadFired is set once they were reported.
+	refused     []int
+	spreadFired bool
+	// unknown maps the tools refused by name to the step they were first
+	// refused at.
+	unknown map[string]int
+	buf     []byte
 }
 
-func (d *formatErrors) reset() { *d = formatErrors{min: d.min, buf: d.buf} }
+func (d *formatErrors) reset() { *d = formatErrors{min: d.min, buf: d.buf, refused: d.refused[:0]} }
 
 func (d *formatErrors) observe(v *view, emit func(candidate)) {
 	// A harness message before this step rejects the previous reply.
@@ -61,11 +71,74 @@ func (d *formatErrors) observe(v *view, emit func(candidate)) {
 	}
 	// A tool result that rejects the call rejects this reply.
 	for i := range v.acts {
-		if v.acts[i].Refused {
+		if a := &v.acts[i]; a.Refused {
 			d.count(v.n, v.n, emit)
+			d.spread(v.n, emit)
+			d.unknownAgain(a, v.n, emit)
 			break
 		}
 	}
+}
+
+// unknownAgain reports a call to a tool the harness already said does not
+// exist: its refusal names the tool, and a call of that name was refused
+// within the last 2×min steps.
+func (d *formatErrors) unknownAgain(a *act, n int, emit func(candidate)) {
+	if a.Tool == "" || !strings.Contains(a.Output, a.Tool) {
+		return // refused for its arguments, or a refusal that names nothing
+	}
+	first, ok := d.unknown[a.Tool]
+	if d.unknown == nil {
+		d.unknown = map[string]int{}
+	}
+	if !ok || first <= n-2*d.min {
+		if len(d.unknown) >= 16 {
+			clear(d.unknown)
+		}
+		d.unknown[strings.Clone(a.Tool)] = n
+		return
+	}
+	if first == n || d.fired || d.spreadFired {
+		return
+	}
+	// One episode: the streak of refusals it may start is reported here.
+	d.spreadFired, d.fired = true, true
+	emit(candidate{subject: textSig("format-errors"), Finding: Finding{
+		Detector:  formatErrorsInfo.Name,
+		Severity:  formatErrorsInfo.Severity,
+		StartStep: first,
+		EndStep:   n,
+		Message: fmt.Sprintf("%s was refused at step %d as a tool that does not exist, and is called again; the harness's error lists the tools there are. Use one of those.",
+			a.Tool, first),
+		Evidence: clip(lastLine(a.Output), 160),
+	}})
+}
+
+// spread records that a call of step n was refused, and reports min
+// refusals within 2×min steps with other steps in between: the same
+// mistake made again after the harness said what its tools are.
+func (d *formatErrors) spread(n int, emit func(candidate)) {
+	i := 0
+	for i < len(d.refused) && d.refused[i] <= n-2*d.min {
+		i++
+	}
+	d.refused = append(d.refused[:0], d.refused[i:]...)
+	if len(d.refused) == 0 {
+		d.spreadFired = false
+	}
+	d.refused = append(d.refused, n)
+	if len(d.refused) < d.min || d.spreadFired || d.fired {
+		return
+	}
+	d.spreadFired = true
+	emit(candidate{subject: textSig("format-errors"), Finding: Finding{
+		Detector:  formatErrorsInfo.Name,
+		Severity:  formatErrorsInfo.Severity,
+		StartStep: d.refused[0],
+		EndStep:   n,
+		Message: fmt.Sprintf("The harness has refused %d calls in %d steps (a tool that does not exist, arguments it cannot read); its error lists what it takes. Use exactly that.",
+			len(d.refused), n-d.refused[0]+1),
+	}})
 }
 
 // count records that reply n was rejected, as seen at step at.

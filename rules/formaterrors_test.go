@@ -37,7 +37,29 @@ func TestFormatErrors(t *testing.T) {
 			do(tool("shell", map[string]any{"command": []string{"bash", "-lc", "python3 -m unittest -q"}}, "unsupported call: shell", true)),
 			do(tool("exec_command", map[string]any{"command": "python3 -m unittest -q"}, "failed to parse function arguments: missing field `cmd` at line 1 column 36", true)),
 			do(tool("exec_command", map[string]any{"cmd": "python3 -m unittest -q"}, "Process exited with code 0\nOutput:\nOK", false)),
+		}, []int{2}}, // shell, refused by name, called again: the episode is reported there
+		{"a tool that does not exist, again after a read", []st{
+			do(tool("run_terminal_cmd", map[string]any{"command": "python3 -m unittest"}, `unknown tool "run_terminal_cmd"; the tools are: read, write, edit, bash`, true)),
+			do(tool("read", map[string]any{"path": "invoice.py"}, "def total(): ...", false)),
+			do(tool("run_terminal_cmd", map[string]any{"command": "python3 -m unittest -v"}, `unknown tool "run_terminal_cmd"; the tools are: read, write, edit, bash`, true)),
+			do(tool("bash", map[string]any{"command": "python3 -m unittest"}, "OK", false)),
 		}, []int{3}},
+		{"three refusals spread over five steps", []st{
+			do(tool("run_terminal_cmd", map[string]any{"command": "ls"}, `unknown tool "run_terminal_cmd"`, true)),
+			do(tool("read", map[string]any{"path": "a.py"}, "x", false)),
+			do(tool("execute_command", map[string]any{"cmd": "ls"}, `unknown tool "execute_command"`, true)),
+			do(tool("read", map[string]any{"path": "b.py"}, "y", false)),
+			do(tool("shell_exec", map[string]any{"cmd": "ls"}, `unknown tool "shell_exec"`, true)),
+		}, []int{5}},
+		{"two refusals far apart", []st{
+			do(tool("run_terminal_cmd", map[string]any{"command": "ls"}, `unknown tool "run_terminal_cmd"`, true)),
+			do(tool("read", map[string]any{"path": "a.py"}, "x", false)),
+			do(tool("read", map[string]any{"path": "b.py"}, "x", false)),
+			do(tool("read", map[string]any{"path": "c.py"}, "x", false)),
+			do(tool("read", map[string]any{"path": "d.py"}, "x", false)),
+			do(tool("read", map[string]any{"path": "e.py"}, "x", false)),
+			do(tool("run_terminal_cmd", map[string]any{"command": "ls"}, `unknown tool "run_terminal_cmd"`, true)),
+		}, nil},
 		{"one refused call, then the right one", []st{
 			do(tool("shell", map[string]any{"command": []string{"python3", "-m", "unittest", "-q"}}, "unsupported call: shell", true)),
 			do(tool("exec_command", map[string]any{"cmd": "python3 -m unittest -q"}, "Process exited with code 1\nOutput:\nFAILED (failures=1)", false)),

@@ -440,8 +440,18 @@ var announceWords = newKeywords("i'll", "i will", "i'm going", "i am going", "le
 
 // stoppedShort signals a turn that ends on a reply announcing more work.
 func (s *signaller) stoppedShort(v *view) {
+	if found := announcedWork(v); found != "" {
+		s.emit(SignalStoppedShort, fmt.Sprintf("the turn ends on %q", clip(found, 80)))
+	}
+}
+
+// announcedWork returns the last sentence near the end of a final reply
+// that announces work still to do ("Next, I'll run the tests."), or "":
+// offers and questions ("let me know", "want me to…?") are no
+// announcement.
+func announcedWork(v *view) string {
 	if !v.final || len(v.lower) == 0 {
-		return
+		return ""
 	}
 	lower := v.lower
 	from := max(0, len(lower)-240)
@@ -450,14 +460,12 @@ func (s *signaller) stoppedShort(v *view) {
 	keywordHits(tail, announceWords, func(i int, w string) bool {
 		lo, hi := sentenceAt(tail, i, 200)
 		sent := tail[lo:hi]
-		if !announce().Match(sent) || strings.Contains(string(sent), "let me know") || strings.Contains(string(sent), "if you") ||
-			strings.Contains(string(sent), "?") || strings.Contains(string(sent), "would you") || strings.Contains(string(sent), "want me") {
+		if !announce().Match(sent) || bytes.Contains(sent, []byte("let me know")) || bytes.Contains(sent, []byte("if you")) ||
+			bytes.Contains(sent, []byte("?")) || bytes.Contains(sent, []byte("would you")) || bytes.Contains(sent, []byte("want me")) {
 			return true
 		}
 		found = strings.TrimSpace(v.text[from+lo : from+hi])
 		return true // the last such sentence
 	})
-	if found != "" {
-		s.emit(SignalStoppedShort, fmt.Sprintf("the turn ends on %q", clip(found, 80)))
-	}
+	return found
 }
