@@ -79,7 +79,7 @@ func TestKeys(t *testing.T) {
 		"advisor.fleet.url", "advisor.fleet.tenant", "advisor.fleet.creds", "advisor.fleet.tlsCA", "advisor.fleet.tlsCert", "advisor.fleet.tlsKey", "advisor.fleet.backlog", "advisor.fleet.publishTimeoutMs",
 		"compaction.enabled", "compaction.thresholdTokens", "compaction.thresholdPercent",
 		"compaction.reserveTokens", "compaction.keepRecentTokens",
-		"tools.bash.timeoutSeconds", "tools.output.maxLines", "tools.output.maxBytes", "tools.allowOutsideRoots",
+		"tools.bash.timeoutSeconds", "tools.output.maxLines", "tools.output.maxBytes", "tools.allowOutsideRoots", "tools.loopGuard",
 	}
 	if diff := cmp.Diff(want, keys()); diff != "" {
 		t.Errorf("keys (-want +got):\n%s", diff)

@@ -258,6 +258,10 @@ type Tools struct {
 	// AllowOutsideRoots lets read, write, edit, grep and find reach paths
 	// outside the project and the working folder. Off by default.
 	AllowOutsideRoots bool `yaml:"allowOutsideRoots"`
+	// LoopGuard is how many steps in a row with the same tool calls make
+	// vigil's agent tell itself so, once (internal/loopguard); 0 turns the
+	// guard off.
+	LoopGuard int `yaml:"loopGuard"`
 }
 
 // Bash are the bash tool's settings.
@@ -296,8 +300,9 @@ func Default() *Settings {
 		},
 		Compaction: Compaction{Enabled: true, ReserveTokens: 16384, KeepRecentTokens: 20000},
 		Tools: Tools{
-			Bash:   Bash{TimeoutSeconds: 120},
-			Output: Output{MaxLines: 2000, MaxBytes: 50 * 1024},
+			Bash:      Bash{TimeoutSeconds: 120},
+			Output:    Output{MaxLines: 2000, MaxBytes: 50 * 1024},
+			LoopGuard: 5,
 		},
 	}
 }

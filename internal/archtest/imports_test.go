@@ -81,6 +81,7 @@ var rules = []struct {
 	{"agent", []string{"llm", "session", "tools", "config"}, "the agent knows nothing of the advisor or the CLI; the advisor attaches through hooks and events"},
 	{"advisor", []string{"llm", "history", "session", "tools", "contextfiles", "rules", "config", "internal/yamlfile"}, "the advisor never imports the agent, integrations or the CLI"},
 	{"internal/rulesadvisor", []string{"advisor", "rules", "session", "transcript"}, "the detectors as an advisor reviewer, and nothing else"},
+	{"internal/loopguard", []string{"agent", "llm", "rules", "session", "transcript"}, "a hook of the agent judged by the rules, and nothing else"},
 	{"internal/replay", []string{"advisor", "history", "llm", "rules", "session", "transcript"}, "replays recorded runs to the advisor runtime, and nothing else"},
 	{"internal/fleet", []string{"advisor", "history", "internal/rulesadvisor", "llm", "rules", "session"}, "fleet mode carries steps and notes over NATS between the advisor runtime and a host it is given; it knows no agent, no sidecar, no CLI and no model provider (a worker's models come from its Factory); history only for the redactor every published byte passes"},
 	{"internal/advisorhost", []string{"agent", "advisor", "history", "session", "llm"}, "the glue between the agent and the advisor imports both, and history for the redactor its periodic forks pass, and nothing else"},

@@ -15,6 +15,7 @@ import (
 	"github.com/vigil-dev/vigil/config"
 	"github.com/vigil-dev/vigil/contextfiles"
 	"github.com/vigil-dev/vigil/internal/fleet"
+	"github.com/vigil-dev/vigil/internal/loopguard"
 	"github.com/vigil-dev/vigil/internal/models"
 	"github.com/vigil-dev/vigil/llm"
 	"github.com/vigil-dev/vigil/session"
@@ -210,6 +211,9 @@ func (a *app) build(sess *session.Session, ref string) error {
 	// to a running agent.
 	fwd := &forwardHook{}
 	hooks := []agent.Hook{fwd}
+	if n := a.settings.Tools.LoopGuard; n > 0 {
+		hooks = append(hooks, loopguard.New(n))
+	}
 	ag, err := agent.New(agent.Options{
 		Model:      model,
 		Info:       res.Info,
