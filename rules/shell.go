@@ -1,9 +1,7 @@
 package rules
 
 // simpleCmd is one simple command of a shell command line: its words
-// after quote removal, where its output goes and what it reads. The
-// commands parseShell returns are shared through its memo: read them,
-// never change them.
+// after quote removal, where its output goes and what it reads.
 type simpleCmd struct {
 	// args are the words, environment assignments (A=b) left out.
 	args []string
@@ -51,20 +49,15 @@ type simpleCmd struct {
 // could read it only by dropping text (an unclosed quote), or the line
 // nests deeper than any person writes, the hand parser's best-effort
 // reading stands: agents write lines that are not valid shell (truncated,
-// Windows paths, PowerShell).
+// Windows paths, PowerShell). The bash parser alone would do: it reads the
+// same commands, but at about a fifth of the speed and eight times the
+// allocation per line, which takes review of generated vigil sessions
+// below 150 MB/s per core (BenchmarkShellGrammar, docs/benchmarks.md).
 //
-// Agents repeat commands, so results are memoised by the exact line.
+// Nothing is memoised: a memo of lines cost as much as it saved on real
+// runs and on generated ones (docs/benchmarks.md, "One shell grammar?"),
+// and process-wide state has no place in a library.
 func parseShell(s string) []simpleCmd {
-	if cmds, ok := shellMemo.get(s); ok {
-		return cmds
-	}
-	cmds := parseUncached(s)
-	shellMemo.put(s, cmds)
-	return cmds
-}
-
-// parseUncached is parseShell without the memo.
-func parseUncached(s string) []simpleCmd {
 	cmds, compound := readHand(s)
 	if !compound || nestsDeep(s, maxNesting) {
 		return cmds

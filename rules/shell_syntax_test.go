@@ -238,7 +238,7 @@ func TestParseShellDeep(t *testing.T) {
 		if !reflect.DeepEqual(first, parseHand(line)) {
 			t.Errorf("%.20q…: not the hand parser's reading", line)
 		}
-		if again := parseUncached(line); !reflect.DeepEqual(first, again) {
+		if again := parseShell(line); !reflect.DeepEqual(first, again) {
 			t.Errorf("%.20q…: two readings differ", line)
 		}
 	}
@@ -258,59 +258,6 @@ func TestParseShellDeep(t *testing.T) {
 	if !ok || len(cmds) == 0 || len(cmds) > maxSyntaxDepth {
 		t.Errorf("%d nested ifs: %d commands (ok %v), want 1 to %d", n, len(cmds), ok, maxSyntaxDepth)
 	}
-}
-
-func TestParseMemo(t *testing.T) {
-	m := newParseMemo(4, 1<<20, 100)
-	lines := make([]string, 20)
-	for i := range lines {
-		lines[i] = fmt.Sprintf("pytest -k case%d", i)
-		m.put(lines[i], parseUncached(lines[i]))
-		if n := m.len(); n > 8 {
-			t.Fatalf("memo holds %d lines, want at most 8", n)
-		}
-	}
-	if _, ok := m.get(lines[0]); ok {
-		t.Errorf("the oldest line is still held")
-	}
-	got, ok := m.get(lines[19])
-	if !ok || !reflect.DeepEqual(got, parseUncached(lines[19])) {
-		t.Errorf("get(%q) = %v, %v", lines[19], got, ok)
-	}
-	// A line of the previous generation in use moves to the current one
-	// and survives the next turnover.
-	m = newParseMemo(2, 1<<20, 100)
-	m.put("a", nil)
-	m.put("b", nil)
-	m.put("c", nil) // a and b become the previous generation
-	m.get("a")      // a moves to the current one
-	m.put("d", nil) // c, a become previous; b is dropped
-	if _, ok := m.get("a"); !ok {
-		t.Errorf("a line in use was dropped")
-	}
-	if _, ok := m.get("b"); ok {
-		t.Errorf("a line not in use is still held")
-	}
-	long := strings.Repeat("x", 101)
-	m.put(long, nil)
-	if _, ok := m.get(long); ok {
-		t.Errorf("a line over lineMax was kept")
-	}
-	// The bytes bound turns generations over too.
-	m = newParseMemo(1000, 1000, 400)
-	for i := 0; i < 50; i++ {
-		m.put(fmt.Sprintf("%03d", i)+strings.Repeat(" ", 300), nil)
-	}
-	if n := m.len(); n > 4 {
-		t.Errorf("memo of 1000 bytes holds %d lines of 300", n)
-	}
-}
-
-// len reports how many lines the memo holds.
-func (m *parseMemo) len() int {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return len(m.cur) + len(m.prev)
 }
 
 // TestReadHandCompound: the hand parser notices the syntax it cannot
