@@ -169,3 +169,37 @@ func TestArchitectureListsEveryPackage(t *testing.T) {
 		}
 	}
 }
+
+// TestArchitectureListsEveryDependency keeps docs/architecture.md's table
+// of dependencies true: every module go.mod requires directly is named
+// there with its job.
+func TestArchitectureListsEveryDependency(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "docs", "architecture.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(data)
+	cmd := exec.Command("go", "list", "-m", "-f", "{{if and (not .Main) (not .Indirect)}}{{.Path}}{{end}}", "all")
+	cmd.Dir = filepath.Join("..", "..")
+	out, err := cmd.Output()
+	if err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			t.Fatalf("go list -m: %v\n%s", err, ee.Stderr)
+		}
+		t.Fatalf("go list -m: %v", err)
+	}
+	n := 0
+	for _, mod := range strings.Fields(string(out)) {
+		n++
+		if !strings.Contains(doc, "`"+mod+"`") {
+			t.Errorf("docs/architecture.md does not name the dependency %s: add it to the table of dependencies with its job", mod)
+		}
+	}
+	if n == 0 {
+		t.Fatal("go list -m found no direct dependencies")
+	}
+	if strings.Contains(doc, "../shared/") {
+		t.Error("docs/architecture.md cites a file outside the repository (../shared/)")
+	}
+}
