@@ -55,13 +55,15 @@ var piModel = map[string]string{"pi": "pi-fake-1", "omp": "omp-fake-1"}
 // piBash is the agent's bash tool running the failing check.
 const piBash = `{name: bash, arguments: {command: "sh fail.sh"}}`
 
-// configure writes the agent's model settings: fakellm as the provider
-// fake, Chat Completions for pi and Anthropic Messages for omp.
+// configurePi writes the agent's model settings: fakellm as the provider
+// fake, Chat Completions for pi (models pi-fake-1 and pi-fake-2) and
+// Anthropic Messages for omp.
 func (s *attachedSetup) configurePi(t *testing.T, name string) {
 	t.Helper()
 	if name == "pi" {
 		write(t, filepath.Join(s.home, ".pi", "agent", "models.json"), fmt.Sprintf(`{"providers": {"fake": {"baseUrl": "%s/v1", "api": "openai-completions", "apiKey": "dummy",
-  "models": [{"id": "pi-fake-1", "name": "pi-fake-1", "reasoning": false, "input": ["text"], "contextWindow": 200000, "maxTokens": 4096, "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0}}]}}}`, s.srv.URL()))
+  "models": [{"id": "pi-fake-1", "name": "pi-fake-1", "reasoning": false, "input": ["text"], "contextWindow": 200000, "maxTokens": 4096, "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0}},
+    {"id": "pi-fake-2", "name": "pi-fake-2", "reasoning": false, "input": ["text"], "contextWindow": 200000, "maxTokens": 4096, "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0}}]}}}`, s.srv.URL()))
 		return
 	}
 	write(t, filepath.Join(s.home, ".omp", "agent", "models.yml"), fmt.Sprintf("providers:\n  fake:\n    baseUrl: %s\n    apiKey: dummy\n    auth: apiKey\n    api: anthropic-messages\n    models:\n      - {id: omp-fake-1, name: omp-fake-1, contextWindow: 200000, maxTokens: 4096}\n", s.srv.URL()))
@@ -71,20 +73,26 @@ func (s *attachedSetup) configurePi(t *testing.T, name string) {
 // runPi runs pi or omp in print mode in the work folder.
 func (s *attachedSetup) runPi(t *testing.T, name, bin, prompt string) (string, error) {
 	t.Helper()
+	return s.runPiIn(t, name, bin, s.work, piModel[name], prompt)
+}
+
+// runPiIn runs pi or omp in print mode in dir, with model.
+func (s *attachedSetup) runPiIn(t *testing.T, name, bin, dir, model, prompt string) (string, error) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	args := []string{"-p", "--provider", "fake", "--model", piModel[name], prompt}
+	args := []string{"-p", "--provider", "fake", "--model", model, prompt}
 	if name == "omp" {
-		args = []string{"-p", "--model", "fake/" + piModel[name], "--no-title", "--no-lsp", "--auto-approve", prompt}
+		args = []string{"-p", "--model", "fake/" + model, "--no-title", "--no-lsp", "--auto-approve", prompt}
 	}
 	cmd := exec.CommandContext(ctx, bin, args...)
-	cmd.Dir = s.work
-	cmd.Env = append(append([]string(nil), s.env...), "PATH="+filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	cmd.Dir = dir
+	cmd.Env = append(append([]string(nil), s.env...), pathWith(bin))
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	start := time.Now()
 	err := cmd.Run()
-	t.Logf("%s ran %v", name, time.Since(start).Round(time.Millisecond))
+	t.Logf("%s ran %v in %s", name, time.Since(start).Round(time.Millisecond), dir)
 	if err != nil {
 		return out.String(), fmt.Errorf("%v\nstdout:\n%s\nstderr:\n%s", err, out.String(), errOut.String())
 	}
