@@ -244,7 +244,7 @@ func readPiJSON[T any](file string) (T, error) {
 		return v, nil
 	}
 	if err != nil {
-		return v, fmt.Errorf("read %s: %w", file, err)
+		return v, err // names file: not a regular file, too large, unreadable
 	}
 	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
 	if !json.Valid(data) {

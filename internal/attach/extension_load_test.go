@@ -203,3 +203,29 @@ func TestLoadProblems(t *testing.T) {
 		t.Errorf("unreadable trust store: %q", got)
 	}
 }
+
+// FuzzPiProjectTrust: any trust.json either reads as pi's decision or is
+// an error that names the file with its line and column (for what is not
+// JSON) or says it is not what pi writes; it never panics.
+func FuzzPiProjectTrust(f *testing.F) {
+	for _, s := range []string{"{}", `{"/a": true}`, `{"/a/b": false, "/a": true}`, `{"/a": null}`, "\uFEFF{}", "[]", `{"/a": 1}`, `{"/a": true,}`, "", "{", "nul"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		agentDir := t.TempDir()
+		file := filepath.Join(agentDir, "trust.json")
+		if err := os.WriteFile(file, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, err := PiProjectTrust(agentDir, "/a/b")
+		if err == nil {
+			if got < Trusted || got > TrustAsked {
+				t.Fatalf("decision %v from %q", got, data)
+			}
+			return
+		}
+		if msg := err.Error(); !strings.HasPrefix(msg, file+":") {
+			t.Fatalf("error does not name the file: %v", err)
+		}
+	})
+}
