@@ -107,6 +107,10 @@ func (e *env) oldProjectExtension(agent attach.Agent) (*attach.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	user, err := e.hooksFile(agent, "", true)
+	if err != nil || user == file {
+		return nil, err // PI_CODING_AGENT_DIR is the project's .pi
+	}
 	p, err := attach.PlanExtensionDetach(file)
 	if err != nil || !p.Changed() {
 		return nil, nil // not vigil's: not ours to move

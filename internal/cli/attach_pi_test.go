@@ -194,3 +194,22 @@ func TestStatusPiNotLoaded(t *testing.T) {
 		t.Errorf("a project pi trusts (its parent folder saved): %v", pis)
 	}
 }
+
+// TestAttachPiAgentDirInTheProject: with PI_CODING_AGENT_DIR set to the
+// project's .pi, the user's extension and the project's are one file:
+// attach writes it and moves nothing away.
+func TestAttachPiAgentDirInTheProject(t *testing.T) {
+	fakePi(t, "1.6.0")
+	h := newAttachHome(t)
+	t.Setenv("PI_CODING_AGENT_DIR", filepath.Join(h.project, ".pi"))
+	ext := filepath.Join(h.project, ".pi", "extensions", "vigil.ts")
+	for range 2 {
+		out, errOut, code := h.run(t, h.project, "attach", "pi", "--command", h.vigil)
+		if code != 0 || strings.Contains(out, "moved") {
+			t.Fatalf("attach: exit %d:\n%s%s", code, out, errOut)
+		}
+		if _, err := os.Stat(ext); err != nil {
+			t.Fatalf("attach:\n%s\n%v", out, err)
+		}
+	}
+}
