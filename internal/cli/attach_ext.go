@@ -94,9 +94,9 @@ func (c *attachCmd) runExtension(e *env, agent attach.Agent) error {
 // folder.
 func movedWhy(agent attach.Agent) string {
 	if agent == attach.Pi {
-		return "pi 0.79 and later load a project's extensions only in a project you trust"
+		return "pi 0.79 and later load a project's extensions only in a project you trust; the user's serve every project"
 	}
-	return "with both, omp would load it twice"
+	return "the user's serves every project"
 }
 
 // oldProjectExtension plans removing vigil's extension from the
