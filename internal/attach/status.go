@@ -30,6 +30,18 @@ type Locations struct {
 	// Project is the project folder; "" leaves project files out of
 	// [Status].
 	Project string
+	// PiAgent is $PI_CODING_AGENT_DIR, pi's agent folder; "" means
+	// Home/.pi/agent.
+	PiAgent string
+}
+
+// PiAgentDir returns pi's agent folder: where its user-level extensions,
+// settings and trust decisions are.
+func (l Locations) PiAgentDir() string {
+	if l.PiAgent != "" {
+		return l.PiAgent
+	}
+	return filepath.Join(l.Home, ".pi", "agent")
 }
 
 // File returns the hooks file of agent a at scope s: Claude Code's
@@ -38,7 +50,8 @@ type Locations struct {
 // hookd's secret) or HOME/.claude/settings.json, Codex's
 // PROJECT/.codex/hooks.json or CODEX_HOME/hooks.json; for pi and omp, the
 // file of vigil's extension: PROJECT/.pi/extensions/vigil.ts or
-// HOME/.pi/agent/extensions/vigil.ts (.omp for omp).
+// HOME/.pi/agent/extensions/vigil.ts (.omp for omp; pi's agent folder
+// is $PI_CODING_AGENT_DIR when set).
 func (l Locations) File(a Agent, s Scope) (string, error) {
 	var dir string
 	switch s {
@@ -67,6 +80,9 @@ func (l Locations) File(a Agent, s Scope) (string, error) {
 		}
 		return filepath.Join(dir, ".codex", "hooks.json"), nil
 	case Pi, Omp:
+		if a == Pi && s == User && l.PiAgent != "" {
+			return filepath.Join(l.PiAgent, "extensions", ExtensionName), nil
+		}
 		return filepath.Join(extensionDir(a, s, dir), ExtensionName), nil
 	}
 	return "", fmt.Errorf("unknown agent %q", a)

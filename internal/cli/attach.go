@@ -16,8 +16,8 @@ import (
 // attachCmd is `vigil attach AGENT` (docs/attach.md).
 type attachCmd struct {
 	Agent   string `arg:"" enum:"claude-code,codex,pi,omp" help:"The agent to attach to: claude-code, codex, pi or omp."`
-	Project string `help:"Claude Code: write the hooks into DIR/.claude/settings.local.json (not shared) and vigil's MCP server under DIR in ~/.claude.json; pi, omp: vigil's extension into DIR/.pi/extensions (.omp/extensions) (default: the git root of this folder, else this folder)." placeholder:"DIR" type:"existingdir"`
-	User    bool   `help:"Claude Code: write the hooks into ~/.claude/settings.json, for every project; pi, omp: the extension into ~/.pi/agent/extensions (~/.omp/agent/extensions)."`
+	Project string `help:"Claude Code: write the hooks into DIR/.claude/settings.local.json (not shared) and vigil's MCP server under DIR in ~/.claude.json; pi, omp: vigil's extension into DIR/.pi/extensions (.omp/extensions), which pi 0.79 and later load only in a trusted project (default for Claude Code: the git root of this folder, else this folder; for pi and omp: the user's folder)." placeholder:"DIR" type:"existingdir"`
+	User    bool   `help:"Claude Code: write the hooks into ~/.claude/settings.json, for every project; pi, omp: the extension into ~/.pi/agent/extensions (~/.omp/agent/extensions), for every project (their default)."`
 	File    string `name:"file" help:"pi, omp: write the extension to FILE instead of an extensions folder, to load with -e FILE." placeholder:"FILE" type:"path"`
 	Command string `help:"The binary the hooks run: vigil, or vigil-hook (default: the vigil-hook beside this vigil, else this vigil). Needed when this one was built by go run." placeholder:"PATH" type:"path"`
 	HTTP    bool   `name:"http" help:"Claude Code: send the tool, Stop, PreCompact and SessionEnd events to vigil hookd as HTTP hooks on loopback (no process per event); SessionStart and UserPromptSubmit stay commands and start hookd."`
@@ -28,8 +28,8 @@ type attachCmd struct {
 // detachCmd is `vigil detach AGENT` (docs/attach.md).
 type detachCmd struct {
 	Agent   string `arg:"" enum:"claude-code,codex,pi,omp" help:"The agent to detach from: claude-code, codex, pi or omp."`
-	Project string `help:"Claude Code: edit DIR/.claude/settings.local.json (and what an older vigil wrote into DIR/.claude/settings.json and DIR/.mcp.json); pi, omp: remove the extension from DIR/.pi/extensions (.omp/extensions) (default: the git root of this folder, else this folder)." placeholder:"DIR" type:"existingdir"`
-	User    bool   `help:"Claude Code: edit ~/.claude/settings.json; pi, omp: remove the extension from ~/.pi/agent/extensions (~/.omp/agent/extensions)."`
+	Project string `help:"Claude Code: edit DIR/.claude/settings.local.json (and what an older vigil wrote into DIR/.claude/settings.json and DIR/.mcp.json); pi, omp: remove the extension from DIR/.pi/extensions (.omp/extensions) (default for Claude Code: the git root of this folder, else this folder; for pi and omp: the user's folder and this project's)." placeholder:"DIR" type:"existingdir"`
+	User    bool   `help:"Claude Code: edit ~/.claude/settings.json; pi, omp: remove the extension from ~/.pi/agent/extensions (~/.omp/agent/extensions) only."`
 	File    string `name:"file" help:"pi, omp: remove the extension written with attach --file FILE." placeholder:"FILE" type:"path"`
 	DryRun  bool   `name:"dry-run" help:"Print the change as a unified diff and write nothing."`
 }
@@ -437,6 +437,7 @@ func (e *env) hooksFile(agent attach.Agent, project string, user bool) (string, 
 	if d, ok := e.lookupEnv("CODEX_HOME"); ok && d != "" {
 		loc.CodexHome = d
 	}
+	loc.PiAgent, _ = e.lookupEnv("PI_CODING_AGENT_DIR")
 	if agent == attach.Codex {
 		if project != "" {
 			return "", &exitError{code: exitUsage, err: errors.New("--project is for claude-code: Codex's hooks go into $CODEX_HOME/hooks.json (default ~/.codex/hooks.json)")}

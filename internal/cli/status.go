@@ -45,6 +45,9 @@ type attachedStatus struct {
 	// Shared: the file is meant to be committed (Claude Code's project
 	// settings.json), where an older vigil wrote its hooks.
 	Shared bool `json:"shared,omitempty"`
+	// NotLoaded says why the agent may not load vigil's extension (pi,
+	// omp): its version, or a project pi does not trust.
+	NotLoaded []string `json:"not_loaded,omitempty"`
 }
 
 type sidecarStatus struct {
@@ -63,6 +66,7 @@ func (c *statusCmd) Run(e *env) error {
 	if d, ok := e.lookupEnv("CODEX_HOME"); ok && d != "" {
 		loc.CodexHome = d
 	}
+	loc.PiAgent, _ = e.lookupEnv("PI_CODING_AGENT_DIR")
 	if cwd, err := os.Getwd(); err == nil {
 		loc.Project = contextfiles.ProjectRoot(cwd)
 	}
@@ -89,6 +93,9 @@ func (c *statusCmd) Run(e *env) error {
 			s.Error = a.Err.Error()
 		}
 		s.MCP = a.MCP.Report()
+		if a.Attached() && attach.UsesExtension(a.Agent) {
+			s.NotLoaded = e.extensionProblems(a, loc)
+		}
 		rep.Attached = append(rep.Attached, s)
 	}
 	dir, err := sidecar.RuntimeDir(e.lookupEnv)
@@ -160,6 +167,9 @@ func printStatus(e *env, rep statusReport) {
 				state += fmt.Sprintf(" (%d over HTTP to vigil hookd)", len(a.HTTP))
 			}
 		}
+		if len(a.NotLoaded) > 0 {
+			state += "; it may not be loaded (below)"
+		}
 		if a.Shared && a.Attached {
 			state += "; this file is shared with the project and holds your vigil's path (and hookd's secret): run vigil attach again to move the hooks to settings.local.json, or vigil detach"
 		}
@@ -175,6 +185,11 @@ func printStatus(e *env, rep statusReport) {
 		fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", a.Agent, a.Scope, a.File, state)
 	}
 	w.Flush()
+	for _, a := range rep.Attached {
+		for _, p := range a.NotLoaded {
+			fmt.Fprintf(e.stdout, "%s, %s: %s\n", a.Agent, a.File, p)
+		}
+	}
 	fmt.Fprintln(e.stdout)
 	if len(rep.Sidecars) == 0 {
 		fmt.Fprintln(e.stdout, "No live sidecars.")
@@ -193,4 +208,11 @@ func printStatus(e *env, rep statusReport) {
 	for _, p := range rep.Problems {
 		fmt.Fprintln(e.stdout, "problem:", p)
 	}
+}
+
+// extensionProblems says why the agent on PATH may not load vigil's
+// extension attached in a.
+func (e *env) extensionProblems(a attach.Attachment, loc attach.Locations) []string {
+	path, _ := e.lookupEnv("PATH")
+	return attach.LoadProblems(a.Agent, a.Scope, a.File, attach.FindAgent(e.ctx, a.Agent, path), loc.PiAgentDir())
 }

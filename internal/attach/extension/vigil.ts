@@ -162,6 +162,26 @@ function runHook(dir: string, body: string, ms: number): Promise<Reply> {
   });
 }
 
+// Two copies of this file may load in one agent: the user's and a
+// project's (pi before 0.79, a project pi trusts, omp). The first copy to
+// send a session's event speaks for that session until it ends; the other
+// stays quiet, so that the sidecar hears each event once.
+const owners: Map<string, object> = ((globalThis as any)[Symbol.for("vigil.extension.owners")] ??= new Map());
+const self = {};
+
+// mine claims session for this copy: false when another copy has.
+function mine(session: string): boolean {
+  const owner = owners.get(session);
+  if (owner === undefined) owners.set(session, self);
+  return owner === undefined || owner === self;
+}
+
+// release gives up session when this copy speaks for it.
+function release(ctx: any) {
+  const session = ctx?.sessionManager?.getSessionId?.();
+  if (session && owners.get(session) === self) owners.delete(session);
+}
+
 // send hands one event, in Claude Code's shape, to the session's sidecar.
 async function send(ctx: any, event: string, fields: Record<string, unknown>): Promise<Reply> {
   let dir = "";
@@ -169,7 +189,7 @@ async function send(ctx: any, event: string, fields: Record<string, unknown>): P
     dir = runtimeDir();
     const sm = ctx?.sessionManager;
     const session = sm?.getSessionId?.();
-    if (!session) return null;
+    if (!session || !mine(session)) return null;
     const input = {
       session_id: session,
       transcript_path: sm.getSessionFile?.() ?? null,
@@ -330,5 +350,6 @@ export default function vigil(pi: any) {
       if (stopping) await stopping;
     }
     await send(ctx, "SessionEnd", { reason: String(event?.reason ?? "quit") });
+    release(ctx);
   });
 }
