@@ -73,6 +73,7 @@ var rules = []struct {
 	{"internal/eval", []string{"rules", "transcript", "session", "llm"}, "eval scores reviewers of transcripts and nothing else"},
 	{"internal/review", []string{"rules", "transcript", "session", "llm", "internal/regularfile"}, "a review streams transcripts through the detectors and nothing else"},
 	{"internal/report", []string{"internal/review", "rules", "transcript"}, "reports render reviews and nothing else"},
+	{"internal/printnotes", []string{"agent", "advisor", "history", "session", "llm", "internal/report"}, "print mode's notes on stderr: agent events in, escaped lines out, and nothing else"},
 	{"internal/locate", []string{"session", "internal/regularfile"}, "locate finds a project's session files in the agents' folders; it reads no more of a file than the working folder it records"},
 	{"internal/stats", []string{"llm", "session"}, "stats adds up session files and nothing else; prices come from the caller"},
 	{"internal/attach", []string{"internal/yamlfile"}, "attach edits the agents' settings files and nothing else"},
