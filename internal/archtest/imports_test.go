@@ -71,7 +71,7 @@ var rules = []struct {
 	{"transcript", []string{"llm", "session", "history", "internal/regularfile"}, "readers turn foreign formats into session entries (advice recognised as history.IsAdvice reads it) and nothing else"},
 	{"rules", []string{"llm", "session", "transcript"}, "detectors read steps and nothing else"},
 	{"internal/eval", []string{"rules", "transcript", "session", "llm"}, "eval scores reviewers of transcripts and nothing else"},
-	{"internal/review", []string{"rules", "transcript", "session", "llm", "internal/regularfile"}, "a review streams transcripts through the detectors and nothing else"},
+	{"internal/review", []string{"rules", "transcript", "session", "llm", "history", "internal/regularfile"}, "a review streams transcripts through the detectors and nothing else (history for the diff and redaction of what a finding quotes)"},
 	{"internal/report", []string{"internal/review", "rules", "transcript"}, "reports render reviews and nothing else"},
 	{"internal/printnotes", []string{"agent", "advisor", "history", "session", "llm", "internal/report"}, "print mode's notes on stderr: agent events in, escaped lines out, and nothing else"},
 	{"internal/locate", []string{"session", "internal/regularfile"}, "locate finds a project's session files in the agents' folders; it reads no more of a file than the working folder it records"},
