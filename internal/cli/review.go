@@ -94,7 +94,7 @@ func (c *reviewCmd) run(e *env) error {
 	// skip notes a file or folder found in a folder that is left out:
 	// one that is not a transcript at all is no error (a folder may hold
 	// anything), one that could not be read is.
-	clear := func() {
+	clearLines := func() {
 		if bar != nil {
 			bar.Clear()
 		}
@@ -103,7 +103,7 @@ func (c *reviewCmd) run(e *env) error {
 		}
 	}
 	skip := func(path string, err error) {
-		clear()
+		clearLines()
 		why := strings.TrimPrefix(err.Error(), "read "+path+": ")
 		if review.NotTranscript(err) {
 			skipped.NotTranscripts++
@@ -116,7 +116,7 @@ func (c *reviewCmd) run(e *env) error {
 		fmt.Fprintf(e.stderr, "vigil: skipped %s: %s\n", report.Escape(path), report.Escape(why))
 	}
 	emit := func(f *report.File) {
-		clear()
+		clearLines()
 		if c.JSON {
 			out.check(report.WriteJSON(out, f))
 		} else {
@@ -172,7 +172,7 @@ func (c *reviewCmd) run(e *env) error {
 		}
 		emit(&report.File{Path: in.Path, Result: res, Err: err})
 	}
-	clear()
+	clearLines()
 	if !c.JSON && len(rows) > 1 {
 		fmt.Fprintln(out)
 		out.check(report.WriteSummary(out, rows, skipped, style))

@@ -45,10 +45,13 @@ func (s *Status) Show() {
 }
 
 // Clear erases the status, leaving the cursor at the start of the line,
-// so that other output can be written; the next Set draws it again.
+// so that other output can be written, and forgets it: nothing is drawn
+// again until the next Set (so a Show that comes after the work's last
+// Clear draws nothing).
 func (s *Status) Clear() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.line = ""
 	if s.drawn {
 		fmt.Fprint(s.w, "\r\x1b[K")
 		s.drawn = false

@@ -15,7 +15,6 @@ func TestStatusHiddenUntilShown(t *testing.T) {
 	s := report.NewStatus(&b)
 	s.Set("reviewing 1 of 3 sessions: a.jsonl")
 	s.Set("reviewing 2 of 3 sessions: b.jsonl")
-	s.Clear()
 	if b.Len() != 0 {
 		t.Fatalf("drawn before Show: %q", b.String())
 	}
@@ -30,6 +29,10 @@ func TestStatusHiddenUntilShown(t *testing.T) {
 		t.Errorf("Clear wrote %q", got)
 	}
 	b.Reset()
+	s.Show() // after the last Clear, as a late timer would: nothing
+	if b.Len() != 0 {
+		t.Errorf("a Show after Clear drew %q", b.String())
+	}
 	s.Set("reviewing 3 of 3 sessions: \x1b]0;pwned\x07.jsonl")
 	if got, want := b.String(), "\r\x1b[Kreviewing 3 of 3 sessions: \\x1b]0;pwned\\x07.jsonl"; got != want {
 		t.Errorf("escaped line %q, want %q", got, want)
