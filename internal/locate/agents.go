@@ -109,7 +109,7 @@ func codexSessions(e Env, f *Found) {
 			f.Errs = append(f.Errs, err)
 			return nil
 		}
-		if cwd == "" || filepath.Clean(cwd) != e.CWD {
+		if cwd == "" || !e.isProject(cwd) {
 			return nil
 		}
 		fi, err := d.Info()

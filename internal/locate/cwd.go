@@ -32,7 +32,7 @@ func recordedCWD(path string) (string, error) {
 		return "", fmt.Errorf("read %s: %w", path, unwrapPath(err))
 	}
 	defer f.Close()
-	r := bufio.NewReaderSize(io.LimitReader(f, maxHeadBytes), 64<<10)
+	r := bufio.NewReaderSize(io.LimitReader(f, maxHeadBytes), 16<<10)
 	for range maxHeadLines {
 		line, err := r.ReadSlice('\n')
 		if errors.Is(err, bufio.ErrBufferFull) {

@@ -29,6 +29,10 @@
 //     temporary folder, or pi's name for any other path ("/" made "-").
 //     pi's name is tried for every path.
 //
+// The project is its folder as given and, when they differ, as its
+// symbolic links resolve: an agent may record either (/tmp/p is
+// /private/tmp/p on macOS).
+//
 // Folder names can collide (a/b-c and a-b/c share a slug): a file whose
 // opening lines record another working folder is left out. A file that
 // records none is kept when its folder is the project's.

@@ -39,6 +39,16 @@ type Env struct {
 	// Getenv reads VIGIL_AGENT_DIR, CLAUDE_CONFIG_DIR, CODEX_HOME and
 	// PI_CODING_AGENT_DIR; nil reads none.
 	Getenv func(string) string
+
+	// project is every name of the project: CWD, and the path with its
+	// symbolic links resolved when that differs (an agent may record
+	// either).
+	project []string
+}
+
+// isProject reports whether a recorded working folder is the project.
+func (e Env) isProject(cwd string) bool {
+	return slices.Contains(e.project, filepath.Clean(cwd))
 }
 
 func (e Env) env(name string) string {
@@ -86,15 +96,29 @@ type Found struct {
 	Errs []error
 }
 
-// Sessions finds the project's sessions of every agent.
+// Sessions finds the project's sessions of every agent: those of its
+// folder as given and, when it differs, as its symbolic links resolve
+// (/tmp/p may be /private/tmp/p to an agent), each file once.
 func Sessions(e Env) Found {
-	e.CWD = filepath.Clean(e.CWD)
+	e.project = []string{filepath.Clean(e.CWD)}
+	if real, err := filepath.EvalSymlinks(e.project[0]); err == nil && real != e.project[0] {
+		e.project = append(e.project, real)
+	}
 	var f Found
-	vigilSessions(e, &f)
-	claudeSessions(e, &f)
-	codexSessions(e, &f)
-	piSessions(e, &f)
-	ompSessions(e, &f)
+	for _, cwd := range e.project {
+		e.CWD = cwd
+		vigilSessions(e, &f)
+		claudeSessions(e, &f)
+		piSessions(e, &f)
+		ompSessions(e, &f)
+	}
+	codexSessions(e, &f) // every rollout is read once, whatever the name
+	seen := map[string]bool{}
+	f.Sessions = slices.DeleteFunc(f.Sessions, func(s Session) bool {
+		dup := seen[s.Path]
+		seen[s.Path] = true
+		return dup
+	})
 	slices.SortStableFunc(f.Sessions, func(a, b Session) int {
 		if c := b.Modified.Compare(a.Modified); c != 0 {
 			return c
@@ -187,7 +211,7 @@ func (f *Found) addFolder(e Env, a Agent, dir string) {
 			f.Errs = append(f.Errs, err)
 			continue
 		}
-		if cwd != "" && filepath.Clean(cwd) != e.CWD {
+		if cwd != "" && !e.isProject(cwd) {
 			continue // another folder that shares this one's name
 		}
 		f.Sessions = append(f.Sessions, Session{Path: path, Agent: a, Modified: fi.ModTime()})

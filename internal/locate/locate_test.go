@@ -203,3 +203,23 @@ func TestUnreadable(t *testing.T) {
 		t.Errorf("errors = %v, want one naming pipe.jsonl as a named pipe", f.Errs)
 	}
 }
+
+// TestSymlinkedProject: a project reached through a symbolic link is
+// found under both its names, each file once.
+func TestSymlinkedProject(t *testing.T) {
+	home := t.TempDir()
+	real := filepath.Join(home, "real", "p")
+	if err := os.MkdirAll(real, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(home, "link")
+	if err := os.Symlink(filepath.Join(home, "real"), link); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	via := filepath.Join(link, "p")
+	write(t, filepath.Join(home, ".claude", "projects", locate.ClaudeSlug(real), "a.jsonl"), `{"cwd":"`+real+`"}`+"\n", 1)
+	write(t, filepath.Join(home, ".pi", "agent", "sessions", locate.PiDir(via), "b.jsonl"), `{"type":"session","cwd":"`+via+`"}`+"\n", 2)
+	write(t, filepath.Join(home, ".codex", "sessions", "2026", "12", "01", "rollout-c.jsonl"), `{"type":"session_meta","payload":{"cwd":"`+real+`"}}`+"\n", 3)
+	f := locate.Sessions(locate.Env{Home: home, CWD: via, TempDir: "/nonexistent-tmp"})
+	equal(t, paths(f), []string{"Codex rollout-c.jsonl", "pi b.jsonl", "Claude Code a.jsonl"})
+}
