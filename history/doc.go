@@ -96,6 +96,8 @@
 // ("[vigil cut M of the change's B bytes here]" when a line itself was
 // cut). A replacement of more than 1 MiB is shown as its old lines removed
 // and its new lines added, without comparing them, to bound the time.
+// [Change] gives one call's change the same way, without the fence, for
+// `vigil review`'s reports.
 //
 // Custom entries the model is sent are one-liners, "[TYPE] text"
 // (the agent's "[aborted] [Interrupted by user]", "[resume] …"), except

@@ -449,19 +449,35 @@ func firstString(obj map[string]json.RawMessage, keys []string) (string, bool) {
 }
 
 // writeChange writes a change's diff under its tool line, as a fenced
-// "diff" block, cut to MaxEditLines lines and MaxEditLines ×
-// MaxEditLineBytes bytes: the head and the tail around a marker that says
-// how many lines (or, when a line itself was cut, bytes) vigil left out.
+// "diff" block, cut by [cutChange]: the head and the tail around a marker
+// that says how many lines (or, when a line itself was cut, bytes) vigil
+// left out.
 func (w *writer) writeChange(diff string) {
-	if diff == "" {
-		return
+	head, marker, tail := cutChange(diff, w.opts.MaxEditLines)
+	if head != "" {
+		writeFenceInfo(&w.sb, head, "diff")
 	}
-	maxLines := w.opts.MaxEditLines
+	if marker != "" {
+		w.line(marker)
+	}
+	if tail != "" {
+		writeFenceInfo(&w.sb, tail, "diff")
+	}
+}
+
+// cutChange cuts a change's diff to maxLines lines and maxLines ×
+// MaxEditLineBytes bytes: a diff within both is its head alone; a longer
+// one keeps its head and its tail, around a marker saying what was left
+// out ("[vigil cut N of the change's L lines here]", or "… B bytes here]"
+// when a line itself was cut).
+func cutChange(diff string, maxLines int) (head, marker, tail string) {
+	if diff == "" {
+		return "", "", ""
+	}
 	maxBytes := maxLines * MaxEditLineBytes
 	total := lineCount(diff)
 	if total <= maxLines && len(diff) <= maxBytes {
-		writeFenceInfo(&w.sb, diff, "diff")
-		return
+		return diff, "", ""
 	}
 	// head is diff[:h] and tail diff[t:], each at a line break where the
 	// cut is by lines.
@@ -476,23 +492,16 @@ func (w *writer) writeChange(diff string) {
 	if budget := maxBytes - maxBytes/2; len(diff)-t > budget {
 		t += cutAt(diff[t:], len(diff)-t-budget, true)
 	}
-	head, tail := diff[:h], diff[t:]
+	head, tail = diff[:h], diff[t:]
 	whole := (h == 0 || diff[h] == '\n') && (t == len(diff) || diff[t-1] == '\n')
 	if whole {
 		head = strings.TrimSuffix(head, "\n")
-	}
-	if head != "" {
-		writeFenceInfo(&w.sb, head, "diff")
-	}
-	if whole {
 		lines := total - lineCount(head) - lineCount(tail)
-		w.line("[vigil cut ", strconv.Itoa(lines), " of the change's ", strconv.Itoa(total), " lines here]")
+		marker = "[vigil cut " + strconv.Itoa(lines) + " of the change's " + strconv.Itoa(total) + " lines here]"
 	} else {
-		w.line("[vigil cut ", strconv.Itoa(t-h), " of the change's ", strconv.Itoa(len(diff)), " bytes here]")
+		marker = "[vigil cut " + strconv.Itoa(t-h) + " of the change's " + strconv.Itoa(len(diff)) + " bytes here]"
 	}
-	if tail != "" {
-		writeFenceInfo(&w.sb, tail, "diff")
-	}
+	return head, marker, tail
 }
 
 // nthLineEnd returns where the nth line of s ends (the index of its line

@@ -84,6 +84,10 @@ type appOptions struct {
 	advModel string // the advisor's model reference; "" = modelRoles.advisor
 }
 
+// withoutAKey ends the error of a vigil that finds no model it can use:
+// what works with no key at all.
+const withoutAKey = "Without a key: vigil demo (a scripted model), vigil review (zero-token detectors over this project's recorded sessions), vigil attach claude-code|codex|pi|omp (the advisor falls back to the zero-token rules reviewer), or a local model with auth: none in models.yml (docs/models.md)"
+
 func newApp(e *env, o appOptions) (*app, error) {
 	cwd, err := os.Getwd()
 	if err != nil {
@@ -101,7 +105,7 @@ func newApp(e *env, o appOptions) (*app, error) {
 		} else {
 			res, why, err := a.registry.DefaultModel()
 			if err != nil {
-				return nil, fmt.Errorf("no model configured, and %w; or pass --model provider/model, or set modelRoles.default in %s", err, config.UserFile(a.agentDir))
+				return nil, fmt.Errorf("no model configured, and %w; or pass --model provider/model, or set modelRoles.default in %s. %s", err, config.UserFile(a.agentDir), withoutAKey)
 			}
 			a.modelRef = res.Ref().String()
 			fmt.Fprintf(e.stderr, "vigil: no model configured; using %s (%s; vigil models lists the others). Choose with --model provider/model, or set modelRoles.default in %s\n", a.modelRef, why, config.UserFile(a.agentDir))

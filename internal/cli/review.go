@@ -7,8 +7,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
+	"time"
 
+	"github.com/vigil-dev/vigil/internal/locate"
 	"github.com/vigil-dev/vigil/internal/report"
 	"github.com/vigil-dev/vigil/internal/review"
 	"github.com/vigil-dev/vigil/rules"
@@ -17,7 +20,7 @@ import (
 // reviewCmd is `vigil review`: the zero-token detectors over recorded
 // sessions (docs/review.md).
 type reviewCmd struct {
-	Paths   []string `arg:"" optional:"" name:"path" help:"Transcript files, or folders to search for them."`
+	Paths   []string `arg:"" optional:"" name:"path" help:"Transcript files, or folders to search for them; none: this folder's sessions of every agent vigil reads (vigil, Claude Code, Codex, pi, omp), newest first."`
 	Sample  bool     `help:"Review the sample session bundled with vigil."`
 	JSON    bool     `name:"json" help:"Print one JSON object per file, one per line, instead of the text report."`
 	HTML    string   `name:"html" placeholder:"FILE" help:"Also write a self-contained HTML page with each run's timeline to FILE."`
@@ -51,14 +54,26 @@ func (c *reviewCmd) run(e *env) error {
 		}
 		failOn = s
 	}
-	if len(c.Paths) == 0 && !c.Sample {
-		return &exitError{code: exitUsage, err: errors.New("review: name transcript files or folders, or use --sample")}
-	}
 	settings, err := loadRules(c.Rules)
 	if err != nil {
 		return &exitError{code: exitUsage, err: err}
 	}
-	inputs := review.Inputs(c.Paths)
+	// On a terminal, a status line once the work has taken a second.
+	var status *report.Status
+	if isTerminal(e.stderr) {
+		status = report.NewStatus(e.stderr)
+		t := time.AfterFunc(time.Second, status.Show)
+		defer t.Stop()
+	}
+	var inputs []review.Input
+	project := len(c.Paths) == 0 && !c.Sample
+	if project {
+		if inputs, err = projectInputs(e, status); err != nil {
+			return err
+		}
+	} else {
+		inputs = review.Inputs(c.Paths)
+	}
 	style := report.Style{Color: c.Color == "always" || c.Color == "auto" && isTerminal(e.stdout) && !e.hasEnv("NO_COLOR"), Signals: c.Signals}
 	// Signals cost a little; look for them only where they are shown.
 	opt := review.Options{Settings: settings, Signals: c.JSON || c.Signals}
@@ -79,10 +94,16 @@ func (c *reviewCmd) run(e *env) error {
 	// skip notes a file or folder found in a folder that is left out:
 	// one that is not a transcript at all is no error (a folder may hold
 	// anything), one that could not be read is.
-	skip := func(path string, err error) {
+	clearLines := func() {
 		if bar != nil {
 			bar.Clear()
 		}
+		if status != nil {
+			status.Clear()
+		}
+	}
+	skip := func(path string, err error) {
+		clearLines()
 		why := strings.TrimPrefix(err.Error(), "read "+path+": ")
 		if review.NotTranscript(err) {
 			skipped.NotTranscripts++
@@ -95,9 +116,7 @@ func (c *reviewCmd) run(e *env) error {
 		fmt.Fprintf(e.stderr, "vigil: skipped %s: %s\n", report.Escape(path), report.Escape(why))
 	}
 	emit := func(f *report.File) {
-		if bar != nil {
-			bar.Clear()
-		}
+		clearLines()
 		if c.JSON {
 			out.check(report.WriteJSON(out, f))
 		} else {
@@ -121,7 +140,10 @@ func (c *reviewCmd) run(e *env) error {
 		res, err := review.Read(e.ctx, bytes.NewReader(sampleSession), sampleName, opt)
 		emit(&report.File{Path: sampleName, Result: res, Err: err})
 	}
-	for _, in := range inputs {
+	for i, in := range inputs {
+		if status != nil && bar == nil {
+			status.Set(fmt.Sprintf("reviewing %d of %d: %s", i+1, len(inputs), filepath.Base(in.Path)))
+		}
 		if e.ctx.Err() != nil {
 			// Cut short between two files: the report names the first
 			// file left unreviewed, as it does when the signal comes
@@ -150,9 +172,7 @@ func (c *reviewCmd) run(e *env) error {
 		}
 		emit(&report.File{Path: in.Path, Result: res, Err: err})
 	}
-	if bar != nil {
-		bar.Clear()
-	}
+	clearLines()
 	if !c.JSON && len(rows) > 1 {
 		fmt.Fprintln(out)
 		out.check(report.WriteSummary(out, rows, skipped, style))
@@ -184,6 +204,43 @@ func (c *reviewCmd) run(e *env) error {
 		return &exitError{code: exitFindings, err: fmt.Errorf("review: found %s findings (--fail-on %s)", worst, failOn)}
 	}
 	return nil
+}
+
+// projectInputs finds the sessions of the working folder (package
+// locate) and says on stderr what it found, or, when none, where it
+// looked and what to pass instead.
+func projectInputs(e *env, status *report.Status) ([]review.Input, error) {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return nil, &exitError{code: exitUsage, err: fmt.Errorf("review: find the working folder: %w", err)}
+	}
+	home, _ := e.lookupEnv("HOME")
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	if status != nil {
+		status.Set("looking for this project's sessions")
+	}
+	found := locate.Sessions(locate.Env{Home: home, CWD: cwd, Getenv: func(k string) string { v, _ := e.lookupEnv(k); return v }})
+	if status != nil {
+		status.Clear()
+	}
+	for _, err := range found.Errs {
+		fmt.Fprintf(e.stderr, "vigil: %s\n", report.Escape(err.Error()))
+	}
+	if len(found.Sessions) == 0 {
+		fmt.Fprintf(e.stderr, "vigil: no sessions of this project (%s) found; looked in\n", report.Escape(cwd))
+		for _, line := range strings.Split(strings.TrimSuffix(found.Where(home), "\n"), "\n") {
+			fmt.Fprintln(e.stderr, report.Escape(line))
+		}
+		return nil, &exitError{code: exitUsage, err: errors.New("review: name transcript files or folders (vigil review PATH...), or try vigil review --sample")}
+	}
+	fmt.Fprintf(e.stderr, "vigil: %s\n", found.Summary())
+	inputs := make([]review.Input, len(found.Sessions))
+	for i, s := range found.Sessions {
+		inputs[i] = review.Input{Path: s.Path, Walked: true}
+	}
+	return inputs, nil
 }
 
 // writeHTMLFile writes the HTML report to path.

@@ -160,14 +160,14 @@ func TestReviewEscapesTerminalControls(t *testing.T) {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
 		for _, want := range []string{`python3 -m unittest -q \x1b]0;pwned\x07\x1b[31m`, `FAILED (failures=1)\x1b[2J\u009b\u202e`} {
-			if !strings.Contains(out, want) {
+			if !strings.Contains(strings.Join(strings.Fields(out), " "), want) { // the report's wraps undone
 				t.Errorf("--color %s: output lacks %q:\n%s", color, want, out)
 			}
 		}
 		// What is left once vigil's own colours are taken out holds no
 		// control character.
 		plain := out
-		for _, code := range []string{"\x1b[0m", "\x1b[1m", "\x1b[2m", "\x1b[31m", "\x1b[33m", "\x1b[36m"} {
+		for _, code := range []string{"\x1b[0m", "\x1b[1m", "\x1b[2m", "\x1b[31m", "\x1b[32m", "\x1b[33m", "\x1b[36m"} {
 			plain = strings.ReplaceAll(plain, code, "")
 		}
 		if strings.ContainsAny(plain, "\x1b\a\u009b\u202e") {

@@ -21,6 +21,12 @@ func runVigil(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	root := t.TempDir()
 	cmd := vigilCommand(filepath.Join(root, "agent"), root, args...)
 	cmd.Env = append(cmd.Env, "NO_COLOR=")
+	return runCommand(t, cmd)
+}
+
+// runCommand runs cmd and returns its output and exit status.
+func runCommand(t *testing.T, cmd *exec.Cmd) (stdout, stderr string, code int) {
+	t.Helper()
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()

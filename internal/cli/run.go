@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/vigil-dev/vigil/agent"
+	"github.com/vigil-dev/vigil/internal/printnotes"
 	"github.com/vigil-dev/vigil/internal/rpc"
 	"github.com/vigil-dev/vigil/internal/tui"
 )
@@ -66,6 +67,9 @@ func (c *runCmd) Run(e *env) error {
 		a.Subscribe(func(ev agent.Event) { w.Encode(ev) })
 		return a.promptOrCommand(e.ctx, prompt)
 	}
+	// No UI shows the advisor's notes here: stderr does, stdout keeps the
+	// answer.
+	a.Subscribe(printnotes.To(e.stderr))
 	before := a.session().Len()
 	err = a.promptOrCommand(e.ctx, prompt)
 	// Print only what this prompt produced: after a failure, the partial

@@ -125,6 +125,16 @@ type (
 		Steps      string
 		Start, End int
 		Target     string
+		// What the finding is about (review.Context): the instruction
+		// and its label, the failed call and its output, the change.
+		InstructionLabel, Instruction string
+		FailedCall, Output            string
+		Diff                          []htmlDiffLine
+	}
+	htmlDiffLine struct {
+		// Class is add, del or ctx.
+		Class string
+		Text  string
 	}
 	htmlCall struct {
 		// Tool is shown before Command unless Command starts with it.
@@ -207,11 +217,15 @@ func buildRun(anchor string, run *review.Run, multi bool) htmlRun {
 		return ""
 	}
 	for i, fd := range run.Findings {
-		hr.Findings = append(hr.Findings, htmlFinding{
+		hf := htmlFinding{
 			Anchor: fmt.Sprintf("%s-f%d", anchor, i+1), Severity: string(fd.Severity), Detector: fd.Detector,
 			Message: fd.Message, Evidence: fd.Evidence, Steps: stepRange(fd), Start: fd.StartStep, End: fd.EndStep,
 			Target: stepAnchor(fd.StartStep),
-		})
+		}
+		if i < len(run.Contexts) {
+			addContext(&hf, &run.Contexts[i])
+		}
+		hr.Findings = append(hr.Findings, hf)
 	}
 	for _, c := range run.Timeline.Cells {
 		hc := htmlCell{First: c.First, Last: c.Last, Class: "ok", Target: stepAnchor(c.First)}
@@ -275,6 +289,26 @@ func buildRun(anchor string, run *review.Run, multi bool) htmlRun {
 		}
 	}
 	return hr
+}
+
+// addContext adds what a finding is about to its view.
+func addContext(hf *htmlFinding, c *review.Context) {
+	hf.InstructionLabel, hf.Instruction = instructionLabel(c), c.Instruction
+	if c.FailedStep > 0 {
+		hf.FailedCall, hf.Output = failedCall(c, c.Command), c.Output
+	}
+	if c.Diff != "" {
+		for _, l := range strings.Split(c.Diff, "\n") {
+			class := "ctx"
+			switch {
+			case strings.HasPrefix(l, "+"):
+				class = "add"
+			case strings.HasPrefix(l, "-"):
+				class = "del"
+			}
+			hf.Diff = append(hf.Diff, htmlDiffLine{Class: class, Text: l})
+		}
+	}
 }
 
 // addSignals adds a run's signals to its view: the list, the cells and

@@ -47,6 +47,23 @@ type JSONFinding struct {
 	EndStep   int    `json:"end_step"`
 	Message   string `json:"message"`
 	Evidence  string `json:"evidence,omitempty"`
+	// About is what the finding is about (review.Context); absent when
+	// the review kept nothing of it.
+	About *JSONAbout `json:"about,omitempty"`
+}
+
+// JSONAbout is what a finding is about: the instruction the agent was
+// working to, the last call that failed within the finding's steps with
+// the last lines of its output, and the change made at the step where it
+// was reported, as unified diff lines. Each field is absent when empty.
+type JSONAbout struct {
+	Instruction     string `json:"instruction,omitempty"`
+	InstructionStep int    `json:"instruction_step,omitempty"`
+	FailedStep      int    `json:"failed_step,omitempty"`
+	Command         string `json:"command,omitempty"`
+	ExitCode        int    `json:"exit_code,omitempty"`
+	Output          string `json:"output,omitempty"`
+	Diff            string `json:"diff,omitempty"`
 }
 
 // JSONSignal is one signal.
@@ -103,9 +120,16 @@ func ToJSON(f *File) JSONFile {
 			jr.Started = &t
 		}
 		out.Runs = append(out.Runs, jr)
-		for _, fd := range run.Findings {
-			out.Findings = append(out.Findings, JSONFinding{Run: i, Detector: fd.Detector, Severity: string(fd.Severity),
-				StartStep: fd.StartStep, EndStep: fd.EndStep, Message: fd.Message, Evidence: fd.Evidence})
+		for j, fd := range run.Findings {
+			jf := JSONFinding{Run: i, Detector: fd.Detector, Severity: string(fd.Severity),
+				StartStep: fd.StartStep, EndStep: fd.EndStep, Message: fd.Message, Evidence: fd.Evidence}
+			if j < len(run.Contexts) {
+				c := run.Contexts[j]
+				if about := (JSONAbout{c.Instruction, c.InstructionStep, c.FailedStep, c.Command, c.ExitCode, c.Output, c.Diff}); about != (JSONAbout{}) {
+					jf.About = &about
+				}
+			}
+			out.Findings = append(out.Findings, jf)
 		}
 		for _, sg := range run.Signals {
 			out.Signals = append(out.Signals, JSONSignal{Run: i, Step: sg.Step, Kind: string(sg.Kind), Detail: sg.Detail})

@@ -1,6 +1,10 @@
 package report
 
-import "github.com/vigil-dev/vigil/rules"
+import (
+	"strings"
+
+	"github.com/vigil-dev/vigil/rules"
+)
 
 // Style says how text output is decorated.
 type Style struct {
@@ -15,6 +19,7 @@ const (
 	ansiBold   = "\x1b[1m"
 	ansiDim    = "\x1b[2m"
 	ansiRed    = "\x1b[31m"
+	ansiGreen  = "\x1b[32m"
 	ansiYellow = "\x1b[33m"
 	ansiCyan   = "\x1b[36m"
 )
@@ -41,4 +46,16 @@ func (s Style) severity(sev rules.Severity, text string) string {
 		return s.wrap(ansiCyan, text)
 	}
 	return text
+}
+
+// diffLine returns the style of a line of a diff: added lines green,
+// removed ones red, the rest dim.
+func (s Style) diffLine(line string) func(string) string {
+	switch {
+	case strings.HasPrefix(line, "+"):
+		return func(t string) string { return s.wrap(ansiGreen, t) }
+	case strings.HasPrefix(line, "-"):
+		return func(t string) string { return s.wrap(ansiRed, t) }
+	}
+	return s.dim
 }

@@ -12,12 +12,18 @@ import (
 
 // WriteText writes one file's section of the text report: a heading with
 // its format, runs, steps and findings; each finding with its steps,
-// severity, detector and message (and evidence, indented below); the
-// notes of what the reader skipped; and the error that cut the review
-// short, if one did. With st.Signals, each run's signals follow its
-// findings, one a line with their step, kind and detail. Every text that comes from the file (its path, a
-// run's task, a finding's message and evidence, notes, errors) is passed
-// through [Escape], with or without colour.
+// severity, detector and message, and below it, at the column where the
+// message starts (its hanging indent), its evidence and what it is about
+// ([review.Context]: the task or instruction, the failed call with the
+// last lines of its output, the change the step made); the notes of what
+// the reader skipped; and the error that cut the review short, if one
+// did. Text is wrapped at spaces to end by column [Width], each
+// continuation at the hanging indent (a word longer than a line runs
+// over), and quoted output and diff lines are broken where they pass it.
+// With st.Signals, each run's signals follow its findings, one a line
+// with their step, kind and detail. Every text that comes from the file
+// (its path, a run's task, a finding's message, evidence and context,
+// notes, errors) is passed through [Escape], with or without colour.
 func WriteText(w io.Writer, f *File, st Style) error {
 	tw := &errWriter{w: w}
 	if f.Result == nil {
@@ -34,7 +40,7 @@ func WriteText(w io.Writer, f *File, st Style) error {
 			tw.printf("  %s\n", st.bold(runTitle(run))+" "+st.dim(fmt.Sprintf("(%s, %s)", plural(run.Steps, "step"), plural(len(run.Findings), "finding"))))
 			indent = "    "
 		}
-		writeFindings(tw, run.Findings, indent, st)
+		writeFindings(tw, run, indent, st)
 		if st.Signals {
 			writeSignals(tw, run, indent, st)
 		}
@@ -76,7 +82,8 @@ func runTitle(run *review.Run) string {
 	return t
 }
 
-func writeFindings(tw *errWriter, fs []rules.Finding, indent string, st Style) {
+func writeFindings(tw *errWriter, run *review.Run, indent string, st Style) {
+	fs := run.Findings
 	if len(fs) == 0 {
 		tw.printf("%s%s\n", indent, st.dim("no findings"))
 		return
@@ -87,15 +94,90 @@ func writeFindings(tw *errWriter, fs []rules.Finding, indent string, st Style) {
 		sevW = max(sevW, len(f.Severity))
 		detW = max(detW, len(f.Detector))
 	}
-	for _, f := range fs {
+	// The message, and every line after it, starts at the hanging indent.
+	hang := len(indent) + stepsW + sevW + detW + 6
+	cont := strings.Repeat(" ", hang)
+	for i, f := range fs {
 		sr := stepRange(f)
+		msg := wrapWords(Escape(f.Message), room(hang))
 		tw.printf("%s%s%s  %s%s  %s%s  %s\n", indent,
 			sr, pad(sr, stepsW),
 			st.severity(f.Severity, string(f.Severity)), pad(string(f.Severity), sevW),
 			st.bold(f.Detector), pad(f.Detector, detW),
-			Escape(f.Message))
+			msg[0])
+		for _, l := range msg[1:] {
+			tw.printf("%s%s\n", cont, l)
+		}
 		if f.Evidence != "" {
-			tw.printf("%s%s  %s\n", indent, strings.Repeat(" ", stepsW+sevW+detW+4), st.dim("evidence: "+Escape(oneLine(f.Evidence))))
+			writeWrapped(tw, cont, "evidence: "+Escape(oneLine(f.Evidence)), st.dim)
+		}
+		if i < len(run.Contexts) {
+			writeContext(tw, cont, &run.Contexts[i], st)
+		}
+	}
+}
+
+// writeContext writes what a finding is about under it, at the hanging
+// indent cont: the instruction, the failed call with the last lines of its
+// output, and the change the step made, the quoted lines indented two
+// more.
+func writeContext(tw *errWriter, cont string, c *review.Context, st Style) {
+	if c.Instruction != "" {
+		writeWrapped(tw, cont, instructionLabel(c)+": "+Escape(c.Instruction), st.dim)
+	}
+	if c.FailedStep > 0 {
+		writeWrapped(tw, cont, failedCall(c, Escape(c.Command)), st.dim)
+		writeVerbatim(tw, cont+"  ", c.Output, func(string) func(string) string { return st.dim })
+	}
+	if c.Diff != "" {
+		tw.printf("%s%s\n", cont, st.dim("change:"))
+		writeVerbatim(tw, cont+"  ", c.Diff, st.diffLine)
+	}
+}
+
+// instructionLabel names a context's instruction: the run's task, or an
+// instruction given later.
+func instructionLabel(c *review.Context) string {
+	if c.InstructionStep > 1 {
+		return fmt.Sprintf("instruction (before step %d)", c.InstructionStep)
+	}
+	return "task"
+}
+
+// failedCall says which call failed: "failed at step 4: COMMAND (exit
+// 1)", command as the caller escaped it.
+func failedCall(c *review.Context, command string) string {
+	s := fmt.Sprintf("failed at step %d: %s", c.FailedStep, command)
+	if c.ExitCode > 0 {
+		s += fmt.Sprintf(" (exit %d)", c.ExitCode)
+	}
+	return s
+}
+
+// writeWrapped writes text, word-wrapped, each line at indent and styled
+// by style.
+func writeWrapped(tw *errWriter, indent, text string, style func(string) string) {
+	for _, l := range wrapWords(text, room(len(indent))) {
+		tw.printf("%s%s\n", indent, style(l))
+	}
+}
+
+// writeVerbatim writes text line by line at indent, tabs expanded,
+// escaped and broken where a line is longer than the room left; styleOf
+// gives each line's style from the line itself.
+func writeVerbatim(tw *errWriter, indent, text string, styleOf func(line string) func(string) string) {
+	if text == "" {
+		return
+	}
+	for _, line := range strings.Split(text, "\n") {
+		style := styleOf(line)
+		line = Escape(strings.ReplaceAll(strings.TrimRight(line, " \t\r"), "\t", "    "))
+		if line == "" {
+			tw.printf("\n")
+			continue
+		}
+		for _, piece := range chop(line, room(len(indent))) {
+			tw.printf("%s%s\n", indent, style(piece))
 		}
 	}
 }

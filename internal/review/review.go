@@ -107,6 +107,9 @@ type Run struct {
 	// Findings are the detectors' findings, ordered by the step where
 	// each starts (then by where it ends).
 	Findings []rules.Finding
+	// Contexts say what each finding is about: Contexts[i] is that of
+	// Findings[i].
+	Contexts []Context
 	// Signals are the rules' signals (package rules: reasons for a model
 	// advisor to look, not findings), in step order: the first
 	// Options.MaxSignals of them. SignalCount counts them all. Both stay
@@ -217,11 +220,20 @@ type runState struct {
 	engine     *rules.Engine
 	tl         timelineBuilder
 	sum        summariser
+	// in is the last instruction seen and fail the last failing call,
+	// for the findings' contexts.
+	in   instruction
+	fail failure
 }
 
 func newRunState(info transcript.RunInfo, opt Options) *runState {
 	info.ID, info.Task, info.CWD, info.Model = strings.Clone(info.ID), strings.Clone(info.Task), strings.Clone(info.CWD), strings.Clone(info.Model)
+	var in instruction
+	if t := foldText(info.Task, maxInstruction); t != "" {
+		in = instruction{text: t, step: 1}
+	}
 	return &runState{
+		in:         in,
 		run:        Run{Info: info},
 		maxSignals: opt.MaxSignals,
 		engine:     rules.New(settingsOf(opt)),
@@ -252,11 +264,14 @@ func (s *runState) add(it transcript.Item) {
 
 func (s *runState) observe(st *transcript.Step) {
 	s.run.Steps = st.N
+	s.in.see(st.Context, st.N)
 	found := s.engine.Observe(*st)
 	s.tl.add(s.sum.summarise(st, s.engine.LastActions()))
+	s.fail.see(s.engine.LastActions(), st.N)
 	for _, f := range found {
 		f.Message, f.Evidence = strings.Clone(f.Message), strings.Clone(f.Evidence)
 		s.run.Findings = append(s.run.Findings, f)
+		s.run.Contexts = append(s.run.Contexts, contextOf(st, f.StartStep, s.in, s.fail))
 		s.tl.pin(f.StartStep, f.EndStep)
 	}
 	for _, sg := range s.engine.LastSignals() {
@@ -273,10 +288,23 @@ func (s *runState) finish() Run {
 		s.observe(&st)
 	}
 	s.run.Timeline = s.tl.timeline()
-	sort.SliceStable(s.run.Findings, func(i, j int) bool {
-		a, b := s.run.Findings[i], s.run.Findings[j]
+	// Sort the findings and their contexts together.
+	order := make([]int, len(s.run.Findings))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(i, j int) bool {
+		a, b := s.run.Findings[order[i]], s.run.Findings[order[j]]
 		return a.StartStep < b.StartStep || a.StartStep == b.StartStep && a.EndStep < b.EndStep
 	})
+	findings := make([]rules.Finding, len(order))
+	contexts := make([]Context, len(order))
+	for i, k := range order {
+		findings[i], contexts[i] = s.run.Findings[k], s.run.Contexts[k]
+	}
+	if len(order) > 0 {
+		s.run.Findings, s.run.Contexts = findings, contexts
+	}
 	return s.run
 }
 
