@@ -62,6 +62,26 @@ func branchTexts(t *testing.T, s *session.Session) []string {
 	return out
 }
 
+// steered runs a prompt of "go" on an agent over script, after setup
+// (which arranges the steers), and returns the env, the agent, its events
+// and Prompt's error.
+func steered(t *testing.T, script string, setup func(a *agent.Agent)) (*env, *agent.Agent, *recorder, error) {
+	t.Helper()
+	e := newEnv(t, script)
+	a := e.agent(t, e.options())
+	r := record(t, a)
+	setup(a)
+	return e, a, r, a.Prompt(t.Context(), "go")
+}
+
+// wantTypes fails t unless the recorded event types are want.
+func wantTypes(t *testing.T, r *recorder, want ...string) {
+	t.Helper()
+	if diff := cmp.Diff(want, r.types()); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
+	}
+}
+
 // stalledReply is a fakellm step whose stream sends its first text delta,
 // then nothing: a request that would never end by itself.
 const stalledReply = `
@@ -70,32 +90,25 @@ const stalledReply = `
         fault: {stall: true, cut_after: 4}`
 
 func TestAbortingSteerReissuesTheRequest(t *testing.T) {
-	e := newEnv(t, `
+	e, a, r, err := steered(t, `
 rules:
   - steps:`+stalledReply+`
       - text: Understood, I will fix the test instead.
-`)
-	a := e.agent(t, e.options())
-	r := record(t, a)
-	onDelta(a, 1, func() { a.SteerCustomWith(blockerNote("Deleting the tests hides the failure."), aborting) })
-	if err := a.Prompt(t.Context(), "make the build pass"); err != nil {
+`, func(a *agent.Agent) {
+		onDelta(a, 1, func() { a.SteerCustomWith(blockerNote("Deleting the tests hides the failure."), aborting) })
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
-
-	want := []string{
-		"turn_start", "step_start", "message_delta", "request_aborted", "steer_delivered",
-		"message_delta", "message_end", "step_end", "turn_end", "idle",
-	}
-	if diff := cmp.Diff(want, r.types()); diff != "" {
-		t.Errorf("events (-want +got):\n%s", diff)
-	}
+	wantTypes(t, r, "turn_start", "step_start", "message_delta", "request_aborted", "steer_delivered",
+		"message_delta", "message_end", "step_end", "turn_end", "idle")
 	if n := len(e.srv.Requests()); n != 2 {
 		t.Fatalf("the model got %d requests, want 2", n)
 	}
 	// The request is sent again with the note, and without the cut reply
 	// or the marker.
 	second := e.body(t, 1)
-	inOrder(t, "second request", second, "make the build pass", "Deleting the tests hides the failure.")
+	inOrder(t, "second request", second, "go", "Deleting the tests hides the failure.")
 	for _, gone := range []string{"delete the whole", "model request aborted"} {
 		if strings.Contains(second, gone) {
 			t.Errorf("second request holds %q:\n%s", gone, second)
@@ -144,16 +157,15 @@ rules:
 // Each blocker aborts one request: a second blocker aborts the request
 // sent again after the first, and the third request carries both.
 func TestEachAbortingSteerAbortsOneRequest(t *testing.T) {
-	e := newEnv(t, `
+	e, _, r, err := steered(t, `
 rules:
   - steps:`+stalledReply+stalledReply+`
       - text: Stopping.
-`)
-	a := e.agent(t, e.options())
-	r := record(t, a)
-	onDelta(a, 1, func() { a.SteerCustomWith(blockerNote("FIRST-NOTE"), aborting) })
-	onDelta(a, 2, func() { a.SteerCustomWith(blockerNote("SECOND-NOTE"), aborting) })
-	if err := a.Prompt(t.Context(), "go"); err != nil {
+`, func(a *agent.Agent) {
+		onDelta(a, 1, func() { a.SteerCustomWith(blockerNote("FIRST-NOTE"), aborting) })
+		onDelta(a, 2, func() { a.SteerCustomWith(blockerNote("SECOND-NOTE"), aborting) })
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
 	aborts := 0
@@ -174,21 +186,17 @@ rules:
 // A blocker queued before the request goes out is delivered before it:
 // no request is started only to be aborted.
 func TestAbortingSteerBeforeTheRequestGoesFirst(t *testing.T) {
-	e := newEnv(t, `
+	e, _, r, err := steered(t, `
 rules:
   - steps:
       - text: Noted.
-`)
-	a := e.agent(t, e.options())
-	r := record(t, a)
-	on(a, agent.EventStepStart, func(agent.Event) { a.SteerCustomWith(blockerNote("EARLY-NOTE"), aborting) })
-	if err := a.Prompt(t.Context(), "go"); err != nil {
+`, func(a *agent.Agent) {
+		on(a, agent.EventStepStart, func(agent.Event) { a.SteerCustomWith(blockerNote("EARLY-NOTE"), aborting) })
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"turn_start", "step_start", "steer_delivered", "message_delta", "message_end", "step_end", "turn_end", "idle"}
-	if diff := cmp.Diff(want, r.types()); diff != "" {
-		t.Errorf("events (-want +got):\n%s", diff)
-	}
+	wantTypes(t, r, "turn_start", "step_start", "steer_delivered", "message_delta", "message_end", "step_end", "turn_end", "idle")
 	if n := len(e.srv.Requests()); n != 1 {
 		t.Fatalf("the model got %d requests, want 1", n)
 	}
@@ -199,27 +207,21 @@ rules:
 // not cut the reply: it is kept whole, its call is skipped, and the steer
 // comes at the boundary.
 func TestInterruptingSteerKeepsTheRequest(t *testing.T) {
-	e := newEnv(t, `
+	e, _, r, err := steered(t, `
 rules:
   - steps:
       - text: Running the whole suite again, then I will look at the result.
         chunk: 4
         tool_calls: [{id: call_1, name: bash, arguments: {command: "echo ran"}}]
       - text: OK.
-`)
-	a := e.agent(t, e.options())
-	r := record(t, a)
-	onDelta(a, 1, func() { a.SteerCustom(blockerNote("CONCERN-NOTE"), true) })
-	if err := a.Prompt(t.Context(), "go"); err != nil {
+`, func(a *agent.Agent) {
+		onDelta(a, 1, func() { a.SteerCustom(blockerNote("CONCERN-NOTE"), true) })
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{
-		"turn_start", "step_start", "message_delta", "message_end", "tool_end", "step_end", "steer_delivered",
-		"step_start", "message_delta", "message_end", "step_end", "turn_end", "idle",
-	}
-	if diff := cmp.Diff(want, r.types()); diff != "" {
-		t.Errorf("events (-want +got):\n%s", diff)
-	}
+	wantTypes(t, r, "turn_start", "step_start", "message_delta", "message_end", "tool_end", "step_end", "steer_delivered",
+		"step_start", "message_delta", "message_end", "step_end", "turn_end", "idle")
 	if got := r.first(t, agent.EventMessageEnd).Entry.Body.(*session.Message).Message.Text(); got != "Running the whole suite again, then I will look at the result." {
 		t.Errorf("first reply: %q", got)
 	}
@@ -228,24 +230,18 @@ rules:
 
 // A user abort while the request is sent again ends the run, as anywhere.
 func TestAbortDuringTheReissuedRequestWins(t *testing.T) {
-	e := newEnv(t, `
+	e, a, r, err := steered(t, `
 rules:
   - steps:`+stalledReply+stalledReply+`
-`)
-	a := e.agent(t, e.options())
-	r := record(t, a)
-	onDelta(a, 1, func() { a.SteerCustomWith(blockerNote("THE-NOTE"), aborting) })
-	onDelta(a, 2, a.Abort)
-	if err := a.Prompt(t.Context(), "go"); !errors.Is(err, agent.ErrAborted) {
+`, func(a *agent.Agent) {
+		onDelta(a, 1, func() { a.SteerCustomWith(blockerNote("THE-NOTE"), aborting) })
+		onDelta(a, 2, a.Abort)
+	})
+	if !errors.Is(err, agent.ErrAborted) {
 		t.Fatalf("Prompt: %v, want ErrAborted", err)
 	}
-	want := []string{
-		"turn_start", "step_start", "message_delta", "request_aborted", "steer_delivered",
-		"message_delta", "message_end", "step_end", "aborted", "turn_end", "idle",
-	}
-	if diff := cmp.Diff(want, r.types()); diff != "" {
-		t.Errorf("events (-want +got):\n%s", diff)
-	}
+	wantTypes(t, r, "turn_start", "step_start", "message_delta", "request_aborted", "steer_delivered",
+		"message_delta", "message_end", "step_end", "aborted", "turn_end", "idle")
 	if n := len(e.srv.Requests()); n != 2 {
 		t.Errorf("the model got %d requests, want 2", n)
 	}
@@ -261,23 +257,19 @@ rules:
 // A user abort and a blocker at the same moment: the abort wins, and no
 // request is sent again.
 func TestAbortWithABlockerSendsNothingAgain(t *testing.T) {
-	e := newEnv(t, `
+	e, a, r, err := steered(t, `
 rules:
   - steps:`+stalledReply+`
-`)
-	a := e.agent(t, e.options())
-	r := record(t, a)
-	onDelta(a, 1, func() {
-		a.SteerCustomWith(blockerNote("THE-NOTE"), aborting)
-		a.Abort()
+`, func(a *agent.Agent) {
+		onDelta(a, 1, func() {
+			a.SteerCustomWith(blockerNote("THE-NOTE"), aborting)
+			a.Abort()
+		})
 	})
-	if err := a.Prompt(t.Context(), "go"); !errors.Is(err, agent.ErrAborted) {
+	if !errors.Is(err, agent.ErrAborted) {
 		t.Fatalf("Prompt: %v, want ErrAborted", err)
 	}
-	want := []string{"turn_start", "step_start", "message_delta", "message_end", "step_end", "aborted", "turn_end", "idle"}
-	if diff := cmp.Diff(want, r.types()); diff != "" {
-		t.Errorf("events (-want +got):\n%s", diff)
-	}
+	wantTypes(t, r, "turn_start", "step_start", "message_delta", "message_end", "step_end", "aborted", "turn_end", "idle")
 	if n := len(e.srv.Requests()); n != 1 {
 		t.Errorf("the model got %d requests, want 1", n)
 	}
