@@ -140,7 +140,7 @@ func (a *Agent) FollowUp(text string) {
 }
 
 // dropRunSteers forgets the steers that belong to the run ending now
-// (SteerRun), and the interrupt they asked for; a.mu is held.
+// (SteerRun), and so the interrupt they asked for; a.mu is held.
 func (a *Agent) dropRunSteers() {
 	a.steers = slices.DeleteFunc(a.steers, func(s queuedSteer) bool { return s.run == a.runs })
 }
