@@ -91,13 +91,10 @@ type Agent struct {
 	// runCancel aborts the run in progress; nil when there is none.
 	runCancel context.CancelCauseFunc
 	// interrupt cancels the wait an interrupting steer cuts short (the
-	// running tools, or the boundary hooks); nil when there is none.
-	interrupt context.CancelCauseFunc
-	// interruptPending is set by an interrupting steer until the steers
-	// are delivered.
-	interruptPending bool
-	// hookWait says interrupt is a boundary's hook wait (setInterrupt).
-	hookWait      bool
+	// running tools, the boundary hooks, or the model request); nil when
+	// there is none. wait says which it is (setInterrupt).
+	interrupt     context.CancelCauseFunc
+	wait          waitKind
 	steers        []queuedSteer
 	followUps     []string
 	customs       []session.Custom
@@ -117,6 +114,9 @@ type Agent struct {
 type queuedSteer struct {
 	body      session.Body
 	interrupt bool
+	// abort says the steer may also abort the model request in flight
+	// ([SteerOptions].AbortRequest); it implies interrupt.
+	abort bool
 	// run, when not 0, is the run the steer belongs to (SteerRun): it is
 	// dropped if that run ends before delivering it.
 	run int

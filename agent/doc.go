@@ -47,6 +47,20 @@
 // that arrives while the model streams makes that step's calls all
 // skipped.
 //
+// A steer with [SteerOptions].AbortRequest ([Agent.SteerCustomWith]; an
+// advisor's blocker) does cut it. Arriving while the step's model request
+// is in flight, it cancels that request (cause ErrSteerInterrupt), writes
+// a [CustomRequestAborted] marker (displayed, not in context, with the
+// request's usage; nothing of the cut reply is written, as the model is
+// to answer anew with the steer), emits request_aborted, delivers the
+// queued steers and sends the request again, in the same step. It is
+// delivered when it aborts, so it aborts one request at most. Queued
+// when a request is about to be sent, it is delivered before it; while
+// tools or hooks run, it interrupts them as any interrupting steer does.
+// A reply that arrived whole before the cancel took effect is kept, and
+// its calls are skipped. A user abort wins: once the run's context is
+// cancelled no request is sent again.
+//
 // [Agent.FollowUp] queues a message that opens a new turn once the
 // current one ends.
 //
@@ -112,9 +126,10 @@
 //
 //	run        = [rewrite] turn {[follow_up_delivered] turn} [aborted] {custom_appended} idle
 //	turn       = turn_start {steer_delivered} step {step} turn_end
-//	step       = [rewrite] [compaction] step_start [compaction] {message_delta}
+//	step       = [rewrite] [compaction] step_start request {request_aborted request}
 //	             [message_end] {tool} step_end [boundary | aborted]
 //	           | [rewrite] compaction aborted
+//	request    = {steer_delivered} [compaction] {message_delta}
 //	tool       = tool_start {subagent_event} tool_end | tool_end
 //	boundary   = {steer_delivered} {injection_delivered} {custom_appended}
 //	compaction = compaction_start compaction_end [history_rewritten]
@@ -130,11 +145,18 @@
 //     follows compaction_end only when the compaction was written.
 //   - message_end carries the assistant entry. It is missing when the
 //     request failed, or was aborted before anything arrived.
+//   - request_aborted says a steer aborted the request in flight: the
+//     message_delta events before it were of a reply that is dropped.
+//     The steers delivered after it (and any an AbortRequest steer made
+//     the agent deliver before a request) go into the request that
+//     follows, in the same step.
 //   - Each tool call has tool_start then tool_end (carrying the result
 //     entry); a call skipped by an interrupt has tool_end alone, with
 //     Skipped set. A task call's subagent events come between them.
-//   - step_end lists every entry the step wrote, in order: the assistant
-//     entry, the results, or the error entry.
+//   - step_end lists every entry the step wrote, in order: the
+//     request_aborted markers, the assistant entry, the results, or the
+//     error entry (the steers delivered within the step are reported by
+//     their steer_delivered events only).
 //   - The boundary's hooks run after step_end. An aborted step ends with
 //     step_end then aborted, a failed one with step_end alone; turn_end
 //     follows either.
@@ -168,10 +190,10 @@
 // agent, and the loop waits for it. Subscribers run in the order they
 // subscribed.
 //
-// Steer, SteerCustom, SteerRun, FollowUp, Abort, State and Subscribe
-// never wait for the loop: they take a short lock and return; Fork takes
-// none. They may be called from any goroutine, from subscribers and from
-// hooks.
+// Steer, SteerCustom, SteerCustomWith, SteerRun, FollowUp, Abort, State
+// and Subscribe never wait for the loop: they take a short lock and
+// return; Fork takes none. They may be called from any goroutine, from
+// subscribers and from hooks.
 //
 // Every wait of the loop is bounded by a context: the model stream and
 // tool calls by the run's (which Abort cancels), the hooks by a boundary

@@ -52,6 +52,12 @@ const (
 	// EventAborted says a run was interrupted; Entry is the marker written
 	// to the session.
 	EventAborted EventType = "aborted"
+	// EventRequestAborted says a steer with [SteerOptions].AbortRequest
+	// aborted the model request in flight, which is sent again with the
+	// steer: a user interface drops the reply streamed so far. Entry is
+	// the [CustomRequestAborted] marker, Usage what the aborted request
+	// used, Reason InterruptSteer.
+	EventRequestAborted EventType = "request_aborted"
 	// EventCompactionStart says a compaction began; Reason is threshold,
 	// overflow or manual.
 	EventCompactionStart EventType = "compaction_start"
@@ -96,7 +102,7 @@ const (
 )
 
 // The values of Event.Reason for a tool_end whose call was interrupted or
-// skipped.
+// skipped, and for request_aborted.
 const (
 	InterruptSteer = "steer"
 	InterruptUser  = "user"
@@ -120,7 +126,8 @@ type Event struct {
 	// (turn_start), the assistant reply (message_end), the tool result
 	// (tool_end), the delivered message (steer_delivered,
 	// follow_up_delivered, injection_delivered, custom_appended), the
-	// marker (aborted) or the compaction (compaction_end).
+	// marker (aborted, request_aborted) or the compaction
+	// (compaction_end).
 	Entry *session.Entry
 	// Entries are every entry a step wrote, in order (step_end).
 	Entries []session.Entry
@@ -144,11 +151,13 @@ type Event struct {
 	// (steer_delivered).
 	Interrupt bool
 	// Reason qualifies history_rewritten, compaction_start/end, aborted
-	// (the interrupt's label) and an interrupted tool_end.
+	// (the interrupt's label), request_aborted and an interrupted
+	// tool_end.
 	Reason string
 	// StopReason is why the model stopped (message_end, turn_end).
 	StopReason llm.StopReason
-	// Usage is the reply's token usage (message_end).
+	// Usage is the reply's token usage (message_end), or the aborted
+	// request's (request_aborted).
 	Usage *llm.Usage
 	// TokensBefore and TokensAfter are the context's size in tokens before
 	// and after a compaction (compaction_start, compaction_end).

@@ -166,7 +166,8 @@ var grammar = func() *regexp.Regexp {
 	compaction := `(compaction_start compaction_end ` + rewrite + `?)`
 	tool := `(tool_start (subagent_event )*tool_end |tool_end )`
 	boundary := `((steer_delivered )*(injection_delivered )*(custom_appended )*)`
-	step := `(` + rewrite + `?` + compaction + `?step_start ` + compaction + `?(message_delta )*(message_end )?` + tool + `*step_end (` + boundary + `|aborted )?` +
+	request := `((steer_delivered )*` + compaction + `?(message_delta )*)`
+	step := `(` + rewrite + `?` + compaction + `?step_start ` + request + `(request_aborted ` + request + `)*(message_end )?` + tool + `*step_end (` + boundary + `|aborted )?` +
 		`|` + rewrite + `?` + compaction + `aborted )`
 	turn := `(turn_start (steer_delivered )*` + step + `+turn_end )`
 	run := `(` + rewrite + `?` + turn + `((follow_up_delivered )?` + turn + `)*(aborted )?(custom_appended )*idle )`

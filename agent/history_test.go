@@ -190,6 +190,8 @@ func TestGrammarChecker(t *testing.T) {
 		{"step_start message_end step_end turn_end idle", false},
 		{"turn_start step_start message_end step_end steer_delivered injection_delivered steer_delivered turn_end idle", false},
 		{"turn_start step_start message_end step_end turn_end follow_up_delivered idle", false},
+		{"turn_start step_start message_delta request_aborted steer_delivered message_delta message_end step_end turn_end idle", true},
+		{"turn_start step_start message_end request_aborted step_end turn_end idle", false},
 	} {
 		got := grammar.MatchString(tc.events + " ")
 		if got != tc.ok {

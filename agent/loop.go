@@ -72,8 +72,7 @@ func (a *Agent) runStep(ctx context.Context) (stepResult, error) {
 	a.mu.Unlock()
 	a.emit(a.event(Event{Type: EventStepStart}))
 
-	var written []session.Entry
-	resp, err := a.request(ctx)
+	resp, written, err := a.ask(ctx)
 	if err != nil {
 		aborted := ctx.Err() != nil
 		stop := StopError

@@ -26,10 +26,36 @@ func (a *Agent) Steer(text string, interrupt bool) {
 // interrupting card (CustomType "advisor", Display and InContext set), so
 // the transcript keeps who sent it.
 func (a *Agent) SteerCustom(c session.Custom, interrupt bool) {
+	a.SteerCustomWith(c, SteerOptions{Interrupt: interrupt})
+}
+
+// SteerOptions say how far a steer reaches into the step in flight.
+type SteerOptions struct {
+	// Interrupt is Steer's interrupt: it cancels the running tool call,
+	// skips the step's remaining calls and cuts short a boundary's hook
+	// wait.
+	Interrupt bool
+	// AbortRequest, which implies Interrupt, also aborts the model request
+	// in flight: the reply being streamed is dropped (nothing of it is
+	// written but a [CustomRequestAborted] marker), the queued steers are
+	// delivered, and the request is sent again, in the same step, with
+	// them. A steer aborts at most one request: it is delivered when it
+	// does. One that arrives while no request is in flight interrupts as
+	// Interrupt does; one still queued when the next request is about to
+	// be sent is delivered before it instead. An advisor's blocker uses
+	// it: waiting for the boundary would let the model finish a reply
+	// built on the mistake.
+	AbortRequest bool
+}
+
+// SteerCustomWith is SteerCustom with the options o. It never blocks.
+func (a *Agent) SteerCustomWith(c session.Custom, o SteerOptions) {
 	if c.CustomType == "" {
 		return
 	}
-	a.queueSteer(&c, interrupt)
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.queueSteerLocked(queuedSteer{body: &c, interrupt: o.Interrupt || o.AbortRequest, abort: o.AbortRequest})
 }
 
 // SteerRun is SteerCustom for the run in progress only. While a run
@@ -61,15 +87,42 @@ func (a *Agent) queueSteer(b session.Body, interrupt bool) {
 	a.queueSteerLocked(queuedSteer{body: b, interrupt: interrupt})
 }
 
-// queueSteerLocked queues s; a.mu is held.
+// queueSteerLocked queues s, and cancels the registered wait if s cuts
+// it short; a.mu is held.
 func (a *Agent) queueSteerLocked(s queuedSteer) {
 	a.steers = append(a.steers, s)
-	if s.interrupt {
-		a.interruptPending = true
-		if a.interrupt != nil && (!a.hookWait || cutsHookWait(s)) {
-			a.interrupt(ErrSteerInterrupt)
-		}
+	if a.interrupt != nil && a.wait.cutBy(s) {
+		a.interrupt(ErrSteerInterrupt)
 	}
+}
+
+// waitKind is the kind of wait an interrupting steer may cut short.
+type waitKind int
+
+const (
+	waitNone waitKind = iota
+	// waitTools is a step's tool calls: any interrupting steer cuts it.
+	waitTools
+	// waitHooks is a boundary's hook wait, which a run's own steer
+	// ([Agent.SteerRun]) does not cut: the hooks are what waits for it
+	// and for the others of its boundary (a roster's reviews).
+	waitHooks
+	// waitRequest is a model request: only a steer with AbortRequest
+	// cuts it.
+	waitRequest
+)
+
+// cutBy reports whether the steer s cuts a wait of kind w short.
+func (w waitKind) cutBy(s queuedSteer) bool {
+	switch w {
+	case waitTools:
+		return s.interrupt
+	case waitHooks:
+		return s.interrupt && s.run == 0
+	case waitRequest:
+		return s.abort
+	}
+	return false
 }
 
 // FollowUp queues a user message for when the running turn ends: it then
@@ -87,10 +140,9 @@ func (a *Agent) FollowUp(text string) {
 }
 
 // dropRunSteers forgets the steers that belong to the run ending now
-// (SteerRun), and the interrupt they asked for; a.mu is held.
+// (SteerRun), and so the interrupt they asked for; a.mu is held.
 func (a *Agent) dropRunSteers() {
 	a.steers = slices.DeleteFunc(a.steers, func(s queuedSteer) bool { return s.run == a.runs })
-	a.interruptPending = slices.ContainsFunc(a.steers, func(s queuedSteer) bool { return s.interrupt })
 }
 
 // deliverSteers appends the queued steers and emits steer_delivered for
@@ -100,7 +152,6 @@ func (a *Agent) deliverSteers() bool {
 	a.mu.Lock()
 	queued := a.steers
 	a.steers = nil
-	a.interruptPending = false
 	a.mu.Unlock()
 	delivered := false
 	for _, s := range queued {
@@ -124,14 +175,14 @@ func (a *Agent) boundary(ctx context.Context, written []session.Entry, final boo
 	var injections []Injection
 	if len(a.hooks) > 0 {
 		hookCtx, cancel := context.WithCancelCause(ctx)
-		a.setInterrupt(cancel, true)
+		a.setInterrupt(cancel, waitHooks)
 		timed, stop := context.WithTimeout(hookCtx, a.boundaryWait)
 		info := BoundaryInfo{Session: a.sess, Turn: a.turn, Step: a.step, Entries: written, Final: final}
 		for _, h := range a.hooks {
 			injections = append(injections, h.Boundary(timed, info)...)
 		}
 		stop()
-		a.setInterrupt(nil, false)
+		a.setInterrupt(nil, waitNone)
 		cancel(nil)
 	}
 	if ctx.Err() != nil {

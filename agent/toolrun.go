@@ -27,9 +27,9 @@ func (a *Agent) runTools(ctx context.Context, calls []llm.Block, written []sessi
 		return written, nil
 	}
 	toolCtx, cancel := context.WithCancelCause(ctx)
-	a.setInterrupt(cancel, false)
+	a.setInterrupt(cancel, waitTools)
 	defer func() {
-		a.setInterrupt(nil, false)
+		a.setInterrupt(nil, waitNone)
 		cancel(nil)
 	}()
 	for _, call := range calls {
@@ -79,23 +79,21 @@ func (a *Agent) invoke(ctx context.Context, call tools.Call) tools.Result {
 	return tools.Invoke(ctx, a.toolset, call)
 }
 
-// setInterrupt registers what an interrupting steer cancels; nil clears
-// it. A steer that is already pending cancels the new wait at once.
-// hooks says the wait is a boundary's hook wait, which a run's own steer
-// ([Agent.SteerRun]) does not cut short: the hooks are what waits for it
-// and for the others of its boundary (a roster's reviews).
-func (a *Agent) setInterrupt(cancel context.CancelCauseFunc, hooks bool) {
+// setInterrupt registers what an interrupting steer cancels, a wait of
+// kind w; nil clears it. A queued steer that cuts such a wait cancels it
+// at once.
+func (a *Agent) setInterrupt(cancel context.CancelCauseFunc, w waitKind) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.interrupt, a.hookWait = cancel, cancel != nil && hooks
-	if cancel != nil && a.interruptPending && (!hooks || slices.ContainsFunc(a.steers, cutsHookWait)) {
+	a.interrupt, a.wait = cancel, w
+	if cancel == nil {
+		a.wait = waitNone
+		return
+	}
+	if slices.ContainsFunc(a.steers, w.cutBy) {
 		cancel(ErrSteerInterrupt)
 	}
 }
-
-// cutsHookWait reports whether s cuts a boundary's hook wait short: an
-// interrupting steer that is not a run's own.
-func cutsHookWait(s queuedSteer) bool { return s.interrupt && s.run == 0 }
 
 // interruptReason tells a steer's interrupt from the user's.
 func interruptReason(ctx context.Context) string {

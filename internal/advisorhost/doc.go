@@ -13,8 +13,11 @@
 //     drains every queued note, formatted by [advisor.FormatAdvisories],
 //     into one custom entry of type [CustomType] (displayed, in context)
 //     at the agent's next step boundary.
-//   - Steer queues an interrupting [agent.Agent.SteerCustom] of type
-//     [CustomType] (displayed, in context).
+//   - Steer queues an interrupting steer ([agent.Agent.SteerCustomWith])
+//     of type [CustomType] (displayed, in context); a blocker's may also
+//     abort the model request in flight, which is sent again with it
+//     ([agent.SteerOptions].AbortRequest), a concern's waits for the
+//     boundary.
 //   - Card writes an [agent.Agent.AppendCustom] of type [CustomType],
 //     displayed but not in context; [agent.ErrDeferred] (queued while a
 //     run holds the agent) counts as success.

@@ -104,12 +104,16 @@ func (h *Host) Aside(ctx context.Context, note advisor.Advice) error {
 	return nil
 }
 
-// Steer implements [advisor.Host].
+// Steer implements [advisor.Host]: an interrupting steer. A blocker
+// may also abort the model request in flight, which is then sent again
+// with it ([agent.SteerOptions].AbortRequest); a concern waits for the
+// step's boundary.
 func (h *Host) Steer(ctx context.Context, note advisor.Advice) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	h.ag.SteerCustom(custom([]advisor.Advice{note}, DeliverySteer), true)
+	h.ag.SteerCustomWith(custom([]advisor.Advice{note}, DeliverySteer),
+		agent.SteerOptions{Interrupt: true, AbortRequest: note.Severity == advisor.SeverityBlocker})
 	return nil
 }
 

@@ -28,7 +28,7 @@ type world struct {
 	events []advisor.Event
 }
 
-func newWorld(t *testing.T, script string) *world {
+func newWorld(t testing.TB, script string) *world {
 	t.Helper()
 	dir := t.TempDir()
 	sess, err := session.NewManager(t.TempDir(), session.Options{}).New(dir)

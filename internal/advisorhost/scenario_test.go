@@ -358,7 +358,7 @@ func (s *scenario) act(verb, arg string) error {
 	return nil
 }
 
-// wait waits for: "idle", "tool" or "step" (an event after the last
+// wait waits for: "idle", "tool", "step" or "delta" (an event after the last
 // action, or after the event the previous wait matched), "advisor" (every
 // reported step reviewed).
 func (s *scenario) wait(what string) error {
@@ -378,7 +378,7 @@ func (s *scenario) wait(what string) error {
 		}
 		return s.rt.WaitBacklogBelow(ctx, 1)
 	}
-	types := map[string]agent.EventType{"idle": agent.EventIdle, "tool": agent.EventToolStart, "step": agent.EventStepEnd}
+	types := map[string]agent.EventType{"idle": agent.EventIdle, "tool": agent.EventToolStart, "step": agent.EventStepEnd, "delta": agent.EventMessageDelta}
 	want, ok := types[what]
 	if !ok {
 		return fmt.Errorf("unknown wait %q", what)
@@ -418,6 +418,7 @@ func (s *scenario) wait(what string) error {
 //	health STATE                    the advisor's health now ("quota exhausted")
 //	prose-streak N                  its reviews in a row that ended in prose
 //	turns N                         turn_start events of the primary
+//	aborts N                        requests of the primary a blocker aborted
 //	cards N                         advisor entries held as cards
 //	advisories N                    advisor entries the model is sent, any delivery
 //	withheld N                      advisor entries shown only (allowPromptInjection false)
@@ -540,11 +541,12 @@ func (s *scenario) check() {
 				s.mu.Lock()
 				got = len(s.runErr)
 				s.mu.Unlock()
-			case "turns":
+			case "turns", "aborts":
+				want := map[string]agent.EventType{"turns": agent.EventTurnStart, "aborts": agent.EventRequestAborted}[f[0]]
 				got = 0
 				s.mu.Lock()
 				for _, ev := range s.events {
-					if ev.Type == agent.EventTurnStart {
+					if ev.Type == want {
 						got++
 					}
 				}

@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"encoding/json"
 	"errors"
 	"path/filepath"
 	"slices"
@@ -20,6 +21,10 @@ const (
 	// advisorConsult is a question of the agent to its advisor
 	// (ask_advisor): counted apart from the reviews.
 	advisorConsult = "advisor_consult"
+	// requestAborted marks a model request a steer aborted (agent's
+	// CustomRequestAborted): a turn, with the request's model and usage
+	// in its details.
+	requestAborted = "request_aborted"
 )
 
 // file is what one session file holds, once read and filtered.
@@ -80,6 +85,11 @@ func (s *scanner) readFile(path string, nested bool) (*file, *Problem) {
 			if f.role == RoleAdvisor && b.CustomType == advisorConsult {
 				f.consults++
 			}
+			if b.CustomType == requestAborted {
+				if m, ok := abortedTurn(b); ok {
+					f.addTurn(s, m)
+				}
+			}
 		}
 	}
 	return f, nil
@@ -105,6 +115,28 @@ func (f *file) addTurn(s *scanner, m *session.Message) {
 	}
 	mu.add(u)
 	f.usage.add(u)
+}
+
+// abortedTurn reads the model and usage of an aborted request's marker as
+// the assistant message it would have been; ok is false when its details
+// say neither.
+func abortedTurn(c *session.Custom) (*session.Message, bool) {
+	var d struct {
+		Model string    `json:"model"`
+		Usage llm.Usage `json:"usage"`
+	}
+	if json.Unmarshal(c.Details, &d) != nil || d.Model == "" && d.Usage == (llm.Usage{}) {
+		return nil, false
+	}
+	m := &session.Message{Usage: d.Usage}
+	if d.Model != "" {
+		ref, err := llm.ParseRef(d.Model)
+		if err != nil {
+			return nil, false
+		}
+		m.Model = ref
+	}
+	return m, true
 }
 
 // ownEntries drops the entries a fork copied from its source: the path up

@@ -271,6 +271,13 @@ func (t *transcript) event(ev agent.Event) (reload bool) {
 		if ev.Entry != nil {
 			t.entry(*ev.Entry, "")
 		}
+	case agent.EventRequestAborted:
+		// The reply streamed so far is dropped: the request is sent
+		// again with the steer that aborted it.
+		t.dropStream()
+		if ev.Entry != nil {
+			t.entry(*ev.Entry, "")
+		}
 	case agent.EventTurnEnd:
 		t.endStream()
 		if ev.Err != nil && !isAbort(ev.Err) {

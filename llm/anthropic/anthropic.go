@@ -173,6 +173,13 @@ func (m *Model) Stream(ctx context.Context, req llm.Request) iter.Seq2[llm.Event
 				return
 			}
 		}
+		// A reply the caller cancelled was still paid for: report what
+		// message_start and message_delta said, before the error.
+		if ctx.Err() != nil && tr.started && tr.usage != (llm.Usage{}) {
+			if !yield(llm.Event{Type: llm.EventUsage, Usage: tr.usage}, nil) {
+				return
+			}
+		}
 		yield(llm.Event{}, m.streamError(ctx, stream.Err(), resp))
 	}
 }

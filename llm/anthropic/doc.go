@@ -52,7 +52,10 @@
 // [llm.EventUsage], sent just before [llm.EventStop]: Input is Anthropic's
 // input_tokens, which already excludes cached tokens. Before those two, the
 // adapter reads the end of the body (waiting at most a quarter of a second)
-// so that the connection can serve the next call.
+// so that the connection can serve the next call. A reply the caller
+// cancels after message_start sends the usage known by then (its prompt
+// tokens at least) just before the error, so that what an aborted request
+// cost is counted; a reply that broke off sends none.
 //
 // # Errors
 //
