@@ -254,6 +254,7 @@ func (r *Runtime) answer(ctx context.Context, question string) (string, error) {
 		content = []llm.Block{llm.Text(update), llm.Text(q)}
 	}
 	r.appendMessage(llm.Message{Role: llm.RoleUser, Content: content}, llm.Usage{})
+	r.reviewAt = len(r.messages) - 1
 	ct := &consultTurn{}
 	if err := r.converse(ctx, ct); err != nil {
 		// The consult message is rolled back; its update goes again

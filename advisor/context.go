@@ -23,6 +23,7 @@ func (r *Runtime) resetContext() {
 // a copy), so that a published context is never written under a reader.
 func (r *Runtime) setMessages(msgs []llm.Message) {
 	r.messages = msgs
+	r.reviewAt = min(r.reviewAt, len(msgs))
 	r.usages = slices.Clone(r.usages[:min(len(r.usages), len(msgs))])
 	r.recorded = min(r.recorded, len(msgs))
 	r.publish()

@@ -40,6 +40,7 @@ func (r *Runtime) review(ctx context.Context) (ran bool, err error) {
 		text += r.hintText()
 	}
 	r.appendMessage(llm.UserText(text), llm.Usage{})
+	r.reviewAt = len(r.messages) - 1
 	r.guard.NewUpdate()
 	if err := r.converse(ctx, nil); err != nil {
 		if !r.continuing {
@@ -83,7 +84,7 @@ func (r *Runtime) converse(ctx context.Context, ct *consultTurn) error {
 	for round := 0; ; round++ {
 		req := llm.Request{
 			System:    r.system,
-			Messages:  slices.Clip(r.messages),
+			Messages:  r.requestMessages(),
 			Tools:     r.defs,
 			MaxTokens: r.opts.MaxTokens,
 		}

@@ -100,6 +100,11 @@ type Options struct {
 	// Recorder, if set, is given the advisor's context as it is
 	// finalized; see [Recorder].
 	Recorder Recorder
+	// KeepToolResults sends the advisor's tool results from earlier
+	// reviews whole with every request, instead of a one-line marker in
+	// their place (elide.go); for comparison, and for models whose cache
+	// pricing makes the marker a loss.
+	KeepToolResults bool
 	// Withhold keeps every note out of the primary's context
 	// (advisor.allowPromptInjection: false), to try an advisor before
 	// trusting it: reviews run as usual, the guard still decides, and a
@@ -192,6 +197,10 @@ type Runtime struct {
 	// context was kept up to that note's result, and the retry continues
 	// it instead of rendering the update again.
 	continuing bool
+	// reviewAt is the index in messages of the current review's opening
+	// message (an update or a consult): the advisor's tool results before
+	// it are stale (elide.go).
+	reviewAt int
 	// reported is the prompt+output size of the last reply, and reportedAt
 	// the context length it covered; ContextTokens is derived from them.
 	reported   int64

@@ -101,14 +101,14 @@ func (h *fakeHost) step(text string) Event {
 
 // harness runs a runtime and reports each time its drain loop goes idle.
 type harness struct {
-	t    *testing.T
+	t    testing.TB
 	r    *Runtime
 	host *fakeHost
 	idle chan struct{}
 	warn chan string
 }
 
-func startRuntime(t *testing.T, m llm.Model, mod func(*Options)) *harness {
+func startRuntime(t testing.TB, m llm.Model, mod func(*Options)) *harness {
 	t.Helper()
 	h := &harness{t: t, host: &fakeHost{}, idle: make(chan struct{}, 64), warn: make(chan string, 8)}
 	opts := Options{Model: m, Host: h.host, OnWarning: func(s string) { h.warn <- s }, Logf: t.Logf}
@@ -148,7 +148,7 @@ func (h *harness) waitFor(what string, cond func(Status) bool) {
 	}
 }
 
-func fakeServer(t *testing.T, script string) (*fakellm.Server, llm.Model) {
+func fakeServer(t testing.TB, script string) (*fakellm.Server, llm.Model) {
 	t.Helper()
 	srv := fakellm.StartTest(t, fakellm.MustParse(t, script))
 	m, err := anthropic.New(anthropic.Config{BaseURL: srv.URL(), APIKey: "k", Model: "m"})
