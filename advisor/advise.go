@@ -77,7 +77,7 @@ type Advice struct {
 
 const adviseDescription = `Send one concrete, terse note to the agent you are watching. Use it sparingly and stay silent when nothing matters. Call it to head off work that is likely wrong or materially wasteful.
 
-At most one note is delivered per session update; a note that repeats an earlier one (unless at a higher severity) or says nothing concrete ("Stop.", "Done.", "No issue; continue.") is dropped. The result tells you what happened to your note.
+A session update delivers only its first note or first few (a blocker always goes through); later ones are held and delivered with the next update. A note that repeats an earlier one (unless at a higher severity) or says nothing concrete ("Stop.", "Done.", "No issue; continue.") is dropped. The result tells you what happened to your note.
 
 Severity: omit it or use "nit" for a non-interrupting aside the agent sees at its next step boundary; "concern" or "blocker" interrupts the agent.`
 
@@ -196,6 +196,9 @@ func jsonKind(v json.RawMessage) string {
 // r is the route the delivery policy chose, and is ignored when d refused
 // the note.
 func AdviseResult(d Decision, r Route) string {
+	if d.Hold {
+		return "Held for the next update: " + d.Reason + "."
+	}
 	if !d.Deliver {
 		return "Dropped, not delivered: " + d.Reason + "."
 	}

@@ -60,12 +60,14 @@ func (r *Runtime) forgetHints() {
 
 // detectorOnly reviews pending entries with the detector alone: its notes
 // go through the guard and the delivery policy like a model's, strongest
-// first, and at most one is delivered per update.
+// first, as many per update as the guard lets through; the rest are held
+// for the next update.
 func (r *Runtime) detectorOnly(ctx context.Context) {
 	notes := slices.Clone(r.hints)
 	r.hints = nil
 	slices.SortStableFunc(notes, func(a, b Advice) int { return b.Severity.rank() - a.Severity.rank() })
 	r.guard.NewUpdate()
+	r.deliverHeld(ctx)
 	for _, n := range notes {
 		if text, _ := r.deliver(ctx, n); text != "" {
 			r.logf("advisor: detector note %q: %s", n.Note, text)

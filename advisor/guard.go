@@ -13,8 +13,11 @@ const rememberedNotes = 4096
 type Decision struct {
 	// Deliver says the note goes on to the delivery policy.
 	Deliver bool
-	// Reason says, for the advisor, why a note was dropped; empty when it
-	// is delivered.
+	// Hold says the note is new but this update's notes are taken: it is
+	// kept and delivered with the next update, never dropped.
+	Hold bool
+	// Reason says, for the advisor, why a note was dropped or held; empty
+	// when it is delivered.
 	Reason string
 }
 
@@ -32,19 +35,27 @@ type Decision struct {
 //     apostrophes, filler words ("the", "please", "now", "just", ...) and
 //     trailing thanks do not count. A nit and a note without severity
 //     weigh the same;
-//  3. drops any note after the first delivered one in the same update.
+//  3. holds a note that is not a blocker once PerUpdate notes (one by
+//     default) were delivered in the same update: the runtime delivers it
+//     with the next update instead, so a second distinct concern is late
+//     by one update, never lost. Blockers are never held back.
 //
 // A delivered note is remembered (the last 4096 distinct notes, with the
-// highest severity each was delivered at) and takes the update's one
-// slot. A dropped note does neither, so an advisor whose first note was a
-// duplicate may still send a new one in that update.
+// highest severity each was delivered at) and, unless it is a blocker,
+// takes one of the update's slots. A dropped note does neither, so an
+// advisor whose first note was a duplicate may still send a new one in
+// that update.
 //
 // The zero value is ready to use. A Guard is not safe for concurrent use;
 // the runtime calls it from its drain loop only.
 type Guard struct {
-	notes       map[string]remembered
-	order       []string // keys of notes, oldest first
-	updateTaken bool
+	// PerUpdate is how many notes other than blockers one update
+	// delivers; 0 means 1.
+	PerUpdate int
+
+	notes map[string]remembered
+	order []string // keys of notes, oldest first
+	taken int      // notes other than blockers delivered in this update
 }
 
 // remembered is what a Guard keeps of a delivered note.
@@ -57,15 +68,18 @@ type remembered struct {
 }
 
 // NewUpdate tells the guard that a new update (one advisor review of a
-// transcript delta) begins, which frees its one delivery slot.
+// transcript delta) begins, which frees its delivery slots.
 func (g *Guard) NewUpdate() {
-	g.updateTaken = false
+	g.taken = 0
 }
 
-// Reset forgets every note, for a new conversation.
+// Reset forgets every note, for a new conversation. PerUpdate is kept.
 func (g *Guard) Reset() {
-	*g = Guard{}
+	*g = Guard{PerUpdate: g.PerUpdate}
 }
+
+// perUpdate is PerUpdate, 1 when unset.
+func (g *Guard) perUpdate() int { return max(g.PerUpdate, 1) }
 
 // Check decides whether a note is delivered, and records it if so. It is
 // [Guard.Decide] followed, when the note is delivered, by [Guard.Record].
@@ -96,16 +110,21 @@ func (g *Guard) Decide(a Advice) Decision {
 		return Decision{Reason: fmt.Sprintf("it repeats an earlier note (%s) at %s severity; repeat a note only to escalate it to a higher severity",
 			quote(prev.text), sameOrLower(a.Severity, prev.severity))}
 	}
-	if g.updateTaken {
-		return Decision{Reason: "a note was already delivered in this update, and only one is delivered per update; send the most important one, and this one next update if it still matters"}
+	if a.Severity != SeverityBlocker && g.taken >= g.perUpdate() {
+		n := g.perUpdate()
+		return Decision{Hold: true, Reason: fmt.Sprintf("%d %s already delivered in this update, which delivers %d; it goes to the agent with the next update, unless it repeats a note by then",
+			n, plural(n, "note was", "notes were"), n)}
 	}
 	return Decision{Deliver: true}
 }
 
-// Record remembers a delivered note: it takes the update's one slot and
-// later repeats of it at the same or a lower severity are dropped.
+// Record remembers a delivered note: unless it is a blocker it takes one
+// of the update's slots, and later repeats of it at the same or a lower
+// severity are dropped.
 func (g *Guard) Record(a Advice) {
-	g.updateTaken = true
+	if a.Severity != SeverityBlocker {
+		g.taken++
+	}
 	g.remember(a, false)
 }
 

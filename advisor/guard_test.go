@@ -87,10 +87,11 @@ func TestGuardSequences(t *testing.T) {
 		name  string
 		steps []step
 	}{
-		{"one note per update", []step{
+		{"one note per update, blockers aside", []step{
 			{true, "Run the tests before committing.", SeverityConcern, true, ""},
-			{false, "The migration drops a column.", SeverityBlocker, false, "already delivered in this update"},
-			{true, "The migration drops a column.", SeverityBlocker, true, ""},
+			{false, "The migration drops a column.", SeverityConcern, false, "already delivered in this update"},
+			{false, "The migration drops the users table.", SeverityBlocker, true, ""},
+			{true, "The migration drops a column.", SeverityConcern, true, ""},
 		}},
 		{"a refused note does not take the slot", []step{
 			{true, "Stop.", SeverityBlocker, false, "no concrete content"},
@@ -144,6 +145,29 @@ func TestGuardSequences(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestGuardHolds checks that a note over the update's slots is held, not
+// dropped, and that PerUpdate sets the slots.
+func TestGuardHolds(t *testing.T) {
+	g := Guard{PerUpdate: 2}
+	for i, want := range []bool{true, true, false} {
+		d := g.Check(Advice{Note: fmt.Sprintf("Fix the bug on line %d.", i), Severity: SeverityConcern})
+		if d.Deliver != want || !want && !d.Hold {
+			t.Errorf("note %d: %+v, want delivered %v (held otherwise)", i, d, want)
+		}
+	}
+	if d := g.Check(Advice{Note: "Stop using the prod database.", Severity: SeverityBlocker}); !d.Deliver {
+		t.Errorf("a blocker over the slots: %+v, want delivered", d)
+	}
+	g.NewUpdate()
+	if d := g.Check(Advice{Note: "Fix the bug on line 2.", Severity: SeverityConcern}); !d.Deliver {
+		t.Errorf("the held note in the next update: %+v, want delivered", d)
+	}
+	g.Reset()
+	if g.PerUpdate != 2 {
+		t.Errorf("Reset lost PerUpdate: %d", g.PerUpdate)
 	}
 }
 

@@ -14,7 +14,7 @@ What to look for, most important first:
 4. Drift beyond the request: changes, refactors or features the user did not ask for.
 5. Claims without evidence: "tests pass", "fixed", "works" when nothing in the transcript shows it, or an API the code base does not have.
 
-When to stay silent: most updates need no note. Say nothing when the primary is making reasonable progress, when your point is a matter of taste, when you are unsure and cannot check, or when you already said it. A note costs the primary attention; send one only when it changes what the primary should do next. At most one note per update is delivered.
+When to stay silent: most updates need no note. Say nothing when the primary is making reasonable progress, when your point is a matter of taste, when you are unsure and cannot check, or when you already said it. A note costs the primary attention; send one only when it changes what the primary should do next. An update delivers only its first note or first few (blockers always go through) and holds the rest for the next update, so send the most important first.
 
 How to pick a severity:
 - omit it, or "nit": cleanup, simplification, a low-risk edge case. The primary sees it at its next step without being interrupted.

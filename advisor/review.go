@@ -42,6 +42,7 @@ func (r *Runtime) review(ctx context.Context) (ran bool, err error) {
 	r.appendMessage(llm.UserText(text), llm.Usage{})
 	r.reviewAt = len(r.messages) - 1
 	r.guard.NewUpdate()
+	r.deliverHeld(ctx)
 	if err := r.converse(ctx, nil); err != nil {
 		if !r.continuing {
 			// Nothing was delivered: the update goes again on retry, as if
@@ -202,11 +203,18 @@ func (r *Runtime) runTool(ctx context.Context, c llm.Block, spent bool, ct *cons
 // refused is not recorded by the guard: the advisor may send it again.
 func (r *Runtime) deliver(ctx context.Context, a Advice) (string, bool) {
 	d := r.guard.Decide(a)
+	if d.Hold {
+		r.hold(a)
+		return AdviseResult(d, Route{}), false
+	}
 	if !d.Deliver {
 		return AdviseResult(d, Route{}), false
 	}
 	if g := r.opts.Roster; g != nil {
 		if rd := g.reserve(a); !rd.Deliver {
+			if rd.Hold {
+				r.hold(a)
+			}
 			return AdviseResult(rd, Route{}), false
 		}
 	}

@@ -91,7 +91,7 @@ func (g *RosterGuard) reserve(a Advice) Decision {
 		return Decision{Reason: "another advisor of this session is delivering the same note now"}
 	}
 	if a.Severity != SeverityBlocker && g.taken >= g.max {
-		return Decision{Reason: fmt.Sprintf("the advisors of this session already gave the agent %d %s since its last step (maxNotesPerUpdate); send this one after its next step if it still matters, or as a blocker if it cannot wait",
+		return Decision{Hold: true, Reason: fmt.Sprintf("the advisors of this session already gave the agent %d %s since its last step (maxNotesPerUpdate); it goes to the agent with your next update, unless another advisor makes the point first",
 			g.taken, plural(g.taken, "note", "notes"))}
 	}
 	g.pending[key] = true

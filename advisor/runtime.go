@@ -100,6 +100,10 @@ type Options struct {
 	// Recorder, if set, is given the advisor's context as it is
 	// finalized; see [Recorder].
 	Recorder Recorder
+	// MaxNotesPerUpdate is how many notes other than blockers one update
+	// delivers (the guard's PerUpdate); the others are held for the next
+	// update. 0 means 1.
+	MaxNotesPerUpdate int
 	// KeepToolResults sends the advisor's tool results from earlier
 	// reviews whole with every request, instead of a one-line marker in
 	// their place (elide.go); for comparison, and for models whose cache
@@ -197,6 +201,9 @@ type Runtime struct {
 	// context was kept up to that note's result, and the retry continues
 	// it instead of rendering the update again.
 	continuing bool
+	// held are notes the guard held back for the next update, oldest
+	// first (held.go).
+	held []Advice
 	// reviewAt is the index in messages of the current review's opening
 	// message (an update or a consult): the advisor's tool results before
 	// it are stale (elide.go).
@@ -233,6 +240,7 @@ func New(opts Options) (*Runtime, error) {
 	}
 	r := &Runtime{opts: opts, system: opts.System, model: opts.Model, modelName: opts.ModelName, wake: make(chan struct{}, 1), askWake: make(chan struct{}, 1), changed: make(chan struct{})}
 	r.window = opts.ContextWindow
+	r.guard.PerUpdate = opts.MaxNotesPerUpdate
 	r.needPrime = opts.Start != StartAtBeginning
 	r.seedOnly = opts.Start == StartAtEnd
 	if r.opts.CallTimeout <= 0 {

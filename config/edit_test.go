@@ -72,7 +72,7 @@ func TestKeys(t *testing.T) {
 	want := []string{
 		"modelRoles",
 		"advisor.enabled", "advisor.subagents", "advisor.reviewer", "advisor.gate", "advisor.mode", "advisor.syncBacklog",
-		"advisor.syncTimeoutSeconds", "advisor.immuneTurns",
+		"advisor.syncTimeoutSeconds", "advisor.immuneTurns", "advisor.maxNotesPerUpdate",
 		"advisor.periodic.everyToolCalls", "advisor.periodic.everyMinutes",
 		"advisor.periodic.reviewInstructions", "advisor.periodic.reviewTimeoutSeconds", "advisor.allowPromptInjection", "advisor.promotion",
 		"advisor.consult.timeoutSeconds", "advisor.consult.maxPerRun", "advisor.roster",

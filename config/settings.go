@@ -76,8 +76,12 @@ type Advisor struct {
 	// ImmuneTurns is how many agent steps after an interrupting note
 	// later concerns and blockers arrive as asides instead of
 	// interrupting; 0 lets every one interrupt.
-	ImmuneTurns int      `yaml:"immuneTurns"`
-	Periodic    Periodic `yaml:"periodic"`
+	ImmuneTurns int `yaml:"immuneTurns"`
+	// MaxNotesPerUpdate is how many notes other than blockers the
+	// advisor delivers per update; the rest are held for the next update,
+	// never dropped. A roster's is WATCHDOG.yml's.
+	MaxNotesPerUpdate int      `yaml:"maxNotesPerUpdate"`
+	Periodic          Periodic `yaml:"periodic"`
 	// AllowPromptInjection lets the advisor's notes into the agent's
 	// context, in both modes; with false it still reviews, and each note is
 	// logged, shown as withheld and counted, but never sent to the agent.
@@ -292,6 +296,7 @@ func Default() *Settings {
 			SyncBacklog:        SyncOff,
 			SyncTimeoutSeconds: 30,
 			ImmuneTurns:        3,
+			MaxNotesPerUpdate:  1,
 			Periodic:           Periodic{EveryToolCalls: 10, EveryMinutes: 20, ReviewTimeoutSeconds: 120},
 
 			AllowPromptInjection: true,

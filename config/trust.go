@@ -32,6 +32,7 @@ var guarded = []string{
 	"advisor.gate",
 	"advisor.subagents",
 	"advisor.mode",
+	"advisor.maxNotesPerUpdate",
 	// How often the periodic mode reviews, on the agent's own model.
 	"advisor.periodic.everyToolCalls",
 	"advisor.periodic.everyMinutes",

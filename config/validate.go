@@ -49,6 +49,9 @@ func (s *Settings) validate(name string, data []byte) error {
 	if a.SyncTimeoutSeconds < 1 {
 		return at("$.advisor.syncTimeoutSeconds", "must be at least 1, got %d", a.SyncTimeoutSeconds)
 	}
+	if a.MaxNotesPerUpdate < 1 {
+		return at("$.advisor.maxNotesPerUpdate", "must be at least 1, got %d (blockers always go through; other notes over it wait for the next update)", a.MaxNotesPerUpdate)
+	}
 	if a.ImmuneTurns < 0 {
 		return at("$.advisor.immuneTurns", "must not be negative, got %d (0 lets every concern interrupt)", a.ImmuneTurns)
 	}

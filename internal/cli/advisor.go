@@ -291,8 +291,15 @@ func (a *app) newAdvisorRuntime(host advisor.Host, sess *session.Session, start 
 	}
 	var guard *advisor.RosterGuard
 	var toolNames []string
+	perUpdate := a.settings.Advisor.MaxNotesPerUpdate
 	if rr != nil {
 		guard, toolNames = rr.guard, rr.member.decl.Tools
+		// A member's own cap, else the roster's in all (which the roster
+		// guard keeps).
+		perUpdate = rr.member.decl.MaxNotesPerUpdate
+		if perUpdate <= 0 {
+			perUpdate = a.loadRoster().MaxNotesPerUpdate
+		}
 	}
 	rt, err = advisor.New(advisor.Options{
 		Name:        name,
@@ -308,7 +315,9 @@ func (a *app) newAdvisorRuntime(host advisor.Host, sess *session.Session, start 
 		Withhold:    withhold,
 		Roots:       []string{a.project, a.cwd},
 		ImmuneTurns: immuneTurns(a.settings.Advisor.ImmuneTurns),
-		Start:       start,
+
+		MaxNotesPerUpdate: perUpdate,
+		Start:             start,
 		// Context maintenance: the advisor model's window, and the larger
 		// model advisor.promotion allows to move to when it fills.
 		ContextWindow: contextWindow(res, model),
