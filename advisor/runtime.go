@@ -100,6 +100,9 @@ type Options struct {
 	// Recorder, if set, is given the advisor's context as it is
 	// finalized; see [Recorder].
 	Recorder Recorder
+	// Cadence is how often the model reviews: every step (the zero
+	// value), every N-th, or at the end of each run.
+	Cadence Cadence
 	// MaxNotesPerUpdate is how many notes other than blockers one update
 	// delivers (the guard's PerUpdate); the others are held for the next
 	// update. 0 means 1.
@@ -201,6 +204,11 @@ type Runtime struct {
 	// context was kept up to that note's result, and the retry continues
 	// it instead of rendering the update again.
 	continuing bool
+	// sinceReview counts the steps read since the last review, and
+	// runEnded says a run ended since; the cadence decides by them
+	// (cadence.go).
+	sinceReview int
+	runEnded    bool
 	// held are notes the guard held back for the next update, oldest
 	// first (held.go).
 	held []Advice
@@ -355,6 +363,14 @@ func (r *Runtime) Notify(ev Event) {
 	case EventRunEnded:
 		r.streaming = false
 		r.runConsults = 0
+		if r.opts.Cadence.Final || r.opts.Cadence.Every > 1 {
+			// The cadence reviews what the run left unreviewed: that
+			// review is backlog until it completes, as a step's is.
+			r.queue = append(r.queue, ev)
+			r.status.Pending = true
+			r.status.Backlog++
+			r.broadcastLocked()
+		}
 	case EventUserInterrupted:
 		r.latch.UserInterrupted()
 		r.streaming = false
@@ -376,7 +392,9 @@ func (r *Runtime) Notify(ev Event) {
 // [ErrStopped] respectively. n <= 0 never waits.
 //
 // The backlog is the number of steps reported by [Runtime.Notify]
-// (EventStepEnded) whose review has not completed: those still queued
+// (EventStepEnded) whose review has not completed (with a [Cadence] that
+// skips steps, the end of a run too, until the review of what it left
+// completes; the steps skipped no longer count): those still queued
 // plus those in the review in flight, retries included. A step counts
 // from its Notify until the review covering it completes, whether that
 // review delivered advice, gave none, or was dropped after
@@ -422,8 +440,8 @@ func (r *Runtime) broadcastLocked() {
 func (r *Runtime) settleLocked() {
 	n := 0
 	for _, ev := range r.queue {
-		if ev.Kind == EventStepEnded {
-			n++
+		if ev.Kind == EventStepEnded || ev.Kind == EventRunEnded {
+			n++ // a run's end is queued only for a cadence's review
 		}
 	}
 	if n != r.status.Backlog {
@@ -488,9 +506,25 @@ func (r *Runtime) drain(ctx context.Context) {
 			continue
 		}
 		if !r.continuing && (len(r.pending) == 0 || !r.due) {
+			if len(r.pending) == 0 {
+				r.runEnded = false // nothing of the run is left to review
+			}
 			r.setPending(false)
 			return
 		}
+		if r.cadenceWaits() {
+			// Not yet: the steps' entries wait for the review the cadence
+			// makes, cut to the tail that fits the prime budget, and they
+			// no longer count as backlog.
+			r.due = false
+			r.pending = primeTail(r.pending, r.opts.PrimeTokens)
+			r.mu.Lock()
+			r.status.Pending = len(r.queue) > 0
+			r.settleLocked()
+			r.mu.Unlock()
+			continue
+		}
+		r.sinceReview, r.runEnded = 0, false
 		if r.opts.Model == nil || r.gateClosed() {
 			r.due = false
 			r.mu.Lock()
@@ -600,6 +634,9 @@ func (r *Runtime) collect(ctx context.Context, always bool) error {
 		case EventStepEnded:
 			read = true
 			r.due = true
+			r.sinceReview++
+		case EventRunEnded:
+			r.runEnded, r.due = true, true
 		case EventHistoryRewritten:
 			r.resetContext()
 			r.pending = nil

@@ -93,6 +93,9 @@ type RosterAdvisor struct {
 	// MaxNotesPerUpdate caps its own notes per update; 0: no cap of its
 	// own.
 	MaxNotesPerUpdate int `yaml:"maxNotesPerUpdate"`
+	// Cadence is how often it reviews (advisor.cadence's values); ""
+	// takes advisor.cadence.
+	Cadence string `yaml:"cadence"`
 	// Tools are the read-only tools it may use; empty gives all of them.
 	Tools []string `yaml:"tools"`
 	// Source is the file and line that declared it.
@@ -405,6 +408,9 @@ func (r *Roster) advisor(name string, n ast.Node, seen map[string]bool, warn fun
 		return a, false
 	case a.MaxNotesPerUpdate < 0:
 		warn(line, "advisor %s: maxNotesPerUpdate is below 0; left out", a.Name)
+		return a, false
+	case a.Cadence != "" && !ValidCadence(a.Cadence):
+		warn(line, "advisor %s: cadence %q is not every, final or a whole number of steps ≥ 1; left out", a.Name, cutRunes(a.Cadence, 32))
 		return a, false
 	}
 	var tools, refused []string

@@ -144,3 +144,20 @@ func TestLoadRosterBrokenFiles(t *testing.T) {
 		t.Errorf("a 2 MiB roster: %v", err)
 	}
 }
+
+// TestRosterCadence: an advisor's cadence is read, and one that is not a
+// cadence leaves the advisor out with FILE:LINE.
+func TestRosterCadence(t *testing.T) {
+	agent := t.TempDir()
+	writeFile(t, filepath.Join(agent, "WATCHDOG.yml"), "advisors:\n  - name: tests\n    cadence: final\n  - name: scope\n    cadence: 3\n  - name: odd\n    cadence: sometimes\n")
+	r, err := config.LoadRoster(config.RosterOptions{AgentDir: agent})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Advisors) != 2 || r.Advisors[0].Cadence != "final" || r.Advisors[1].Cadence != "3" {
+		t.Errorf("advisors %+v, want tests (final) and scope (3)", r.Advisors)
+	}
+	if len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0], "WATCHDOG.yml:6:") || !strings.Contains(r.Warnings[0], `cadence "sometimes"`) {
+		t.Errorf("warnings %q, want one for odd at line 6", r.Warnings)
+	}
+}

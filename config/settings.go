@@ -68,6 +68,11 @@ type Advisor struct {
 	Gate string `yaml:"gate"`
 	// Mode is how often the advisor reviews.
 	Mode Mode `yaml:"mode"`
+	// Cadence is how often the continuous advisor's model reviews: "every"
+	// step (the default), "final" (when a run ends), or a whole number N
+	// (every N-th step, the skipped steps in that review). A detector's
+	// finding or signal is reviewed at once whatever it says.
+	Cadence string `yaml:"cadence"`
 	// SyncBacklog makes the agent wait, at a step end, while this many
 	// steps are unreviewed.
 	SyncBacklog SyncBacklog `yaml:"syncBacklog"`
@@ -291,6 +296,7 @@ func Default() *Settings {
 		ModelRoles: map[string]string{},
 		Advisor: Advisor{
 			Mode:               ModeContinuous,
+			Cadence:            "every",
 			Reviewer:           ReviewerModel,
 			Gate:               GateOff,
 			SyncBacklog:        SyncOff,

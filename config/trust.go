@@ -33,6 +33,7 @@ var guarded = []string{
 	"advisor.subagents",
 	"advisor.mode",
 	"advisor.maxNotesPerUpdate",
+	"advisor.cadence",
 	// How often the periodic mode reviews, on the agent's own model.
 	"advisor.periodic.everyToolCalls",
 	"advisor.periodic.everyMinutes",

@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -48,6 +49,9 @@ func (s *Settings) validate(name string, data []byte) error {
 	}
 	if a.SyncTimeoutSeconds < 1 {
 		return at("$.advisor.syncTimeoutSeconds", "must be at least 1, got %d", a.SyncTimeoutSeconds)
+	}
+	if !ValidCadence(a.Cadence) {
+		return at("$.advisor.cadence", "must be every, final or a whole number of steps ≥ 1, got %q", a.Cadence)
 	}
 	if a.MaxNotesPerUpdate < 1 {
 		return at("$.advisor.maxNotesPerUpdate", "must be at least 1, got %d (blockers always go through; other notes over it wait for the next update)", a.MaxNotesPerUpdate)
@@ -139,4 +143,14 @@ func fleetName(s string) bool {
 		}
 	}
 	return true
+}
+
+// ValidCadence reports whether s is a review cadence advisor.ParseCadence
+// reads: "every", "final" or a whole number ≥ 1.
+func ValidCadence(s string) bool {
+	if s == "every" || s == "final" {
+		return true
+	}
+	n, err := strconv.Atoi(s)
+	return err == nil && n >= 1
 }

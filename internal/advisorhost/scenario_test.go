@@ -38,7 +38,8 @@ import (
 //	                     allowPromptInjection (default true, in either mode); subagents: true
 //	                     gives the primary the task tool; roster: [{name, model}] runs
 //	                     one advisor per entry (model: its fakellm model, "adv" for the
-//	                     first by default) through one RosterGuard of maxNotesPerUpdate
+//	                     first by default) through one RosterGuard of maxNotesPerUpdate;
+//	                     cadence: every|final|N
 //	-- fakellm.yml --    one fakellm script; the primary is model "m", the advisor "adv";
 //	                     a periodic review's fork goes to "m" with "### Advisor review"
 //	                     in its body, and a subagent's requests to "m" with the
@@ -82,6 +83,8 @@ type scenarioSettings struct {
 	// periodic roster's review prompt).
 	RosterInstructions string `yaml:"rosterInstructions"`
 	MaxNotesPerUpdate  int    `yaml:"maxNotesPerUpdate"`
+	// Cadence is the advisor's review cadence (every, final, N).
+	Cadence string `yaml:"cadence"`
 }
 
 type scenario struct {
@@ -169,6 +172,10 @@ func (s *scenario) build() {
 		s.buildRoster(start)
 		return
 	}
+	cadence, err := advisor.ParseCadence(s.settings.Cadence)
+	if err != nil {
+		t.Fatalf("settings.yml: %v", err)
+	}
 	s.rt, err = advisor.New(advisor.Options{
 		Model:       s.gate,
 		Host:        s.host,
@@ -177,6 +184,7 @@ func (s *scenario) build() {
 		Start:       start,
 		CallTimeout: time.Duration(s.settings.CallTimeoutSeconds) * time.Second,
 		Logf:        s.logf,
+		Cadence:     cadence,
 		Withhold:    s.settings.AllowPromptInjection != nil && !*s.settings.AllowPromptInjection,
 	})
 	if err != nil {

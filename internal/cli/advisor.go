@@ -292,7 +292,11 @@ func (a *app) newAdvisorRuntime(host advisor.Host, sess *session.Session, start 
 	var guard *advisor.RosterGuard
 	var toolNames []string
 	perUpdate := a.settings.Advisor.MaxNotesPerUpdate
+	cadence := a.settings.Advisor.Cadence
 	if rr != nil {
+		if c := rr.member.decl.Cadence; c != "" {
+			cadence = c
+		}
 		guard, toolNames = rr.guard, rr.member.decl.Tools
 		// A member's own cap, else the roster's in all (which the roster
 		// guard keeps).
@@ -317,6 +321,7 @@ func (a *app) newAdvisorRuntime(host advisor.Host, sess *session.Session, start 
 		ImmuneTurns: immuneTurns(a.settings.Advisor.ImmuneTurns),
 
 		MaxNotesPerUpdate: perUpdate,
+		Cadence:           mustCadence(cadence),
 		Start:             start,
 		// Context maintenance: the advisor model's window, and the larger
 		// model advisor.promotion allows to move to when it fills.
@@ -702,4 +707,11 @@ func group(n int64) string {
 		s = "-" + s
 	}
 	return s
+}
+
+// mustCadence is advisor.ParseCadence of a cadence the settings already
+// checked (config.ValidCadence): every step for anything else.
+func mustCadence(s string) advisor.Cadence {
+	c, _ := advisor.ParseCadence(s)
+	return c
 }

@@ -240,6 +240,7 @@ func (c *serveCmd) reviewer(e *env) (fleet.ReviewerFactory, func(string) (llm.Pr
 			Redactor:      redactor,
 			Withhold:      withhold,
 			ImmuneTurns:   immune,
+			Cadence:       mustCadence(a.settings.Advisor.Cadence),
 			Start:         info.Start,
 			ContextWindow: res.Info.ContextWindow,
 			Promote: func(need int64) (advisor.Promotion, bool) {
