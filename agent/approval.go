@@ -167,7 +167,7 @@ func (a *Agent) approve(ctx context.Context, call llm.Block, ev *Event) (res too
 		return tools.Result{}, true
 	}
 	ch := p.register(call.ID)
-	a.emit(a.event(Event{Type: EventApprovalRequest, ToolCallID: call.ID, Tool: call.Name, Arguments: call.Arguments}))
+	a.emit(a.event(a.approvalRequest(ctx, call)))
 	ap, err := p.wait(ctx, call.ID, call.Name, ch)
 	end := Event{Type: EventApprovalEnd, ToolCallID: call.ID, Tool: call.Name, Decision: ap.Decision, Text: ap.Message}
 	if err != nil {
@@ -186,4 +186,21 @@ func (a *Agent) approve(ctx context.Context, call llm.Block, ev *Event) (res too
 	}
 	ev.Denied = true
 	return tools.Result{IsError: true, Content: []llm.Block{llm.Text(text)}}, false
+}
+
+// approvalRequest is the approval_request event of call: with, for a tool
+// that can say what it would change (write, edit), the path and the diff
+// in Details, or in Text why that could not be said (the call would
+// fail as it is).
+func (a *Agent) approvalRequest(ctx context.Context, call llm.Block) Event {
+	ev := Event{Type: EventApprovalRequest, ToolCallID: call.ID, Tool: call.Name, Arguments: call.Arguments}
+	if pv, ok := a.byName[call.Name].(tools.Previewer); ok {
+		d, err := pv.Preview(ctx, tools.CallFrom(call))
+		if err != nil {
+			ev.Text = err.Error()
+		} else {
+			ev.Details = &d
+		}
+	}
+	return ev
 }

@@ -95,6 +95,12 @@ rules:
 	var denied []string
 	for _, ev := range r.all() {
 		switch {
+		case ev.Type == agent.EventApprovalRequest && ev.ToolCallID == "call_4":
+			if ev.Details == nil || !strings.Contains(ev.Details.Diff, "--- /dev/null") || !strings.Contains(ev.Details.Diff, "+x") {
+				t.Errorf("the write's approval_request has no diff of the new file: %+v", ev.Details)
+			}
+		case ev.Type == agent.EventApprovalRequest && ev.Details != nil:
+			t.Errorf("bash's approval_request has details %+v", ev.Details)
 		case ev.Type == agent.EventApprovalEnd:
 			decisions = append(decisions, ev.ToolCallID+"="+string(ev.Decision)+" "+ev.Text)
 		case ev.Type == agent.EventToolEnd && ev.Denied:

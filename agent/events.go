@@ -60,7 +60,9 @@ const (
 	// EventSubagent wraps an event of a subagent started by the task tool.
 	EventSubagent EventType = "subagent_event"
 	// EventApprovalRequest says a tool call waits for the user's approval
-	// ([Approvals]): ToolCallID, Tool and Arguments name it.
+	// ([Approvals]): ToolCallID, Tool and Arguments name it; for a write
+	// or an edit, Details has the path and the diff it would make, or
+	// Text says why it would fail.
 	EventApprovalRequest EventType = "approval_request"
 	// EventApprovalEnd says the wait is over: Decision is the answer (Text
 	// the user's message with a denial), or "" when an interrupt cut the
@@ -151,7 +153,7 @@ type Event struct {
 	// Decision is the answer to an approval request (approval_end).
 	Decision Decision
 	// Details are the tool's structured facts for user interfaces
-	// (tool_end).
+	// (tool_end), or the change a call would make (approval_request).
 	Details *tools.Details
 	// Interrupt says a delivered steer was an interrupting one
 	// (steer_delivered).

@@ -22,6 +22,9 @@ const (
 type pendingApproval struct {
 	callID, tool string
 	args         json.RawMessage
+	// diff is the change a write or edit would make, as the tool computed
+	// it; problem says why it could not (the call would fail).
+	diff, problem string
 	// subagent names the subagent whose call it is; "" for the agent's.
 	subagent string
 }
@@ -36,7 +39,10 @@ func (m *Model) approvalEvent(ev agent.Event) {
 	}
 	switch ev.Type {
 	case agent.EventApprovalRequest:
-		m.approval = &pendingApproval{callID: ev.ToolCallID, tool: ev.Tool, args: ev.Arguments, subagent: sub}
+		m.approval = &pendingApproval{callID: ev.ToolCallID, tool: ev.Tool, args: ev.Arguments, subagent: sub, problem: ev.Text}
+		if ev.Details != nil {
+			m.approval.diff = ev.Details.Diff
+		}
 		m.scroll = 0
 	case agent.EventApprovalEnd:
 		if m.approval != nil && m.approval.callID == ev.ToolCallID {
@@ -84,19 +90,25 @@ func (m *Model) approvalLines(width, h int) []string {
 	str := func(k string) string { s, _ := args[k].(string); return sanitize(s) }
 	title := "Allow " + p.tool + "?"
 	var body []string
+	switch {
+	case p.diff != "":
+		body = m.r.diff(sanitize(p.diff), max(h-4, 1))
+	case p.problem != "":
+		body = strings.Split(t.bad.Render(wrap("it would fail: "+sanitize(p.problem), inner)), "\n")
+	}
 	switch p.tool {
 	case "bash":
 		body = strings.Split(wrap("$ "+str("command"), inner), "\n")
 	case "write":
 		title = fmt.Sprintf("Allow write of %s?", str("path"))
-		body = m.r.diff(plusLines(str("content")), max(h-4, 1))
+		if body == nil {
+			body = m.r.diff(plusLines(str("content")), max(h-4, 1))
+		}
 	case "edit":
 		title = fmt.Sprintf("Allow edit of %s?", str("path"))
-		d := "@@ " + str("path") + " @@\n" + prefixLines("-", str("old_text")) + prefixLines("+", str("new_text"))
-		if b, _ := args["replace_all"].(bool); b {
-			d = "@@ " + str("path") + ", every occurrence @@\n" + d[strings.Index(d, "\n")+1:]
+		if body == nil {
+			body = m.r.diff("@@ "+str("path")+" @@\n"+prefixLines("-", str("old_text"))+prefixLines("+", str("new_text")), max(h-4, 1))
 		}
-		body = m.r.diff(d, max(h-4, 1))
 	default:
 		body = strings.Split(wrap(argsSummary(p.tool, p.args), inner), "\n")
 	}

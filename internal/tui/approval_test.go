@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/vigil-dev/vigil/agent"
+	"github.com/vigil-dev/vigil/tools"
 )
 
 func approvalRequest(id, tool, args string) agent.Event {
@@ -45,13 +46,24 @@ func TestApprovalPrompt(t *testing.T) {
 	assertContains(t, plain(m), "Allow write of new.txt? (subagent task-1)", "+line one", "+line two")
 	press(m, "n")
 
+	// The diff the tool computed wins over the arguments; a call that
+	// would fail says why.
+	diff := agent.Event{Type: agent.EventApprovalRequest, ToolCallID: "c5", Tool: "write", Arguments: json.RawMessage(`{"path":"x.txt","content":"new"}`),
+		Details: &tools.Details{Path: "/w/x.txt", Diff: "--- a/x.txt\n+++ b/x.txt\n@@ -1 +1 @@\n-old line\n+new"}}
+	m.Update(eventsMsg{diff})
+	assertContains(t, plain(m), "Allow write of x.txt?", "@@ -1 +1 @@", "-old line", "+new")
+	press(m, "y")
+	m.Update(eventsMsg{agent.Event{Type: agent.EventApprovalRequest, ToolCallID: "c6", Tool: "edit", Arguments: json.RawMessage(`{"path":"a.txt","old_text":"zz","new_text":"y"}`), Text: "edit a.txt: old_text not found"}})
+	assertContains(t, plain(m), "Allow edit of a.txt?", "it would fail: edit a.txt: old_text not found")
+	press(m, "n")
+
 	// An interrupt ends the wait: the end event closes the prompt.
 	m.Update(eventsMsg{approvalRequest("c4", "bash", `{"command":"sleep 1"}`)})
 	m.Update(eventsMsg{agent.Event{Type: agent.EventApprovalEnd, ToolCallID: "c4", Tool: "bash", Reason: agent.InterruptUser}})
 	if m.approval != nil {
 		t.Error("the prompt stays after approval_end")
 	}
-	want := []string{"answer:c1:once", "answer:c2:always", "answer:c3:deny"}
+	want := []string{"answer:c1:once", "answer:c2:always", "answer:c3:deny", "answer:c5:once", "answer:c6:deny"}
 	if got := app.Calls(); !slices.Equal(got, want) {
 		t.Errorf("answers %v, want %v", got, want)
 	}
