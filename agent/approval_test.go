@@ -41,6 +41,19 @@ func answerer(t *testing.T, a *agent.Agent, p *agent.Approvals, answers ...agent
 	return done
 }
 
+// asking returns an agent over e whose calls of the named tools wait for
+// approval, and its approval mode; adjust changes the options first.
+func asking(t *testing.T, e *env, adjust func(*agent.Options), ask ...string) (*agent.Agent, *agent.Approvals) {
+	t.Helper()
+	p := agent.NewApprovals(ask...)
+	opts := e.options()
+	opts.Approvals = p
+	if adjust != nil {
+		adjust(&opts)
+	}
+	return e.agent(t, opts), p
+}
+
 // TestApprovalOnceAlwaysDeny: read never asks; bash asks, is allowed once,
 // then for the session, after which it runs unasked; a denied write does
 // not run and its refusal, with the user's message, reaches the model's
@@ -61,10 +74,7 @@ rules:
       - tool_calls: [{id: call_4, name: write, arguments: {path: out.txt, content: "x"}}]
       - text: done
 `)
-	p := agent.NewApprovals("bash", "write", "edit")
-	opts := e.options()
-	opts.Approvals = p
-	a := e.agent(t, opts)
+	a, p := asking(t, e, nil, "bash", "write", "edit")
 	r := record(t, a)
 	asked := answerer(t, a, p,
 		agent.Approval{Decision: agent.AllowOnce},
@@ -134,10 +144,7 @@ rules:
       - tool_calls: [{id: call_1, name: bash, arguments: {command: "echo never > ran.txt"}}]
       - text: done
 `)
-	p := agent.NewApprovals("bash")
-	opts := e.options()
-	opts.Approvals = p
-	a := e.agent(t, opts)
+	a, p := asking(t, e, nil, "bash")
 	record(t, a)
 	a.Subscribe(func(ev agent.Event) {
 		if ev.Type == agent.EventApprovalRequest {
@@ -175,10 +182,7 @@ rules:
           - {id: call_2, name: read, arguments: {path: nothing.txt}}
       - text: done
 `)
-			p := agent.NewApprovals("bash")
-			opts := e.options()
-			opts.Approvals = p
-			a := e.agent(t, opts)
+			a, p := asking(t, e, nil, "bash")
 			r := record(t, a)
 			on(a, agent.EventApprovalRequest, func(agent.Event) { tc.cut(a) })
 			if err := a.Prompt(t.Context(), "go"); !errors.Is(err, tc.wantErr) {
@@ -231,11 +235,7 @@ rules:
       - tool_calls: [{id: call_t, name: task, arguments: {prompt: "write sub.txt"}}]
       - text: done
 `)
-	p := agent.NewApprovals("bash")
-	opts := e.options()
-	opts.Approvals = p
-	opts.Subagents = &agent.SubagentConfig{System: "You are a SUBAGENT."}
-	a := e.agent(t, opts)
+	a, p := asking(t, e, func(o *agent.Options) { o.Subagents = &agent.SubagentConfig{System: "You are a SUBAGENT."} }, "bash")
 	record(t, a)
 	asked := answerer(t, a, p, agent.Approval{Decision: agent.Deny})
 	if err := a.Prompt(t.Context(), "go"); err != nil {

@@ -1,7 +1,6 @@
 package config_test
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,25 +18,16 @@ func TestToolsApproval(t *testing.T) {
 	}
 	root := t.TempDir()
 	agent, proj := filepath.Join(root, "agent"), filepath.Join(root, "proj")
-	write := func(path, data string) {
-		t.Helper()
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(data), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
 	opts := config.Options{AgentDir: agent, ProjectDir: proj}
 
-	write(config.UserFile(agent), "tools:\n  approval: yes\n")
+	writeFile(t, config.UserFile(agent), "tools:\n  approval: yes\n")
 	_, err := config.Load(opts)
 	if err == nil || !strings.Contains(err.Error(), config.UserFile(agent)+":2") || !strings.Contains(err.Error(), `approval is "yes", want auto (tools run unasked) or ask`) {
 		t.Errorf("a bad value: %v", err)
 	}
 
-	write(config.UserFile(agent), "tools:\n  approval: ask\n")
-	write(config.ProjectFile(proj), "tools:\n  approval: auto\n")
+	writeFile(t, config.UserFile(agent), "tools:\n  approval: ask\n")
+	writeFile(t, config.ProjectFile(proj), "tools:\n  approval: auto\n")
 	s, p, err := config.LoadProject(opts)
 	if err != nil {
 		t.Fatal(err)
