@@ -225,6 +225,7 @@ func (a *app) build(sess *session.Session, ref string) error {
 	if n := a.settings.Tools.LoopGuard; n > 0 {
 		hooks = append(hooks, loopguard.New(n))
 	}
+	approvals := a.approvalsFor(sess)
 	ag, err := agent.New(agent.Options{
 		Model:      model,
 		Info:       res.Info,
@@ -235,7 +236,7 @@ func (a *app) build(sess *session.Session, ref string) error {
 		Compaction: a.settings.Compaction,
 		Subagents:  a.subagentConfig(subTools),
 		Hooks:      hooks,
-		Approvals:  a.approvalsFor(sess),
+		Approvals:  approvals,
 	})
 	if err != nil {
 		return err
@@ -260,6 +261,7 @@ func (a *app) build(sess *session.Session, ref string) error {
 		a.sess.Close()
 	}
 	a.ag, a.sess, a.model, a.adv, a.fwd = ag, sess, res, adv, fwd
+	a.approvals = approvals
 	a.unsub = ag.Subscribe(a.publish)
 	return nil
 }

@@ -32,17 +32,18 @@ func approvalMode(flag string, ui bool, s *config.Settings) (string, error) {
 // approvalsFor returns the approval mode of the agent build makes on
 // sess: nil when tools run unasked; else the current one while the
 // session stays (a model switch keeps what the user allowed for the
-// session), a fresh one for another session.
+// session), a fresh one for another session. build makes it current
+// with the agent.
 func (a *app) approvalsFor(sess *session.Session) *agent.Approvals {
 	if a.approval != config.ApprovalAsk {
 		return nil
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if a.approvals == nil || a.sess != sess {
-		a.approvals = agent.NewApprovals(askingTools...)
+	if a.approvals != nil && a.sess == sess {
+		return a.approvals
 	}
-	return a.approvals
+	return agent.NewApprovals(askingTools...)
 }
 
 // errApprovalOff answers an approval while tools run unasked.

@@ -149,3 +149,50 @@ rules:
 		t.Errorf("--approval never: %v\n%s", err, out)
 	}
 }
+
+// TestRPCApprovalAlwaysLastsTheSession: an always outlives a /model
+// switch (the agent is rebuilt on the same session) and ends with /new.
+func TestRPCApprovalAlwaysLastsTheSession(t *testing.T) {
+	_, agentDir, work := fakeSetup(t, `
+rules:
+  - steps:
+      - tool_calls: [{id: call_1, name: bash, arguments: {command: "echo A"}}]
+      - text: "first done"
+      - tool_calls: [{id: call_2, name: bash, arguments: {command: "echo B"}}]
+      - text: "second done"
+      - tool_calls: [{id: call_3, name: bash, arguments: {command: "echo C"}}]
+      - text: "third done"
+`)
+	p := startVigil(t, agentDir, work, "--approval", "ask")
+	run := func(id string, answer string) {
+		t.Helper()
+		p.send(map[string]any{"type": "prompt", "id": id, "message": "go " + id})
+		if answer != "" {
+			req := p.waitFor("approval_request", isType("approval_request"))
+			p.send(map[string]any{"type": "approve", "id": "a" + id, "tool_call_id": req["tool_call_id"], "decision": answer})
+		}
+		p.waitFor("idle", isType("idle"))
+	}
+	command := func(line string) {
+		t.Helper()
+		p.send(map[string]any{"type": "command", "id": line, "command": line})
+		if r := p.waitFor(line+"'s reply", func(m map[string]any) bool { return m["id"] == line }); r["success"] != true {
+			t.Fatalf("%s: %v", line, r)
+		}
+	}
+	run("1", "always")
+	command("/model fake/m")
+	run("2", "")
+	command("/new")
+	run("3", "once")
+	p.finish()
+	var asked []any
+	for _, m := range p.seen {
+		if m["type"] == "approval_request" {
+			asked = append(asked, m["tool_call_id"])
+		}
+	}
+	if fmt.Sprint(asked) != "[call_1 call_3]" {
+		t.Errorf("asked for %v, want call_1 and, after /new, call_3", asked)
+	}
+}
