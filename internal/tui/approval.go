@@ -123,7 +123,7 @@ func (m *Model) approvalLines(width, h int) []string {
 	}
 	keys := t.statusHi.Render("y") + t.dim.Render(" allow once · ") + t.statusHi.Render("a") + t.dim.Render(" allow "+p.tool+" for this session · ") +
 		t.statusHi.Render("n") + t.dim.Render(" deny · esc interrupts")
-	box := t.panelBorder.Width(width).Render(t.running.Render(title) + "\n" + strings.Join(body, "\n") + "\n" + keys)
+	box := t.panelBorder.Width(width).Render(ansi.Truncate(t.running.Render(title), inner, "…") + "\n" + strings.Join(body, "\n") + "\n" + ansi.Truncate(keys, inner, "…"))
 	return strings.Split(box, "\n")
 }
 

@@ -69,6 +69,21 @@ func TestApprovalPrompt(t *testing.T) {
 	}
 }
 
+// TestApprovalPromptSmallWindow: the prompt never makes the frame
+// larger than the window, however long the change.
+func TestApprovalPromptSmallWindow(t *testing.T) {
+	m := newTestModel(t, &fakeApp{status: sampleStatus()})
+	long := strings.Repeat("line\n", 200)
+	for _, size := range [][2]int{{30, 8}, {40, 12}, {80, 24}} {
+		m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		m.Update(eventsMsg{approvalRequest("c1", "write", `{"path":"big.txt","content":`+jsonString(long)+`}`)})
+		checkSize(t, plain(m), size[0], size[1])
+		assertContains(t, plain(m), "more lines")
+	}
+}
+
+func jsonString(s string) string { b, _ := json.Marshal(s); return string(b) }
+
 // TestApprovalEscInterrupts: esc keeps its meaning while a call waits:
 // it interrupts the run, which ends the wait.
 func TestApprovalEscInterrupts(t *testing.T) {
