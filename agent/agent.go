@@ -48,6 +48,10 @@ type Options struct {
 	// Subagents, when set, adds the task tool, which runs a subagent; see
 	// [SubagentConfig].
 	Subagents *SubagentConfig
+	// Approvals, when set, is the approval mode: the calls of the tools
+	// it names wait for the user's approval; see [Approvals]. Subagents
+	// share it. Nil runs every call unasked.
+	Approvals *Approvals
 }
 
 // DefaultKeepRecentTokens is how much recent context a compaction keeps
@@ -69,6 +73,7 @@ type Agent struct {
 	hooks        []Hook
 	boundaryWait time.Duration
 	subagents    *SubagentConfig
+	approvals    *Approvals
 
 	toolset []tools.Tool
 	byName  map[string]tools.Tool
@@ -144,6 +149,7 @@ func New(opts Options) (*Agent, error) {
 		hooks:        append([]Hook(nil), opts.Hooks...),
 		boundaryWait: opts.BoundaryTimeout,
 		subagents:    opts.Subagents,
+		approvals:    opts.Approvals,
 		sess:         opts.Session,
 		byName:       make(map[string]tools.Tool),
 	}

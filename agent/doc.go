@@ -130,7 +130,8 @@
 //	             [message_end] {tool} step_end [boundary | aborted]
 //	           | [rewrite] compaction aborted
 //	request    = {steer_delivered} [compaction] {message_delta}
-//	tool       = tool_start {subagent_event} tool_end | tool_end
+//	tool       = [approval] tool_start {subagent_event} tool_end | [approval] tool_end
+//	approval   = approval_request approval_end
 //	boundary   = {steer_delivered} {injection_delivered} {custom_appended}
 //	compaction = compaction_start compaction_end [history_rewritten]
 //	rewrite    = history_rewritten
@@ -153,6 +154,10 @@
 //   - Each tool call has tool_start then tool_end (carrying the result
 //     entry); a call skipped by an interrupt has tool_end alone, with
 //     Skipped set. A task call's subagent events come between them.
+//   - A call that waits for the user's approval ([Approvals]) is preceded
+//     by approval_request and approval_end; a denied call then has
+//     tool_end alone, with Denied set, and so has one whose wait an
+//     interrupt cut short (Skipped).
 //   - step_end lists every entry the step wrote, in order: the
 //     request_aborted markers, the assistant entry, the results, or the
 //     error entry (the steers delivered within the step are reported by
@@ -172,6 +177,16 @@
 // custom_appended; [Agent.Compact] emits compaction; [Agent.BranchFrom] and
 // [Agent.SwitchSession] emit history_rewritten. Every event that reports
 // an entry is emitted after the entry is in the session.
+//
+// # Approval
+//
+// With [Options.Approvals] set, the calls of the tools it names (vigil
+// names bash, write and edit) wait for the user's approval before they
+// run: once, always (that tool, for the rest of the session) or deny. A
+// denied call is not an error of the agent: its result, which the model
+// reads, is [DeniedText] and the user's message. The wait lasts as long
+// as the user takes; Abort and an interrupting steer end it, as they end
+// a running call.
 //
 // # Concurrency
 //
@@ -195,8 +210,8 @@
 // return; Fork takes none. They may be called from any goroutine, from
 // subscribers and from hooks.
 //
-// Every wait of the loop is bounded by a context: the model stream and
-// tool calls by the run's (which Abort cancels), the hooks by a boundary
+// Every wait of the loop is bounded by a context: the model stream,
+// tool calls and approval waits by the run's (which Abort cancels), the hooks by a boundary
 // deadline (Options.BoundaryTimeout, 30 seconds by default) that
 // interrupting steers and Abort also end. A hook that ignores its context
 // breaks this guarantee; the contract of [Hook] forbids it.

@@ -65,6 +65,15 @@ const (
 	EventCompactionEnd EventType = "compaction_end"
 	// EventSubagent wraps an event of a subagent started by the task tool.
 	EventSubagent EventType = "subagent_event"
+	// EventApprovalRequest says a tool call waits for the user's approval
+	// ([Approvals]): ToolCallID, Tool and Arguments name it; for a write
+	// or an edit, Details has the path and the diff it would make, or
+	// Text says why it would fail.
+	EventApprovalRequest EventType = "approval_request"
+	// EventApprovalEnd says the wait is over: Decision is the answer (Text
+	// the user's message with a denial), or "" when an interrupt cut the
+	// wait short (Reason says which).
+	EventApprovalEnd EventType = "approval_end"
 )
 
 // TurnCause says what opened a turn.
@@ -119,7 +128,8 @@ type Event struct {
 	Turn, Step int
 	// Cause is set on turn_start.
 	Cause TurnCause
-	// Delta and Text are set on message_delta.
+	// Delta and Text are set on message_delta; Text is also the user's
+	// message with a denial (approval_end).
 	Delta DeltaKind
 	Text  string
 	// Entry is the entry the event reports: the opening message
@@ -131,7 +141,8 @@ type Event struct {
 	Entry *session.Entry
 	// Entries are every entry a step wrote, in order (step_end).
 	Entries []session.Entry
-	// ToolCallID, Tool and Arguments name the call (tool_start, tool_end).
+	// ToolCallID, Tool and Arguments name the call (tool_start, tool_end,
+	// approval_request, approval_end; approval_end has no Arguments).
 	ToolCallID string
 	Tool       string
 	Arguments  json.RawMessage
@@ -144,15 +155,19 @@ type Event struct {
 	// InterruptSteer or InterruptUser.
 	Interrupted bool
 	Skipped     bool
+	// Denied says the user denied the call, which did not run (tool_end).
+	Denied bool
+	// Decision is the answer to an approval request (approval_end).
+	Decision Decision
 	// Details are the tool's structured facts for user interfaces
-	// (tool_end).
+	// (tool_end), or the change a call would make (approval_request).
 	Details *tools.Details
 	// Interrupt says a delivered steer was an interrupting one
 	// (steer_delivered).
 	Interrupt bool
 	// Reason qualifies history_rewritten, compaction_start/end, aborted
-	// (the interrupt's label), request_aborted and an interrupted
-	// tool_end.
+	// (the interrupt's label), request_aborted, an interrupted tool_end
+	// and an approval_end an interrupt cut short.
 	Reason string
 	// StopReason is why the model stopped (message_end, turn_end).
 	StopReason llm.StopReason

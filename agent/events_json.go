@@ -27,6 +27,8 @@ type eventWire struct {
 	IsError      bool            `json:"is_error,omitempty"`
 	Interrupted  bool            `json:"interrupted,omitempty"`
 	Skipped      bool            `json:"skipped,omitempty"`
+	Denied       bool            `json:"denied,omitempty"`
+	Decision     Decision        `json:"decision,omitempty"`
 	Details      *tools.Details  `json:"details,omitempty"`
 	Interrupt    bool            `json:"interrupt,omitempty"`
 	Reason       string          `json:"reason,omitempty"`
@@ -70,7 +72,7 @@ func (e Event) MarshalJSON() ([]byte, error) {
 	w := eventWire{
 		Type: e.Type, Turn: e.Turn, Step: e.Step, Cause: e.Cause, Delta: e.Delta, Text: e.Text,
 		ToolCallID: e.ToolCallID, Tool: e.Tool, Arguments: e.Arguments, Summary: e.Summary,
-		IsError: e.IsError, Interrupted: e.Interrupted, Skipped: e.Skipped, Details: e.Details,
+		IsError: e.IsError, Interrupted: e.Interrupted, Skipped: e.Skipped, Denied: e.Denied, Decision: e.Decision, Details: e.Details,
 		Interrupt: e.Interrupt, Reason: e.Reason, StopReason: e.StopReason, Usage: e.Usage,
 		TokensBefore: e.TokensBefore, TokensAfter: e.TokensAfter,
 		SubagentID: e.SubagentID, Subagent: e.Subagent,

@@ -164,7 +164,7 @@ func record(t *testing.T, a *agent.Agent) *recorder {
 var grammar = func() *regexp.Regexp {
 	rewrite := `(history_rewritten )`
 	compaction := `(compaction_start compaction_end ` + rewrite + `?)`
-	tool := `(tool_start (subagent_event )*tool_end |tool_end )`
+	tool := `((approval_request approval_end )?(tool_start (subagent_event )*tool_end |tool_end ))`
 	boundary := `((steer_delivered )*(injection_delivered )*(custom_appended )*)`
 	request := `((steer_delivered )*` + compaction + `?(message_delta )*)`
 	step := `(` + rewrite + `?` + compaction + `?step_start ` + request + `(request_aborted ` + request + `)*(message_end )?` + tool + `*step_end (` + boundary + `|aborted )?` +

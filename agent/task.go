@@ -142,6 +142,7 @@ func (a *Agent) runSubagent(ctx context.Context, args taskArgs) (tools.Result, e
 	sub, err := New(Options{
 		Model: a.model, Info: a.info, Thinking: a.thinking, System: system, Session: child, Tools: set,
 		Compaction: a.compaction, MaxTokens: a.maxTokens, Hooks: hooks, BoundaryTimeout: a.boundaryWait,
+		Approvals: a.approvals,
 	})
 	if err != nil {
 		return tools.Result{}, fmt.Errorf("task: %w", err)

@@ -17,7 +17,8 @@ import (
 const summaryBytes = 200
 
 // runTools runs a step's tool calls one after the other, in the order the
-// model wrote them, appending each result as it completes. An
+// model wrote them, appending each result as it completes; a call that
+// needs approval waits for it first (approve). An
 // interrupting steer cancels the running call (its context's cause is
 // ErrSteerInterrupt) and skips the rest; an abort does the same with
 // ErrAborted. Every call gets a result, so the next request is valid.
@@ -35,10 +36,14 @@ func (a *Agent) runTools(ctx context.Context, calls []llm.Block, written []sessi
 	for _, call := range calls {
 		ev := Event{Type: EventToolEnd, ToolCallID: call.ID, Tool: call.Name, Arguments: call.Arguments}
 		var res tools.Result
-		if toolCtx.Err() != nil {
+		run := toolCtx.Err() == nil
+		if run {
+			res, run = a.approve(toolCtx, call, &ev)
+		} else {
 			ev.Skipped, ev.Interrupted, ev.Reason = true, true, interruptReason(toolCtx)
 			res = tools.Result{IsError: true, Content: []llm.Block{llm.Text(skippedText(ev.Reason))}}
-		} else {
+		}
+		if run {
 			a.emit(a.event(Event{Type: EventToolStart, ToolCallID: call.ID, Tool: call.Name, Arguments: call.Arguments}))
 			res = a.invoke(toolCtx, tools.CallFrom(call))
 			if toolCtx.Err() != nil {

@@ -80,6 +80,7 @@ func TestKeys(t *testing.T) {
 		"compaction.enabled", "compaction.thresholdTokens", "compaction.thresholdPercent",
 		"compaction.reserveTokens", "compaction.keepRecentTokens",
 		"tools.bash.timeoutSeconds", "tools.output.maxLines", "tools.output.maxBytes", "tools.allowOutsideRoots", "tools.loopGuard",
+		"tools.approval",
 	}
 	if diff := cmp.Diff(want, keys()); diff != "" {
 		t.Errorf("keys (-want +got):\n%s", diff)

@@ -271,7 +271,18 @@ type Tools struct {
 	// vigil's agent tell itself so, once (internal/loopguard); 0 turns the
 	// guard off.
 	LoopGuard int `yaml:"loopGuard"`
+	// Approval is the terminal UI's approval mode: ApprovalAuto (the
+	// default) runs bash, write and edit as soon as the model calls them;
+	// ApprovalAsk asks the user first. Print, JSON and RPC modes follow
+	// only the --approval flag.
+	Approval string `yaml:"approval"`
 }
+
+// The values of tools.approval (and of the --approval flag).
+const (
+	ApprovalAuto = "auto"
+	ApprovalAsk  = "ask"
+)
 
 // Bash are the bash tool's settings.
 type Bash struct {
@@ -314,6 +325,7 @@ func Default() *Settings {
 			Bash:      Bash{TimeoutSeconds: 120},
 			Output:    Output{MaxLines: 2000, MaxBytes: 50 * 1024},
 			LoopGuard: 5,
+			Approval:  ApprovalAuto,
 		},
 	}
 }

@@ -42,6 +42,8 @@ var guarded = []string{
 	"advisor.allowPromptInjection",
 	"advisor.fleet",
 	"tools.allowOutsideRoots",
+	// Whether the UI asks before bash, write and edit run.
+	"tools.approval",
 }
 
 func isGuarded(key string) bool {

@@ -125,6 +125,9 @@ func (s *Settings) validate(name string, data []byte) error {
 	if t.Output.MaxBytes < 1 {
 		return at("$.tools.output.maxBytes", "must be at least 1, got %d", t.Output.MaxBytes)
 	}
+	if t.Approval != ApprovalAuto && t.Approval != ApprovalAsk {
+		return at("$.tools.approval", "approval is %q, want auto (tools run unasked) or ask", t.Approval)
+	}
 	if t.LoopGuard < 0 || t.LoopGuard == 1 {
 		return at("$.tools.loopGuard", "must be 0 (off) or at least 2, got %d", t.LoopGuard)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
+	"io/fs"
 	"os"
 	"strings"
 
@@ -38,64 +39,94 @@ func (t *editTool) Definition() llm.Tool {
 }
 
 func (t *editTool) Run(ctx context.Context, call Call) (Result, error) {
-	var args editArgs
-	if err := decodeArgs("edit", call.Arguments, editParams(), &args); err != nil {
+	c, err := t.prepare(ctx, call)
+	if err != nil {
 		return Result{}, err
 	}
+	warnings := t.s.changeWarnings(c.path, c.shown, contentSum(c.data), c.plan.oldLines)
+	if err := os.WriteFile(c.path, []byte(c.plan.content), c.perm); err != nil {
+		return Result{}, fmt.Errorf("edit %s: %w", c.shown, err)
+	}
+	t.s.recordChange(c.path, contentSum([]byte(c.plan.content)), c.plan.newLines)
+
+	var sb strings.Builder
+	if len(c.plan.lines) == 1 {
+		fmt.Fprintf(&sb, "Edited %s: replaced 1 occurrence at line %d", c.shown, c.plan.lines[0])
+	} else {
+		fmt.Fprintf(&sb, "Edited %s: replaced %d occurrences, at lines %s", c.shown, len(c.plan.lines), lineList(c.plan.lines))
+	}
+	writeWarnings(&sb, warnings)
+	return Result{
+		Content: []llm.Block{llm.Text(sb.String())},
+		Details: Details{Path: c.path, Diff: c.diff(), BytesWritten: len(c.plan.content), Warnings: warnings},
+	}, nil
+}
+
+// Preview says what the call would change, changing nothing.
+func (t *editTool) Preview(ctx context.Context, call Call) (Details, error) {
+	c, err := t.prepare(ctx, call)
+	if err != nil {
+		return Details{}, err
+	}
+	return Details{Path: c.path, Diff: c.diff()}, nil
+}
+
+// editChange is what an edit call would do to its file.
+type editChange struct {
+	path, shown string
+	perm        fs.FileMode
+	// data is the file's content now; plan the change.
+	data []byte
+	plan editPlan
+}
+
+// prepare checks an edit call and plans it, writing nothing.
+func (t *editTool) prepare(ctx context.Context, call Call) (editChange, error) {
+	var args editArgs
+	if err := decodeArgs("edit", call.Arguments, editParams(), &args); err != nil {
+		return editChange{}, err
+	}
 	if args.OldText == "" {
-		return Result{}, fmt.Errorf("edit %s: old_text is empty; quote the text to replace (to create a file, use write)", args.Path)
+		return editChange{}, fmt.Errorf("edit %s: old_text is empty; quote the text to replace (to create a file, use write)", args.Path)
 	}
 	if args.OldText == args.NewText {
-		return Result{}, fmt.Errorf("edit %s: old_text and new_text are the same; there is nothing to change", args.Path)
+		return editChange{}, fmt.Errorf("edit %s: old_text and new_text are the same; there is nothing to change", args.Path)
 	}
 	path, err := t.s.resolve(args.Path, accessWrite)
 	if err != nil {
-		return Result{}, fmt.Errorf("edit %s: %w", args.Path, err)
+		return editChange{}, fmt.Errorf("edit %s: %w", args.Path, err)
 	}
 	if err := ctx.Err(); err != nil {
-		return Result{}, fmt.Errorf("edit %s: %w", args.Path, err)
+		return editChange{}, fmt.Errorf("edit %s: %w", args.Path, err)
 	}
 	shown := t.s.display(path)
 	info, err := os.Stat(path)
 	if err != nil {
-		return Result{}, fmt.Errorf("edit %s: %w (to create a file, use write)", shown, notExistHint(err))
+		return editChange{}, fmt.Errorf("edit %s: %w (to create a file, use write)", shown, notExistHint(err))
 	}
 	if !info.Mode().IsRegular() {
-		return Result{}, fmt.Errorf("edit %s: not a regular file", shown)
+		return editChange{}, fmt.Errorf("edit %s: not a regular file", shown)
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return Result{}, fmt.Errorf("edit %s: %w", shown, err)
+		return editChange{}, fmt.Errorf("edit %s: %w", shown, err)
 	}
 	if why := binaryReason(data[:min(len(data), sniffLen)], len(data) <= sniffLen); why != "" {
-		return Result{}, fmt.Errorf("edit %s: binary file (%s); edit changes only text files", shown, why)
+		return editChange{}, fmt.Errorf("edit %s: binary file (%s); edit changes only text files", shown, why)
 	}
-	content := string(data)
-	plan, err := planEdit(content, args.OldText, args.NewText, args.ReplaceAll)
+	plan, err := planEdit(string(data), args.OldText, args.NewText, args.ReplaceAll)
 	if err != nil {
-		return Result{}, fmt.Errorf("edit %s: %w", shown, err)
+		return editChange{}, fmt.Errorf("edit %s: %w", shown, err)
 	}
-	warnings := t.s.changeWarnings(path, shown, contentSum(data), plan.oldLines)
-	if err := os.WriteFile(path, []byte(plan.content), info.Mode().Perm()); err != nil {
-		return Result{}, fmt.Errorf("edit %s: %w", shown, err)
-	}
-	t.s.recordChange(path, contentSum([]byte(plan.content)), plan.newLines)
+	return editChange{path: path, shown: shown, perm: info.Mode().Perm(), data: data, plan: plan}, nil
+}
 
-	var sb strings.Builder
-	if len(plan.lines) == 1 {
-		fmt.Fprintf(&sb, "Edited %s: replaced 1 occurrence at line %d", shown, plan.lines[0])
-	} else {
-		fmt.Fprintf(&sb, "Edited %s: replaced %d occurrences, at lines %s", shown, len(plan.lines), lineList(plan.lines))
+// diff is the change as a unified diff; "" for a file too large to show.
+func (c editChange) diff() string {
+	if len(c.data) > maxDiffBytes || len(c.plan.content) > maxDiffBytes {
+		return ""
 	}
-	writeWarnings(&sb, warnings)
-	var diff string
-	if len(data) <= maxDiffBytes && len(plan.content) <= maxDiffBytes {
-		diff = unifiedDiff("a/"+shown, "b/"+shown, content, plan.content)
-	}
-	return Result{
-		Content: []llm.Block{llm.Text(sb.String())},
-		Details: Details{Path: path, Diff: diff, BytesWritten: len(plan.content), Warnings: warnings},
-	}, nil
+	return unifiedDiff("a/"+c.shown, "b/"+c.shown, string(c.data), c.plan.content)
 }
 
 // editPlan is the outcome of matching an edit against a file's content.

@@ -34,6 +34,14 @@ type Tool interface {
 	Run(ctx context.Context, call Call) (Result, error)
 }
 
+// Previewer is a tool that can say what a call would change without
+// changing anything (write and edit: the path and the diff), so that the
+// change can be shown before the user approves it. Preview checks the
+// call as Run would and returns Run's error for a call that would fail.
+type Previewer interface {
+	Preview(ctx context.Context, call Call) (Details, error)
+}
+
 // Call is one request from the model to run a tool.
 type Call struct {
 	// ID is the model's id for the call; the result answers it.

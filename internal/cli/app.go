@@ -34,6 +34,9 @@ type app struct {
 	registry *models.Registry
 	manager  *session.Manager
 	modelRef string
+	// approval is the approval mode, config.ApprovalAuto or ApprovalAsk
+	// (approvalMode).
+	approval string
 	// busy, when set, reports whether a turn is running (RPC mode runs
 	// turns in the background); commands that change the session refuse
 	// then.
@@ -51,6 +54,9 @@ type app struct {
 	advFlagRef string
 	// advisorRes is the advisor's model; nil when none resolved.
 	advisorRes *models.Resolved
+	// approvals is the current session's approval mode; nil while tools
+	// run unasked (approvalsFor).
+	approvals *agent.Approvals
 	// adv is the advisor of the current agent; nil when off.
 	adv *advisorRun
 	// fwd is the current agent's advisor hook.
@@ -82,6 +88,8 @@ type appOptions struct {
 	modelsYM string
 	advisor  bool   // run the advisor even if advisor.enabled is off
 	advModel string // the advisor's model reference; "" = modelRoles.advisor
+	approval string // --approval: ask, auto, or "" (approvalMode)
+	ui       bool   // the terminal UI runs: tools.approval applies
 }
 
 // withoutAKey ends the error of a vigil that finds no model it can use:
@@ -95,6 +103,9 @@ func newApp(e *env, o appOptions) (*app, error) {
 	}
 	a, err := newBaseApp(e, cwd, o.modelsYM)
 	if err != nil {
+		return nil, err
+	}
+	if a.approval, err = approvalMode(o.approval, o.ui, a.settings); err != nil {
 		return nil, err
 	}
 	a.modelRef = o.model
@@ -218,6 +229,7 @@ func (a *app) build(sess *session.Session, ref string) error {
 	if n := a.settings.Tools.LoopGuard; n > 0 {
 		hooks = append(hooks, loopguard.New(n))
 	}
+	approvals := a.approvalsFor(sess)
 	ag, err := agent.New(agent.Options{
 		Model:      model,
 		Info:       res.Info,
@@ -228,6 +240,7 @@ func (a *app) build(sess *session.Session, ref string) error {
 		Compaction: a.settings.Compaction,
 		Subagents:  a.subagentConfig(subTools),
 		Hooks:      hooks,
+		Approvals:  approvals,
 	})
 	if err != nil {
 		return err
@@ -252,6 +265,7 @@ func (a *app) build(sess *session.Session, ref string) error {
 		a.sess.Close()
 	}
 	a.ag, a.sess, a.model, a.adv, a.fwd = ag, sess, res, adv, fwd
+	a.approvals = approvals
 	a.unsub = ag.Subscribe(a.publish)
 	return nil
 }

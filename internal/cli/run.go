@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/vigil-dev/vigil/agent"
+	"github.com/vigil-dev/vigil/config"
 	"github.com/vigil-dev/vigil/internal/printnotes"
 	"github.com/vigil-dev/vigil/internal/rpc"
 	"github.com/vigil-dev/vigil/internal/tui"
@@ -28,6 +29,7 @@ type runCmd struct {
 	Advisor  bool     `help:"Run the advisor, a second model that reviews the agent's steps (also: advisor.enabled)."`
 	AdvModel string   `name:"advisor-model" help:"The advisor's model reference; default: modelRoles.advisor." placeholder:"REF"`
 	Models   string   `name:"models-file" help:"models.yml to read instead of the agent folder's." type:"path" placeholder:"PATH"`
+	Approval string   `help:"ask: confirm each bash, write and edit call (once, for the session, or deny), as Claude Code and Codex do; auto: run them unasked, as pi and omp do. Default: tools.approval (auto) in the terminal UI, auto in -p, json and rpc modes; in -p and json modes ask denies them, as no one can answer." placeholder:"ask|auto"`
 }
 
 func (c *runCmd) Run(e *env) error {
@@ -48,7 +50,7 @@ func (c *runCmd) Run(e *env) error {
 		resume = ""
 	}
 	// A picker opens on the latest session, so that no empty one is made.
-	a, err := newApp(e, appOptions{model: c.Model, cont: c.Continue || pick, resume: resume, fork: c.Fork, modelsYM: c.Models, advisor: c.Advisor, advModel: c.AdvModel})
+	a, err := newApp(e, appOptions{model: c.Model, cont: c.Continue || pick, resume: resume, fork: c.Fork, modelsYM: c.Models, advisor: c.Advisor, advModel: c.AdvModel, approval: c.Approval, ui: ui})
 	if err != nil {
 		return err
 	}
@@ -58,6 +60,9 @@ func (c *runCmd) Run(e *env) error {
 	}
 	for _, n := range a.userNotices() {
 		fmt.Fprintln(e.stderr, "vigil:", n)
+	}
+	if c.Mode != "rpc" && a.approval == config.ApprovalAsk {
+		a.denyUnattended()
 	}
 	switch c.Mode {
 	case "rpc":

@@ -26,6 +26,7 @@ func runTUI(e *env, a *app, prompt string, pick bool) error {
 	// While a run goes, the commands that change the session refuse.
 	a.busy = func() bool { return a.agent().State().Running }
 	o := tui.Options{Prompt: prompt, PickSession: pick, Cwd: a.cwd, Commands: commands.New(), In: e.stdin, Out: e.stdout}
+	o.Approval = a.approval
 	o.Notices = a.userNotices()
 	if nc, ok := e.lookupEnv("NO_COLOR"); ok {
 		o.Env = append(os.Environ(), "NO_COLOR="+nc)

@@ -1,7 +1,9 @@
 // Package rpc serves vigil's RPC protocol (docs/rpc.md): JSON commands
-// read line by line from a reader (prompt, steer, follow_up, abort,
-// resume, command, get_state), and the replies and every agent event
-// written as JSON lines. A prompt, a resume and /compact run in the
+// read line by line from a reader (prompt, steer, follow_up, approve,
+// abort, resume, command, get_state), and the replies and every agent
+// event written as JSON lines. In the approval mode, approve answers an
+// approval_request; when the input ends, the calls still waiting are
+// denied, as no one is left to answer. A prompt, a resume and /compact run in the
 // background as the current turn, so steer, follow_up and abort reach
 // them; a second one is refused until the first has said idle.
 //

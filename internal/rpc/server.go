@@ -39,6 +39,10 @@ type App interface {
 	Session() (id, file string)
 	// Subscribe calls fn with every agent event, across agent swaps.
 	Subscribe(fn func(agent.Event))
+	// Answer answers the approval request of a tool call (the approval
+	// mode, --approval ask); it fails when that mode is off or the call
+	// does not wait.
+	Answer(callID string, ap agent.Approval) error
 }
 
 // request is one line of the protocol's input.
@@ -48,6 +52,9 @@ type request struct {
 	Message   string `json:"message,omitempty"`
 	Interrupt bool   `json:"interrupt,omitempty"`
 	Command   string `json:"command,omitempty"`
+	// ToolCallID and Decision are an approve command's.
+	ToolCallID string `json:"tool_call_id,omitempty"`
+	Decision   string `json:"decision,omitempty"`
 }
 
 // response answers one command.
@@ -84,6 +91,10 @@ type Server struct {
 	mu       sync.Mutex
 	turn     *turn // nil when idle
 	idleSeen bool  // the running turn already emitted idle: it is finishing
+	// asked are the tool calls waiting for approval; once inputDone, no
+	// one can answer, and they are denied.
+	asked     map[string]bool
+	inputDone bool
 }
 
 // NewServer makes the server of app, reading commands from in and
@@ -106,6 +117,7 @@ func (s *Server) Serve(ctx context.Context) error {
 			s.mu.Unlock()
 		}
 		s.out.Encode(ev)
+		s.trackApproval(ev)
 	})
 
 	// The reader goroutine ends when the input does; if the process is
@@ -135,6 +147,7 @@ func (s *Server) Serve(ctx context.Context) error {
 			return fmt.Errorf("rpc: %w", context.Cause(ctx))
 		case raw, ok := <-lines:
 			if !ok {
+				s.endInput()
 				s.wg.Wait()
 				if err := <-readErr; err != nil {
 					return fmt.Errorf("read rpc commands: %w", err)
@@ -275,6 +288,8 @@ func (s *Server) handle(line int, raw string) {
 			err = nil
 			queue()
 		}
+	case "approve":
+		err = s.approve(c)
 	case "abort":
 		s.abort()
 	case "command":
@@ -293,7 +308,7 @@ func (s *Server) handle(line int, raw string) {
 		id, file := s.app.Session()
 		resp.Data = map[string]any{"state": s.app.State(), "session_id": id, "session_file": file}
 	default:
-		err = fmt.Errorf("stdin line %d: unknown command type %q (want prompt, steer, follow_up, abort, resume, command, get_state)", line, c.Type)
+		err = fmt.Errorf("stdin line %d: unknown command type %q (want prompt, steer, follow_up, approve, abort, resume, command, get_state)", line, c.Type)
 	}
 	if err != nil {
 		resp.Success, resp.Error, resp.Data = false, err.Error(), nil

@@ -63,6 +63,9 @@ func (f *fakeApp) Command(_ context.Context, line string) (string, error) {
 }
 func (f *fakeApp) State() agent.State        { return agent.State{} }
 func (f *fakeApp) Session() (string, string) { return "s1", "/s1.jsonl" }
+func (f *fakeApp) Answer(string, agent.Approval) error {
+	return errors.New("the approval mode is off")
+}
 func (f *fakeApp) Subscribe(fn func(agent.Event)) {
 	f.mu.Lock()
 	f.subs = append(f.subs, fn)
@@ -130,7 +133,7 @@ func TestServerLines(t *testing.T) {
 	s.send(`not json`)
 	s.next(`{"type":"response","command":"parse","success":false,"error":"stdin line 1: not a JSON command: invalid character 'o' in literal null (expecting 'u')"}`)
 	s.send(`{"type":"dance","id":"x"}`)
-	s.next(`{"type":"response","id":"x","command":"dance","success":false,"error":"stdin line 2: unknown command type \"dance\" (want prompt, steer, follow_up, abort, resume, command, get_state)"}`)
+	s.next(`{"type":"response","id":"x","command":"dance","success":false,"error":"stdin line 2: unknown command type \"dance\" (want prompt, steer, follow_up, approve, abort, resume, command, get_state)"}`)
 	s.send(`{"type":"prompt","id":"1","message":"hello"}`)
 	s.next(`{"type":"response","id":"1","command":"prompt","success":true}`)
 	s.send(`{"type":"prompt","id":"2","message":"again"}`)

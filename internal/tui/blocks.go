@@ -45,6 +45,7 @@ type block struct {
 	result             string
 	done, isError      bool
 	interrupted        bool
+	denied             bool
 	details            *tools.Details
 
 	// Notes: the advisory's severity and how it was delivered.
@@ -253,7 +254,7 @@ func (t *transcript) event(ev agent.Event) (reload bool) {
 			}
 		}
 		b := t.result(ev.ToolCallID, text, ev.IsError, ev.Details)
-		b.interrupted = ev.Interrupted
+		b.interrupted, b.denied = ev.Interrupted, ev.Denied
 		if b.tool == "tool" && ev.Tool != "" {
 			b.tool = ev.Tool
 		}

@@ -62,6 +62,10 @@ func (f *fakeApp) run(ctx context.Context, what string) error {
 	}
 }
 
+func (f *fakeApp) Answer(id string, ap agent.Approval) error {
+	f.record("answer:" + id + ":" + string(ap.Decision))
+	return nil
+}
 func (f *fakeApp) Prompt(ctx context.Context, m string) error { return f.run(ctx, "prompt:"+m) }
 func (f *fakeApp) Resume(ctx context.Context, m string) error { return f.run(ctx, "resume:"+m) }
 func (f *fakeApp) Steer(m string, interrupt bool)             { f.record(fmt.Sprintf("steer:%s:%v", m, interrupt)) }

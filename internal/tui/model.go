@@ -71,6 +71,10 @@ type Model struct {
 	send func(tea.Msg)
 	// now is the clock (tests fix it).
 	now func() time.Time
+
+	// approval is the tool call waiting for the user's answer; nil when
+	// none waits.
+	approval *pendingApproval
 }
 
 type runningTurn struct {
@@ -97,6 +101,9 @@ func New(app App, o Options) *Model {
 	m.hist.seed(m.tr)
 	for _, n := range o.Notices {
 		m.tr.add(&block{kind: kindError, text: n})
+	}
+	if notice := approvalNotice(o.Approval); notice != "" {
+		m.tr.add(&block{kind: kindInfo, label: "approval", text: notice})
 	}
 	m.refresh()
 	m.layout()
@@ -148,6 +155,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			if m.tr.event(ev) {
 				m.tr.load(m.app.Entries())
 			}
+			m.approvalEvent(ev)
 		}
 		m.refresh()
 		return m, nil
@@ -216,6 +224,11 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	}
 	if m.overlay != nil {
 		return m.overlayKey(k)
+	}
+	if m.approval != nil {
+		if cmd, handled := m.approvalKey(s); handled {
+			return cmd
+		}
 	}
 	switch s {
 	case "ctrl+c":
@@ -393,6 +406,10 @@ func (m *Model) Frame() string {
 	} else {
 		parts = append(parts, strings.Join(m.transcriptLines(h), "\n"))
 	}
+	if m.approval != nil {
+		// The prompt takes the editor's place until it is answered.
+		return strings.Join(append(parts, m.approvalLines(m.width, m.approvalMax())...), "\n") + "\n" + m.statusLines()
+	}
 	if pop := m.comp.view(m.theme, m.width); pop != "" {
 		parts = append(parts, pop)
 	}
@@ -410,6 +427,9 @@ func (m *Model) layout() {
 // transcriptHeight is the rows the transcript has.
 func (m *Model) transcriptHeight() int {
 	used := m.ed.Height() + len(m.statusRows()) + m.comp.height()
+	if m.approval != nil {
+		used = m.approvalHeight() + len(m.statusRows())
+	}
 	return max(m.height-used, 1)
 }
 

@@ -259,6 +259,9 @@ func (r *renderer) tool(b *block, width, flags int) string {
 	if b.interrupted {
 		summary = "interrupted"
 	}
+	if b.denied {
+		summary = "denied by you"
+	}
 	out := []string{head}
 	if summary != "" {
 		out = append(out, "  "+t.dim.Render(summary))

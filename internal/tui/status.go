@@ -41,6 +41,7 @@ func (m *Model) statusRows() []string {
 	} else {
 		rows = append(rows, t.dim.Render("advisor off · /advisor on"))
 	}
+	rows[len(rows)-1] += m.approvalStatus()
 	for i, r := range rows {
 		rows[i] = ansi.Truncate(r, m.width, "…")
 	}

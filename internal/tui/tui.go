@@ -51,6 +51,9 @@ type App interface {
 	Sessions() ([]SessionInfo, error)
 	// SwitchSession opens the session id (or file) and continues in it.
 	SwitchSession(id string) error
+	// Answer answers the approval request of a tool call (the approval
+	// mode: y, a, n).
+	Answer(callID string, ap agent.Approval) error
 }
 
 // Status is the status line's facts about the agent and its advisor.
@@ -106,6 +109,11 @@ type Options struct {
 	// Notices are shown first in the transcript: what the user must know
 	// before starting (the folder's settings that override theirs).
 	Notices []string
+	// Approval is the approval mode, for the first screen and the status
+	// line to say, with the risk of running tools unasked: "ask" (bash,
+	// write and edit wait for the user's y, a or n) or "auto" (they run
+	// unasked); "" says nothing.
+	Approval string
 	// Cwd is the folder @ completes files from.
 	Cwd string
 	// Commands is the slash-command registry /help and completion use.
