@@ -47,6 +47,7 @@ func (r *Runtime) prime(ctx context.Context) error {
 		return err
 	}
 	r.cursor, r.needPrime = cursor, false
+	r.followThinking(view)
 	r.pending = primeTail(view, r.opts.PrimeTokens)
 	return nil
 }

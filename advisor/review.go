@@ -40,6 +40,7 @@ func (r *Runtime) review(ctx context.Context) (ran bool, err error) {
 		text += r.hintText()
 	}
 	r.appendMessage(llm.UserText(text), llm.Usage{})
+	r.hostThinking()
 	r.reviewAt = len(r.messages) - 1
 	r.guard.NewUpdate()
 	r.deliverHeld(ctx)
@@ -88,6 +89,7 @@ func (r *Runtime) converse(ctx context.Context, ct *consultTurn) error {
 			Messages:  r.requestMessages(),
 			Tools:     r.defs,
 			MaxTokens: r.opts.MaxTokens,
+			Thinking:  r.thinking,
 		}
 		cctx, cancel := context.WithTimeout(ctx, r.opts.CallTimeout)
 		resp, err := llm.Accumulate(model.Stream(cctx, req))

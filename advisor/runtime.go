@@ -100,6 +100,10 @@ type Options struct {
 	// Recorder, if set, is given the advisor's context as it is
 	// finalized; see [Recorder].
 	Recorder Recorder
+	// FollowThinking has each review ask for the thinking level the agent
+	// last switched to (its session's model changes), instead of the
+	// advisor model's own; until the agent's is known, the model's own.
+	FollowThinking bool
 	// Cadence is how often the model reviews: every step (the zero
 	// value), every N-th, or at the end of each run.
 	Cadence Cadence
@@ -204,6 +208,9 @@ type Runtime struct {
 	// context was kept up to that note's result, and the retry continues
 	// it instead of rendering the update again.
 	continuing bool
+	// thinking is the agent's thinking level as its session last said
+	// (FollowThinking), "" until known.
+	thinking llm.ThinkingLevel
 	// sinceReview counts the steps read since the last review, and
 	// runEnded says a run ended since; the cadence decides by them
 	// (cadence.go).
@@ -665,6 +672,7 @@ func (r *Runtime) collect(ctx context.Context, always bool) error {
 		return err
 	}
 	r.cursor = next
+	r.followThinking(entries)
 	from := len(r.pending)
 	for _, e := range entries {
 		if history.Visible(e) {

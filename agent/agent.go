@@ -218,6 +218,9 @@ type State struct {
 	// Aborted says the latest run ended by Abort (omp's user-interrupt
 	// latch; a new run clears it).
 	Aborted bool
+	// Thinking is the thinking level of its requests ("" for the
+	// model's default).
+	Thinking llm.ThinkingLevel
 }
 
 // State returns a snapshot of the agent.
@@ -235,5 +238,6 @@ func (a *Agent) State() State {
 		ContextTokens:   a.contextTokens,
 		CompactAt:       a.compaction.Threshold(a.window),
 		Aborted:         a.lastAborted,
+		Thinking:        a.thinking,
 	}
 }

@@ -71,7 +71,7 @@ func TestYAMLString(t *testing.T) {
 func TestKeys(t *testing.T) {
 	want := []string{
 		"modelRoles",
-		"advisor.enabled", "advisor.subagents", "advisor.reviewer", "advisor.gate", "advisor.mode", "advisor.cadence", "advisor.syncBacklog",
+		"advisor.enabled", "advisor.subagents", "advisor.reviewer", "advisor.gate", "advisor.mode", "advisor.cadence", "advisor.effort", "advisor.syncBacklog",
 		"advisor.syncTimeoutSeconds", "advisor.immuneTurns", "advisor.maxNotesPerUpdate",
 		"advisor.periodic.everyToolCalls", "advisor.periodic.everyMinutes",
 		"advisor.periodic.reviewInstructions", "advisor.periodic.reviewTimeoutSeconds", "advisor.allowPromptInjection", "advisor.promotion",

@@ -73,6 +73,10 @@ type Advisor struct {
 	// (every N-th step, the skipped steps in that review). A detector's
 	// finding or signal is reviewed at once whatever it says.
 	Cadence string `yaml:"cadence"`
+	// Effort is the advisor's thinking level: "model" (the default: its
+	// model reference's, modelRoles.advisor's :level) or "auto" (the
+	// agent's, step by step).
+	Effort string `yaml:"effort"`
 	// SyncBacklog makes the agent wait, at a step end, while this many
 	// steps are unreviewed.
 	SyncBacklog SyncBacklog `yaml:"syncBacklog"`
@@ -308,6 +312,7 @@ func Default() *Settings {
 		Advisor: Advisor{
 			Mode:               ModeContinuous,
 			Cadence:            "every",
+			Effort:             "model",
 			Reviewer:           ReviewerModel,
 			Gate:               GateOff,
 			SyncBacklog:        SyncOff,

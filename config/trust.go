@@ -34,6 +34,7 @@ var guarded = []string{
 	"advisor.mode",
 	"advisor.maxNotesPerUpdate",
 	"advisor.cadence",
+	"advisor.effort",
 	// How often the periodic mode reviews, on the agent's own model.
 	"advisor.periodic.everyToolCalls",
 	"advisor.periodic.everyMinutes",

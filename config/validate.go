@@ -50,6 +50,9 @@ func (s *Settings) validate(name string, data []byte) error {
 	if a.SyncTimeoutSeconds < 1 {
 		return at("$.advisor.syncTimeoutSeconds", "must be at least 1, got %d", a.SyncTimeoutSeconds)
 	}
+	if a.Effort != "model" && a.Effort != "auto" {
+		return at("$.advisor.effort", "must be model or auto, got %q", a.Effort)
+	}
 	if !ValidCadence(a.Cadence) {
 		return at("$.advisor.cadence", "must be every, final or a whole number of steps ≥ 1, got %q", a.Cadence)
 	}

@@ -185,6 +185,10 @@ func (h *Host) ShowPromotion(_ context.Context, p advisor.PromotionRecord) error
 	return err
 }
 
+// Thinking implements [advisor.ThinkingSource]: the thinking level of the
+// agent's requests, which an advisor with effort auto follows.
+func (h *Host) Thinking() llm.ThinkingLevel { return h.ag.State().Thinking }
+
 // Resume implements [advisor.Host]: it starts a run on a goroutine of the
 // host's and returns at once. A run already going is left alone.
 func (h *Host) Resume(ctx context.Context) error {

@@ -322,6 +322,7 @@ func (a *app) newAdvisorRuntime(host advisor.Host, sess *session.Session, start 
 
 		MaxNotesPerUpdate: perUpdate,
 		Cadence:           mustCadence(cadence),
+		FollowThinking:    a.settings.Advisor.Effort == "auto",
 		Start:             start,
 		// Context maintenance: the advisor model's window, and the larger
 		// model advisor.promotion allows to move to when it fills.

@@ -237,12 +237,14 @@ func (c *serveCmd) reviewer(e *env) (fleet.ReviewerFactory, func(string) (llm.Pr
 			Host:      h,
 			// No Roots: the advise tool alone. The worker has no
 			// workspace; what the advisor knows is the steps it is sent.
-			Redactor:      redactor,
-			Withhold:      withhold,
-			ImmuneTurns:   immune,
-			Cadence:       mustCadence(a.settings.Advisor.Cadence),
-			Start:         info.Start,
-			ContextWindow: res.Info.ContextWindow,
+			Redactor:    redactor,
+			Withhold:    withhold,
+			ImmuneTurns: immune,
+			Cadence:     mustCadence(a.settings.Advisor.Cadence),
+			// The agents' model changes come with their steps.
+			FollowThinking: a.settings.Advisor.Effort == "auto",
+			Start:          info.Start,
+			ContextWindow:  res.Info.ContextWindow,
 			Promote: func(need int64) (advisor.Promotion, bool) {
 				return a.promoteAdvisor(rt.Status().Model, need)
 			},
