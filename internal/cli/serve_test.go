@@ -22,6 +22,7 @@ import (
 	"github.com/vigil-dev/vigil/internal/cli"
 	"github.com/vigil-dev/vigil/internal/fakellm"
 	"github.com/vigil-dev/vigil/internal/fleet"
+	"github.com/vigil-dev/vigil/internal/natstest"
 	"github.com/vigil-dev/vigil/llm"
 	"github.com/vigil-dev/vigil/session"
 )
@@ -42,22 +43,7 @@ func bashStep(i int, command, out string, failed bool) []session.Entry {
 }
 
 // startNATS runs a nats-server with JetStream in process for the test.
-func startNATS(t *testing.T) *server.Server {
-	t.Helper()
-	ns, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir(), NoLog: true, NoSigs: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	go ns.Start()
-	if !ns.ReadyForConnections(10 * time.Second) {
-		t.Fatal("nats-server did not start")
-	}
-	t.Cleanup(func() {
-		ns.Shutdown()
-		ns.WaitForShutdown()
-	})
-	return ns
-}
+func startNATS(t *testing.T) *server.Server { return natstest.Start(t) }
 
 // startServe runs `vigil serve args --listen 127.0.0.1:0` until ctx ends
 // and returns the base URL of its /healthz and /metrics, and what Run
@@ -123,7 +109,7 @@ func fleetClient(t *testing.T, ctx context.Context, ns *server.Server, tenant, s
 // reviewer's note back, and /healthz and /metrics say so.
 func TestServeReviewsAndExposesMetrics(t *testing.T) {
 	isolate(t)
-	ns := startNATS(t)
+	ns := natstest.Start(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	base, done := startServe(t, ctx, "--nats", ns.ClientURL(), "--tenant", "acme")
@@ -219,7 +205,7 @@ rules:
 	if err := os.WriteFile(filepath.Join(agentDir, "config.yml"), []byte("modelRoles:\n  advisor: fake/adv\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	ns := startNATS(t)
+	ns := natstest.Start(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	base, done := startServe(t, ctx, "--nats", ns.ClientURL(), "--tenant", "acme", "--reviewer", "model")
@@ -363,7 +349,7 @@ rules:
 	if err := os.WriteFile(filepath.Join(agentDir, "config.yml"), []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	ns := startNATS(t)
+	ns := natstest.Start(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	_, done := startServe(t, ctx, "--nats", ns.ClientURL(), "--tenant", "acme", "--reviewer", "periodic")
