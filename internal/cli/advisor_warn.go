@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/vigil-dev/vigil/advisor"
 	"github.com/vigil-dev/vigil/agent"
 	"github.com/vigil-dev/vigil/llm"
 	"github.com/vigil-dev/vigil/session"
@@ -118,20 +117,6 @@ func warningKind(msg string) (kind, todo string) {
 		return "review", "/advisor status shows the failures; the next review tries again."
 	}
 	return "other", "/advisor status has the details."
-}
-
-// healthText says an advisor's health when it is not simply running: ""
-// when it is.
-func healthText(st advisor.Status) string {
-	switch st.Health {
-	case advisor.HealthRunning, "":
-		return ""
-	case advisor.HealthQuota:
-		return fmt.Sprintf("quota exhausted until %s (%s)", st.Until.Local().Format("15:04"), st.HealthDetail)
-	case advisor.HealthError:
-		return "error: " + st.HealthDetail
-	}
-	return string(st.Health)
 }
 
 // spendSideBySide is the agent's and the advisor's spend in one line, for

@@ -10,13 +10,12 @@ import (
 	"sync"
 	"time"
 
-	"github.com/vigil-dev/vigil/advisor"
 	"github.com/vigil-dev/vigil/agent"
 	"github.com/vigil-dev/vigil/config"
 	"github.com/vigil-dev/vigil/contextfiles"
 	"github.com/vigil-dev/vigil/internal/fleet"
 	"github.com/vigil-dev/vigil/internal/models"
-	"github.com/vigil-dev/vigil/llm"
+	"github.com/vigil-dev/vigil/internal/supervise"
 	"github.com/vigil-dev/vigil/session"
 	"github.com/vigil-dev/vigil/tools"
 )
@@ -54,8 +53,9 @@ type app struct {
 	adv *advisorRun
 	// fwd is the current agent's advisor hook.
 	fwd *forwardHook
-	// advSpent is what advisors stopped so far spent.
-	advSpent llm.Usage
+	// advSpent is what advisors stopped so far spent, and by the model
+	// that served it, for pricing.
+	advSpent supervise.Spent
 	// projectNotice says which of the user's guarded settings the
 	// project's settings file changes, or holds back until the folder is
 	// trusted; "" when none.
@@ -67,9 +67,6 @@ type app struct {
 	// warned are the kinds of supervision failure already shown in the
 	// session (supervisionWarning shows each once).
 	warned map[string]bool
-	// advSpentBy is advSpent by the model that served it, for pricing
-	// (continuous advisors only; the periodic mode forks on one model).
-	advSpentBy []advisor.ModelUsage
 }
 
 // appOptions say which session and model to start with.

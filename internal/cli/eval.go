@@ -12,35 +12,33 @@ import (
 	"github.com/vigil-dev/vigil/internal/eval"
 	"github.com/vigil-dev/vigil/internal/replay"
 	"github.com/vigil-dev/vigil/internal/rulesadvisor"
+	"github.com/vigil-dev/vigil/internal/supervise"
 	"github.com/vigil-dev/vigil/llm"
 	"github.com/vigil-dev/vigil/rules"
 )
 
 // modelReviewer builds the replayed advisor for --reviewer model or gate:
-// its model from --advisor-model or modelRoles.advisor, secrets redacted
-// as in a live session.
+// its model from --advisor-model or modelRoles.advisor, resolved as a
+// live session's advisor resolves it, secrets redacted as there.
 func (c *evalCmd) modelReviewer(e *env, settings rules.Settings) (*replay.Reviewer, llm.Price, error) {
 	reg, err := e.registry(c.ModelsFile)
 	if err != nil {
 		return nil, llm.Price{}, err
 	}
-	ref := c.Model
-	if ref == "" {
+	cfg := &supervise.Config{Registry: reg, ModelRef: c.Model, Settings: &config.Settings{}}
+	if c.Model == "" {
 		dir, err := e.agentDir()
 		if err != nil {
 			return nil, llm.Price{}, err
 		}
-		s, err := config.Load(config.Options{AgentDir: dir})
-		if err != nil {
+		if cfg.Settings, err = config.Load(config.Options{AgentDir: dir}); err != nil {
 			return nil, llm.Price{}, err
 		}
-		r, ok := s.Role(config.RoleAdvisor)
-		if !ok {
-			return nil, llm.Price{}, errors.New("--reviewer " + c.Reviewer + " needs a model: pass --advisor-model REF or set modelRoles.advisor")
-		}
-		ref = r.String()
 	}
-	res, err := reg.Resolve(ref)
+	res, err := cfg.Resolve(cfg.Settings)
+	if errors.Is(err, supervise.ErrNoModel) {
+		return nil, llm.Price{}, errors.New("--reviewer " + c.Reviewer + " needs a model: pass --advisor-model REF or set modelRoles.advisor")
+	}
 	if err != nil {
 		return nil, llm.Price{}, err
 	}

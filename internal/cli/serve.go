@@ -19,7 +19,7 @@ import (
 	"github.com/vigil-dev/vigil/history"
 	"github.com/vigil-dev/vigil/internal/fleet"
 	"github.com/vigil-dev/vigil/internal/models"
-	"github.com/vigil-dev/vigil/internal/rulesadvisor"
+	"github.com/vigil-dev/vigil/internal/supervise"
 	"github.com/vigil-dev/vigil/llm"
 	"github.com/vigil-dev/vigil/rules"
 	"github.com/vigil-dev/vigil/session"
@@ -53,7 +53,7 @@ func (c *serveCmd) Run(e *env) error {
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
-	nc, err := c.connect(c.NATS, "vigil serve ("+c.Tenant+")", nats.MaxReconnects(-1))
+	nc, err := c.auth().Dial(c.NATS, "vigil serve ("+c.Tenant+")", nats.MaxReconnects(-1))
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
@@ -178,9 +178,9 @@ func (c *serveCmd) Run(e *env) error {
 	return nil
 }
 
-// reviewer builds the sessions' advisor runtimes of --reviewer, and the
-// price table their usage is priced at (no price for the rules reviewer,
-// which spends nothing).
+// reviewer builds the sessions' reviewers of --reviewer, and the price
+// table their usage is priced at (no price for the rules reviewer, which
+// spends nothing).
 func (c *serveCmd) reviewer(e *env) (fleet.ReviewerFactory, func(string) (llm.Price, bool), error) {
 	switch {
 	case c.Reviewer == "rules" && (c.Model != "" || c.Gate != ""):
@@ -190,7 +190,7 @@ func (c *serveCmd) reviewer(e *env) (fleet.ReviewerFactory, func(string) (llm.Pr
 	case c.Reviewer == "periodic" && c.Gate != "":
 		return nil, nil, errors.New("--gate goes with --reviewer model")
 	}
-	a, res, err := c.advisorApp(e)
+	cfg, res, err := c.advisorConfig(e)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -199,83 +199,43 @@ func (c *serveCmd) reviewer(e *env) (fleet.ReviewerFactory, func(string) (llm.Pr
 		return nil, nil, fmt.Errorf("advisor model %s: %w", res.Ref(), err)
 	}
 	price := func(model string) (llm.Price, bool) {
-		r, err := a.registry.Resolve(model)
+		r, err := cfg.Registry.Resolve(model)
 		if err != nil {
 			return llm.Price{}, false
 		}
 		return r.Info.Price, true
 	}
 	if c.Reviewer == "periodic" {
-		f, err := c.periodicReviewer(e, a, res, model)
+		f, err := c.periodicReviewer(e, cfg, res, model)
 		return f, price, err
 	}
-	gate := a.settings.Advisor.Gate
 	if c.Gate != "" {
-		gate = c.Gate
+		s := *cfg.Settings
+		s.Advisor.Gate = c.Gate
+		cfg.Settings = &s
 	}
-	name := res.Ref().String()
-	// The system prompt is vigil's own: a worker has no project, so no
-	// WATCHDOG.md; the redactor hides the worker's environment's secrets
-	// and the keys it holds in everything the model is sent (the steps
-	// come from agents whose output may quote them).
-	system := advisor.RosterPrompt(advisor.DefaultSystemPrompt, "", "", "", "")
-	redactor := a.redactor()
-	withhold := !a.settings.Advisor.AllowPromptInjection
-	immune := immuneTurns(a.settings.Advisor.ImmuneTurns)
-	factory := func(info fleet.SessionInfo, h advisor.Host) (*advisor.Runtime, error) {
-		var detector advisor.Detector
-		if gate == config.GateRules {
-			detector = rulesadvisor.New(rules.DefaultSettings())
-		}
-		var rt *advisor.Runtime
-		rt, err := advisor.New(advisor.Options{
-			ModelName: name,
-			Model:     model,
-			System:    system,
-			Detector:  detector,
-			Gate:      detector != nil,
-			Host:      h,
-			// No Roots: the advise tool alone. The worker has no
-			// workspace; what the advisor knows is the steps it is sent.
-			Redactor:      redactor,
-			Withhold:      withhold,
-			ImmuneTurns:   immune,
-			Start:         info.Start,
-			ContextWindow: res.Info.ContextWindow,
-			Promote: func(need int64) (advisor.Promotion, bool) {
-				return a.promoteAdvisor(rt.Status().Model, need)
-			},
-			OnNotice:  func(s string) { fmt.Fprintf(e.stderr, "vigil serve: session %s: %s\n", info.Session, s) },
-			OnWarning: func(s string) { fmt.Fprintf(e.stderr, "vigil serve: warning: session %s: %s\n", info.Session, s) },
-			// The agents' questions (ask_advisor over the fleet).
-			ConsultTimeout:   a.settings.Advisor.Consult.Timeout(),
-			ConsultMaxPerRun: a.settings.Advisor.Consult.MaxPerRun,
-		})
-		return rt, err
-	}
-	return fleet.Factory(factory).Reviewers(), price, nil
+	return cfg.Reviewers(res, e.stderr), price, nil
 }
 
 // periodicReviewer builds the sessions' periodic advisors of --reviewer
 // periodic: the user's advisor.periodic settings, forks on the advisor
 // model, the transcript rendered as the advisor renders it with the
 // worker's secrets redacted.
-func (c *serveCmd) periodicReviewer(e *env, a *app, res *models.Resolved, model llm.Model) (fleet.ReviewerFactory, error) {
-	if p := a.settings.Advisor.Periodic; p.EveryToolCalls == 0 && p.EveryMinutes == 0 {
+func (c *serveCmd) periodicReviewer(e *env, cfg *supervise.Config, res *models.Resolved, model llm.Model) (fleet.ReviewerFactory, error) {
+	if p := cfg.Settings.Advisor.Periodic; p.EveryToolCalls == 0 && p.EveryMinutes == 0 {
 		return nil, errors.New("--reviewer periodic: advisor.periodic.everyToolCalls and everyMinutes are both 0, so no review would run; set either above 0")
 	}
-	redactor := a.redactor()
+	redactor := cfg.Redactor
 	f, err := fleet.PeriodicFactory(fleet.PeriodicConfig{
 		Model:          model,
 		Ref:            res.Ref(),
 		Render:         func(es []session.Entry) string { return history.Render(es, history.AdvisorOptions(redactor)) },
 		Redact:         redactor.Redact,
-		AllowInjection: a.settings.Advisor.AllowPromptInjection,
+		AllowInjection: cfg.Settings.Advisor.AllowPromptInjection,
 		Options: func(info fleet.SessionInfo) advisor.PeriodicOptions {
-			logf := func(format string, args ...any) {
+			return cfg.PeriodicOptions(func(format string, args ...any) {
 				fmt.Fprintf(e.stderr, "vigil serve: session %s: %s\n", info.Session, fmt.Sprintf(format, args...))
-			}
-			return a.periodicOptions(nil, nil, logf)
+			})
 		},
 	})
 	if err != nil {
@@ -284,10 +244,11 @@ func (c *serveCmd) periodicReviewer(e *env, a *app, res *models.Resolved, model 
 	return f, nil
 }
 
-// advisorApp loads the user's settings and models as vigil's agent does
-// (no project: a worker serves many) and resolves the advisor model as
-// the agent resolves its own: --model, or modelRoles.advisor.
-func (c *serveCmd) advisorApp(e *env) (*app, *models.Resolved, error) {
+// advisorConfig loads the user's settings, models and WATCHDOG.yml
+// roster as vigil's agent does (no project: a worker serves many) and
+// resolves the advisor model as the agent resolves its own: --model, or
+// modelRoles.advisor.
+func (c *serveCmd) advisorConfig(e *env) (*supervise.Config, *models.Resolved, error) {
 	agentDir, err := e.agentDir()
 	if err != nil {
 		return nil, nil, err
@@ -300,13 +261,27 @@ func (c *serveCmd) advisorApp(e *env) (*app, *models.Resolved, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	a := &app{e: e, agentDir: agentDir, settings: s, registry: reg, advFlagRef: c.Model}
-	res, err := a.resolveAdvisor(s)
-	if errors.Is(err, errNoAdvisorModel) {
+	roster, err := config.LoadRoster(config.RosterOptions{AgentDir: agentDir})
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, w := range roster.Warnings {
+		fmt.Fprintf(e.stderr, "vigil serve: warning: %s\n", w)
+	}
+	cfg := &supervise.Config{
+		Settings: s, Registry: reg, ModelRef: c.Model, Roster: roster, AgentDir: agentDir,
+		// The redactor hides the worker's environment's secrets and the
+		// keys it holds in everything the model is sent (the steps come
+		// from agents whose output may quote them).
+		Redactor: history.NewRedactor(os.Environ(), reg.Secrets()),
+		Logf:     func(format string, args ...any) { fmt.Fprintf(e.stderr, "vigil serve: "+format+"\n", args...) },
+	}
+	res, err := cfg.Resolve(s)
+	if errors.Is(err, supervise.ErrNoModel) {
 		return nil, nil, fmt.Errorf("--reviewer %s: no advisor model: pass --model provider/model, or set modelRoles.advisor in %s", c.Reviewer, config.UserFile(agentDir))
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("--reviewer %s: %w", c.Reviewer, err)
 	}
-	return a, res, nil
+	return cfg, res, nil
 }

@@ -18,11 +18,10 @@ import (
 	"github.com/vigil-dev/vigil/advisor"
 	"github.com/vigil-dev/vigil/config"
 	"github.com/vigil-dev/vigil/contextfiles"
-	"github.com/vigil-dev/vigil/history"
-	"github.com/vigil-dev/vigil/internal/advisorhost"
 	"github.com/vigil-dev/vigil/internal/hook"
 	"github.com/vigil-dev/vigil/internal/hookwire"
 	"github.com/vigil-dev/vigil/internal/sidecar"
+	"github.com/vigil-dev/vigil/internal/supervise"
 	"github.com/vigil-dev/vigil/llm"
 	"github.com/vigil-dev/vigil/session"
 	"github.com/vigil-dev/vigil/transcript"
@@ -156,11 +155,11 @@ func (c *sidecarCmd) Run(e *env) error {
 		return c.serveDisabled(e, dir, info, lock, ready, err, logf)
 	}
 	defer w.sess.Close()
-	defer w.adv.stop() // before the session closes: it records there
+	defer w.adv.Stop() // before the session closes: it records there
 	info.VigilSession, info.Reviewer = w.sess.File(), w.reviewer
 	ctx, stop := signal.NotifyContext(e.ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	w.adv.start()
+	w.adv.Start()
 	// A sidecar lives as long as its session: give back the pages of
 	// vigil's binary that starting touched and watching never needs, and
 	// collect garbage before the heap doubles (a soft limit: the GC works
@@ -188,7 +187,7 @@ func (c *sidecarCmd) Run(e *env) error {
 // advisor and the session vigil keeps for the watched one.
 type watched struct {
 	sc       *sidecar.Sidecar
-	adv      *sidecarAdvisor
+	adv      supervise.Advisor
 	sess     *session.Session
 	reviewer string
 }
@@ -205,12 +204,13 @@ func (c *sidecarCmd) watch(e *env, cwd string, key sidecar.Key, logf func(string
 		logf("%s", n)
 	}
 	// With a fleet, the workers review: no model is resolved here.
-	periodic := a.periodic() && !a.fleetOn()
+	cfg := a.sup()
+	periodic := cfg.Periodic() && !cfg.Fleet()
 	reviewer := config.ReviewerRules
-	if a.fleetOn() {
-		reviewer = fleetWhere(a.settings.Advisor.Fleet)
-	} else if periodic || !a.rulesOnly() {
-		res, err := a.resolveAdvisor(a.settings)
+	if cfg.Fleet() {
+		reviewer = supervise.FleetWhere(a.settings.Advisor.Fleet.URL, a.settings.Advisor.Fleet.Tenant)
+	} else if periodic || !cfg.RulesOnly() {
+		res, err := cfg.Resolve(a.settings)
 		switch {
 		case err != nil && periodic:
 			logf("%v: the periodic mode needs a model to ask; reviewing continuously with vigil's detectors alone", err)
@@ -229,26 +229,25 @@ func (c *sidecarCmd) watch(e *env, cwd string, key sidecar.Key, logf func(string
 		return nil, err
 	}
 	host := sidecar.NewHost()
-	adv, err := c.advisor(a, host, sess, periodic, logger)
+	adv, ph, err := c.advisor(a, host, sess, periodic, logger)
 	if err != nil {
 		sess.Close()
 		return nil, err
 	}
-	format := followFormat(c.Agent)
-	syncBacklog := a.settings.Advisor.SyncBacklog.Threshold()
 	if periodic {
-		// As in vigil's agent: a boundary waits for a review just forked.
-		syncBacklog = 1
 		reviewer = "periodic, forks on " + reviewer
 	}
+	format := followFormat(c.Agent)
 	sc := sidecar.New(sidecar.Options{
-		Key:         key,
-		Host:        host,
-		Advisor:     adv.Advisor,
-		Periodic:    adv.periodic,
-		Transcript:  c.Transcript,
-		Follow:      func(p string) sidecar.Follower { return transcript.Follow(p, format) },
-		SyncBacklog: syncBacklog,
+		Key:        key,
+		Host:       host,
+		Advisor:    adv,
+		Periodic:   ph,
+		Transcript: c.Transcript,
+		Follow:     func(p string) sidecar.Follower { return transcript.Follow(p, format) },
+		// As in vigil's agent: in the periodic mode a boundary waits for
+		// a review just forked.
+		SyncBacklog: adv.SyncBacklog(),
 		SyncTimeout: a.settings.Advisor.SyncTimeout(),
 		StopWait:    a.settings.Advisor.SyncTimeout(),
 		Logf:        logf,
@@ -335,103 +334,45 @@ func awaitChange(ctx context.Context, files []string, poll time.Duration, seen c
 	}
 }
 
-// sidecarAdvisor is the advisor a sidecar feeds: a continuous runtime,
-// or the periodic mode over a [sidecar.PeriodicHost].
-type sidecarAdvisor struct {
-	sidecar.Advisor
-	periodic *sidecar.PeriodicHost
-	start    func()
-	stop     func()
-}
-
-// periodicAdvisor lets the sidecar wait for a periodic review as it
-// waits for a continuous one.
-type periodicAdvisor struct{ *advisor.Periodic }
-
-func (p periodicAdvisor) WaitBacklogBelow(ctx context.Context, _ int) error {
-	return p.WaitReview(ctx)
-}
-
 // advisor makes the sidecar's advisor over host, recording in sess's
-// artifacts folder.
-func (c *sidecarCmd) advisor(a *app, host *sidecar.Host, sess *session.Session, periodic bool, logger *log.Logger) (*sidecarAdvisor, error) {
-	if !periodic {
-		start := advisor.StartPrimed
-		if c.Start == "startup" {
-			start = advisor.StartAtBeginning
-		}
-		if a.fleetOn() {
-			f := a.startFleet(host, c.Session, start, logger.Printf,
-				func(err error) {
-					logger.Printf("warning: advisor: %v; the session is not reviewed until the fleet answers (tried again)", err)
-				},
-				func(at string) {
-					logger.Printf("advisor: the fleet (%s) answers now; the session's steps are reviewed", at)
-				})
-			return &sidecarAdvisor{Advisor: f, start: func() {}, stop: f.stop}, nil
-		}
-		if len(a.rosterOn()) > 0 {
-			r, err := a.newRoster(host, sess, start, logger.Printf)
-			if err != nil {
-				return nil, err
-			}
-			if r != nil {
-				return &sidecarAdvisor{Advisor: r, start: r.start, stop: r.stop}, nil
-			}
-		}
-		rt, rec, err := a.newAdvisorRuntime(host, sess, start, a.advisorRes, nil)
+// artifacts folder, and the periodic host the sidecar feeds (nil but in
+// the periodic mode).
+func (c *sidecarCmd) advisor(a *app, host *sidecar.Host, sess *session.Session, periodic bool, logger *log.Logger) (supervise.Advisor, *sidecar.PeriodicHost, error) {
+	start := advisor.StartPrimed
+	if c.Start == "startup" {
+		start = advisor.StartAtBeginning
+	}
+	h := supervise.Host{
+		Host: host, Session: sess, SessionID: c.Session, Start: start, Logf: logger.Printf,
+		FleetDown: func(err error) {
+			logger.Printf("warning: advisor: %v; the session is not reviewed until the fleet answers (tried again)", err)
+		},
+	}
+	var ph *sidecar.PeriodicHost
+	if periodic {
+		// The periodic mode forks the agent's conversation onto a model;
+		// vigil cannot call the attached agent's own, so the advisor's
+		// model answers (and the roster's advisors each fork onto their
+		// own model, or onto the advisor model's).
+		res := a.advisorRes
+		model, err := res.Open()
 		if err != nil {
-			return nil, err
+			return nil, nil, fmt.Errorf("advisor model: %w", err)
 		}
-		if rt == nil {
-			return nil, errors.New("no advisor to run")
+		ph = &sidecar.PeriodicHost{
+			Host:           host,
+			Model:          model,
+			Ref:            res.Ref(),
+			AllowInjection: a.settings.Advisor.AllowPromptInjection,
+			Redactor:       a.redactor(),
 		}
-		return &sidecarAdvisor{Advisor: rt, start: func() { rt.Start(context.Background()) }, stop: func() {
-			rt.Stop()
-			if rec != nil {
-				rec.Close()
-			}
-		}}, nil
+		h.Fork, h.ForkRef, h.ForkPrice = ph, res.Ref, func() llm.Price { return res.Info.Price }
 	}
-	// The periodic mode forks the agent's conversation onto a model; vigil
-	// cannot call the attached agent's own, so the advisor's model answers.
-	res := a.advisorRes
-	model, err := res.Open()
+	adv, err := supervise.New(a.sup(), h, a.advisorRes)
 	if err != nil {
-		return nil, fmt.Errorf("advisor model: %w", err)
+		return nil, nil, err
 	}
-	s := a.settings.Advisor
-	ph := &sidecar.PeriodicHost{
-		Host:           host,
-		Model:          model,
-		Ref:            res.Ref(),
-		AllowInjection: s.AllowPromptInjection,
-		Redactor:       history.NewRedactor(os.Environ(), a.registry.Secrets()),
-	}
-	if len(a.rosterOn()) > 0 {
-		// The roster's advisors each fork onto their own model, or onto
-		// the advisor model's.
-		r, err := a.newPeriodicRoster(ph, sess, res.Ref, func() llm.Price { return res.Info.Price }, nil, logger.Printf)
-		if err != nil {
-			return nil, err
-		}
-		if r != nil {
-			return &sidecarAdvisor{Advisor: r, periodic: ph, start: func() { r.Start(context.Background()) }, stop: r.stop}, nil
-		}
-	}
-	rec, err := advisorhost.OpenTranscript(sess, res.Ref, logger.Printf)
-	if err != nil {
-		return nil, err
-	}
-	per, err := advisor.NewPeriodic(a.singlePeriodicOptions(ph, rec, logger.Printf))
-	if err != nil {
-		rec.Close()
-		return nil, err
-	}
-	return &sidecarAdvisor{Advisor: periodicAdvisor{per}, periodic: ph, start: func() { per.Start(context.Background()) }, stop: func() {
-		per.Stop()
-		rec.Close()
-	}}, nil
+	return adv, ph, nil
 }
 
 // newAdvisorApp is the app of an advisor with no agent of its own: the
