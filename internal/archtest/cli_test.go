@@ -34,8 +34,6 @@ var cliWiringTypes = map[string]string{
 	"signalWatch":    "Run's SIGINT and SIGTERM handling around a command",
 	"app":            "the agent, its session, its advisor and the models wired together; it satisfies commands.Target and rpc.App",
 	"appOptions":     "which session and model an app starts with, from the run command's flags",
-	"advisorRun":     "one agent's advisor as wired: its host over the agent and the advisor internal/supervise built over it",
-	"forwardHook":    "the agent hook whose advisor target is set once the agent exists",
 	"watched":        "what the sidecar command runs over: the sidecar, its advisor and session",
 	"logWriter":      "a command's logf as the io.Writer a log.Logger wants",
 	"natsFlags":      "the NATS credentials and TLS flags vigil serve and vigil stats --fleet share, and the connection they make",
@@ -56,7 +54,7 @@ var newHomes = []struct {
 	allowed []string
 	why     string
 }{
-	{"internal/supervise", []string{"advisor", "config", "contextfiles", "history", "internal/advisorhost", "internal/fleet", "internal/models", "internal/rulesadvisor", "llm", "rules", "session"}, "builds a session's advisor in any mode for any host from the settings, the roster and the models; the agent, the sidecar and the CLI stay outside it"},
+	{"internal/supervise", []string{"advisor", "agent", "config", "contextfiles", "history", "internal/advisorhost", "internal/fleet", "internal/models", "internal/replay", "internal/rulesadvisor", "llm", "rules", "session"}, "builds a session's advisor in any mode for any host from the settings, the roster and the models (vigil's agent's through advisorhost, a replay's for vigil eval); the sidecar and the CLI stay outside it"},
 	{"internal/commands", nil, "the slash commands act on the Target interface they are given, nothing else"},
 	{"internal/rpc", []string{"agent", "internal/commands"}, "the RPC server drives an App interface and writes the agent's events; it parses slash commands as the registry does"},
 	{"internal/tui", []string{"agent", "internal/commands", "session", "llm", "tools"}, "the terminal UI drives an App interface, shows the agent's events and the session's entries, and lists the registry's commands"},

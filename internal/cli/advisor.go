@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -14,55 +13,9 @@ import (
 	"github.com/vigil-dev/vigil/internal/advisorhost"
 	"github.com/vigil-dev/vigil/internal/models"
 	"github.com/vigil-dev/vigil/internal/supervise"
-	"github.com/vigil-dev/vigil/llm"
 	"github.com/vigil-dev/vigil/session"
 	"github.com/vigil-dev/vigil/tools"
 )
-
-// advisorRun is the advisor of one agent: the host over the agent, and
-// the advisor supervise built over it in whatever mode.
-type advisorRun struct {
-	host  *advisorhost.Host
-	adv   supervise.Advisor
-	unsub func()
-}
-
-// stop stops the advisor, then the host (which waits for a run it
-// resumed), and returns what the advisor spent. The caller must not hold
-// app.mu: that run's events go through app.publish.
-func (r *advisorRun) stop() supervise.Spent {
-	if r == nil {
-		return supervise.Spent{}
-	}
-	r.unsub()
-	spent := r.adv.Stop()
-	r.host.Close()
-	return spent
-}
-
-// forwardHook is a hook whose target is set once the agent exists (the
-// agent takes its hooks at construction, and the host needs the agent),
-// and changes when the advisor is turned on or off.
-type forwardHook struct {
-	mu sync.Mutex
-	h  agent.Hook
-}
-
-func (f *forwardHook) set(h agent.Hook) {
-	f.mu.Lock()
-	f.h = h
-	f.mu.Unlock()
-}
-
-func (f *forwardHook) Boundary(ctx context.Context, b agent.BoundaryInfo) []agent.Injection {
-	f.mu.Lock()
-	h := f.h
-	f.mu.Unlock()
-	if h == nil {
-		return nil
-	}
-	return h.Boundary(ctx, b)
-}
 
 // sup is what the app's advisors are built from: its settings, roster
 // and models, WATCHDOG.md from its folders, the log on stderr and the
@@ -72,10 +25,12 @@ func (a *app) sup() *supervise.Config {
 	return &supervise.Config{
 		Settings: a.settings, Registry: a.registry, ModelRef: a.advFlagRef, Roster: a.loadRoster(),
 		AgentDir: a.agentDir, ProjectDir: a.project, Dir: a.cwd, Home: home,
-		Roots:    []string{a.project, a.cwd},
-		Redactor: a.redactor(),
+		Roots: []string{a.project, a.cwd},
+		// Hides, in everything an advisor's model is sent, the
+		// environment's secrets and the API keys vigil itself holds.
+		Redactor: history.NewRedactor(os.Environ(), a.registry.Secrets()),
 		Logf:     a.logf,
-		Warn:     a.supervisionWarning,
+		Warn:     a.warnings.Warn,
 		AgentModel: func() *models.Resolved {
 			a.mu.Lock()
 			defer a.mu.Unlock()
@@ -113,86 +68,22 @@ func (a *app) setupAdvisor(flag bool, ref string) {
 // startAdvisor makes and starts the advisor of ag, whose hook target is
 // fwd, reading the transcript from start. It returns nil when the advisor
 // is off or has nothing to review with.
-func (a *app) startAdvisor(ag *agent.Agent, sess *session.Session, fwd *forwardHook, start advisor.StartPoint) (*advisorRun, error) {
+func (a *app) startAdvisor(ag *agent.Agent, sess *session.Session, fwd *advisorhost.ForwardHook, start advisor.StartPoint) (*supervise.AgentRun, error) {
 	a.mu.Lock()
 	res, on := a.advisorRes, a.advOn
 	a.mu.Unlock()
 	if !on {
 		return nil, nil
 	}
-	c := a.sup()
-	host := advisorhost.New(ag, sess)
-	h := supervise.Host{
-		Host: host, Session: sess, SessionID: sess.ID(), Start: start,
-		Warn: a.supervisionWarning,
+	return supervise.StartAgent(a.sup(), supervise.AgentOptions{
+		Agent: ag, Session: sess, Start: start, Model: res, Hook: fwd,
 		// ag is not yet the app's agent when its advisor starts.
-		FleetDown: func(err error) { a.supervisionWarningOn(ag, supervise.FleetDownWarning(err)) },
+		FleetDown: func(err error) { a.warnings.WarnOn(ag, supervise.FleetDownWarning(err)) },
 		FleetUp: func(at string) {
-			a.supervisionNotice("fleet", "The advisor's fleet ("+at+") answers now: the session's steps are reviewed from here on.")
+			a.warnings.Notice("fleet", "The advisor's fleet ("+at+") answers now: the session's steps are reviewed from here on.")
 		},
-	}
-	var ph *advisorhost.Periodic
-	if c.Periodic() && !c.Fleet() {
-		// The periodic mode forks the session onto the agent's own model.
-		ph = advisorhost.NewPeriodic(host, a.settings.Advisor.AllowPromptInjection, c.Redactor)
-		h.Fork, h.ForkRef, h.ForkPrice = ph, a.primaryRef, a.primaryPrice
-	}
-	adv, err := supervise.New(c, h, res)
-	if err != nil {
-		host.Close()
-		if errors.Is(err, supervise.ErrNothingToRun) {
-			return nil, nil
-		}
-		return nil, err
-	}
-	// At a step end the agent waits while the advisor is that many steps
-	// behind (advisor.syncBacklog; in the periodic mode, for the review
-	// it just forked), at most advisor.syncTimeoutSeconds.
-	host.SetSync(adv.SyncBacklog(), a.settings.Advisor.SyncTimeout(), adv.WaitBacklogBelow)
-	fwd.set(host.Hook())
-	if ph != nil {
-		ph.Forward(adv.Notify)
-	} else {
-		host.Forward(adv.Notify)
-	}
-	run := &advisorRun{host: host, adv: adv, unsub: func() {}}
-	if res != nil {
-		// A changed modelRoles.advisor takes effect at the next prompt,
-		// without a restart.
-		run.unsub = ag.Subscribe(func(ev agent.Event) {
-			if ev.Type == agent.EventTurnStart && ev.Cause == agent.CausePrompt {
-				a.rebindAdvisor(run)
-			}
-		})
-	}
-	adv.Start()
-	return run, nil
-}
-
-// primaryRef names the agent's model, which the periodic reviews run on.
-func (a *app) primaryRef() llm.Ref {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.model == nil {
-		return llm.Ref{}
-	}
-	return a.model.Ref()
-}
-
-// primaryPrice prices the agent's model.
-func (a *app) primaryPrice() llm.Price {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.model == nil {
-		return llm.Price{}
-	}
-	return a.model.Info.Price
-}
-
-// redactor hides, in everything an advisor's model is sent, the
-// environment's secrets and the API keys vigil itself holds.
-func (a *app) redactor() *history.Redactor {
-	return history.NewRedactor(os.Environ(), a.registry.Secrets())
+		Rebind: a.rebindAdvisor,
+	})
 }
 
 // subagentConfig is the task tool's configuration: subagents get fresh
@@ -205,9 +96,9 @@ func (a *app) subagentConfig(subTools func() ([]tools.Tool, error)) *agent.Subag
 	if !a.settings.Advisor.Subagents {
 		return cfg
 	}
-	var hooks sync.Map // subagent id → *forwardHook
+	var hooks sync.Map // subagent id → *advisorhost.ForwardHook
 	cfg.Hooks = func(id string, _ *session.Session) []agent.Hook {
-		f := &forwardHook{}
+		f := &advisorhost.ForwardHook{}
 		hooks.Store(id, f)
 		return []agent.Hook{f}
 	}
@@ -219,7 +110,7 @@ func (a *app) subagentConfig(subTools func() ([]tools.Tool, error)) *agent.Subag
 		// In the periodic mode too: the subagent's run is the task the
 		// user's run handed it, reviewed on its own session and model
 		// by its own counters (the parent's count its task call once).
-		run, err := a.startAdvisor(sub, s, v.(*forwardHook), advisor.StartAtBeginning)
+		run, err := a.startAdvisor(sub, s, v.(*advisorhost.ForwardHook), advisor.StartAtBeginning)
 		if err != nil {
 			fmt.Fprintf(a.e.stderr, "vigil: warning: subagent %s runs without its advisor: %v\n", id, err)
 			return nil
@@ -229,7 +120,7 @@ func (a *app) subagentConfig(subTools func() ([]tools.Tool, error)) *agent.Subag
 		}
 		// The subagent's advisor ends with its run: a note it has not
 		// delivered by then stays in its transcript.
-		return func() { a.addSpent(run.stop()) }
+		return func() { a.addSpent(run.Stop()) }
 	}
 	return cfg
 }
@@ -244,36 +135,17 @@ func startPoint(sess *session.Session) advisor.StartPoint {
 	return advisor.StartAtBeginning
 }
 
-// rebindAdvisor re-reads the settings and, if modelRoles.advisor now names
-// another model that resolves, makes it run's model.
-func (a *app) rebindAdvisor(run *advisorRun) {
-	if a.advFlagRef != "" {
-		return // the command line chose the model
-	}
-	s, err := config.Load(config.Options{AgentDir: a.agentDir, ProjectDir: a.project})
-	if err != nil {
-		fmt.Fprintf(a.e.stderr, "vigil: warning: re-reading settings: %v\n", err)
-		return
-	}
-	ref, ok := s.Role(config.RoleAdvisor)
+// rebindAdvisor makes the model modelRoles.advisor names now run's,
+// when it changed ([supervise.Config.Rebound]).
+func (a *app) rebindAdvisor(run *supervise.AgentRun) {
 	a.mu.Lock()
 	cur := a.advisorRes
 	a.mu.Unlock()
-	if !ok || cur == nil || ref.String() == cur.Ref().String() {
-		return
+	if res := a.sup().Rebound(run, cur); res != nil {
+		a.mu.Lock()
+		a.advisorRes = res
+		a.mu.Unlock()
 	}
-	res, err := a.sup().Resolve(s)
-	if err != nil {
-		fmt.Fprintf(a.e.stderr, "vigil: warning: keeping advisor model %s: %v\n", cur.Ref(), err)
-		return
-	}
-	if !run.adv.Rebind(res) {
-		return
-	}
-	a.mu.Lock()
-	a.advisorRes = res
-	a.mu.Unlock()
-	fmt.Fprintf(a.e.stderr, "vigil: advisor model is now %s\n", res.Ref())
 }
 
 // AdvisorOn reports whether the advisor is on for this session
@@ -293,7 +165,7 @@ func (a *app) AdvisorTranscript(raw bool) string {
 	if run == nil {
 		return "Advisor is not active for this session."
 	}
-	return run.adv.Dump(raw)
+	return run.Dump(raw)
 }
 
 // SetAdvisor is /advisor on|off: it turns the advisor on or off for this
@@ -309,10 +181,10 @@ func (a *app) SetAdvisor(on bool) (string, error) {
 		run := a.adv
 		a.adv, a.advOn = nil, false
 		if a.fwd != nil {
-			a.fwd.set(nil)
+			a.fwd.Set(nil)
 		}
 		a.mu.Unlock()
-		a.addSpent(run.stop())
+		a.addSpent(run.Stop())
 		return "Advisor disabled.", nil
 	}
 	a.mu.Lock()
@@ -369,9 +241,24 @@ func (a *app) advisorStatusText() string {
 	a.mu.Unlock()
 	switch {
 	case on && run != nil:
-		return run.adv.Report(spent).Text
+		return run.Report(spent).Text
 	case on:
 		return "Advisor setting is enabled, but no model is assigned to the 'advisor' role."
 	}
 	return "Advisor is disabled."
+}
+
+// spendSideBySide is the agent's and the advisor's spend in one line, for
+// /advisor status; "" while the advisor is off.
+func (a *app) spendSideBySide() string {
+	st := a.Status()
+	if !st.Advisor.On {
+		return ""
+	}
+	total := st.Cost + st.Advisor.Cost
+	share := 0.0
+	if total > 0 {
+		share = st.Advisor.Cost * 100 / total
+	}
+	return fmt.Sprintf("Spend side by side: the agent $%.4f (%s), the advisor $%.4f (%.0f%% of $%.4f).", st.Cost, st.Model, st.Advisor.Cost, share, total)
 }

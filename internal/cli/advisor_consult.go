@@ -40,5 +40,5 @@ func (a *app) consultAdvisor(ctx context.Context, question string) (string, erro
 	if run == nil {
 		return "", advisor.ErrStopped
 	}
-	return run.adv.Consult(ctx, question)
+	return run.Consult(ctx, question)
 }

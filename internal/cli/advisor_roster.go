@@ -1,9 +1,7 @@
 package cli
 
 import (
-	"cmp"
 	"fmt"
-	"strings"
 
 	"github.com/vigil-dev/vigil/advisor"
 	"github.com/vigil-dev/vigil/config"
@@ -52,21 +50,11 @@ func (a *app) AdvisorRoster() string {
 	run, spent := a.adv, a.advSpent
 	a.mu.Unlock()
 	if run != nil {
-		if r := run.adv.Report(spent).Roster; r != "" {
+		if r := run.Report(spent).Roster; r != "" {
 			return r
 		}
 	}
-	c := a.sup()
-	var b strings.Builder
-	b.WriteString("Advisors (WATCHDOG.yml roster; the advisor is off, /advisor on starts them):")
-	for _, adv := range a.loadRoster().Advisors {
-		state := "on"
-		if !c.MemberOn(adv) {
-			state = "off"
-		}
-		fmt.Fprintf(&b, "\n- %s: %s, model %s (%s).", adv.Name, state, cmp.Or(adv.Model, "modelRoles.advisor"), adv.Source)
-	}
-	return b.String()
+	return a.sup().RosterListing()
 }
 
 // SetAdvisorMember is /advisor on|off NAME: it turns one advisor of the
@@ -74,17 +62,8 @@ func (a *app) AdvisorRoster() string {
 // and restarts the roster at the current end of the session (the others
 // prime again from there).
 func (a *app) SetAdvisorMember(name string, on bool) (string, error) {
-	var names []string
-	found := false
-	for _, adv := range a.loadRoster().Advisors {
-		names = append(names, adv.Name)
-		found = found || adv.Name == name
-	}
-	if !found {
-		if len(names) == 0 {
-			return "", fmt.Errorf("/advisor %s: WATCHDOG.yml declares no advisors (docs/advisor.md, \"Several advisors\")", name)
-		}
-		return "", fmt.Errorf("/advisor: no advisor %q in the roster (%s)", name, strings.Join(names, ", "))
+	if err := a.sup().CheckMember(name); err != nil {
+		return "", err
 	}
 	if err := config.Set(config.UserFile(a.agentDir), "advisor.roster."+name, on); err != nil {
 		return "", fmt.Errorf("/advisor: save the setting: %w", err)
@@ -99,14 +78,14 @@ func (a *app) SetAdvisorMember(name string, on bool) (string, error) {
 	if advOn {
 		a.adv = nil
 		if fwd != nil {
-			fwd.set(nil)
+			fwd.Set(nil)
 		}
 	}
 	a.mu.Unlock()
 	if !advOn {
 		return fmt.Sprintf("Advisor %s turned %s (saved); the advisor is off: /advisor on starts it.", name, word), nil
 	}
-	a.addSpent(old.stop())
+	a.addSpent(old.Stop())
 	run, err := a.startAdvisor(ag, sess, fwd, advisor.StartAtEnd)
 	if err != nil {
 		return "", fmt.Errorf("/advisor: %w", err)

@@ -13,6 +13,7 @@ import (
 	"github.com/vigil-dev/vigil/agent"
 	"github.com/vigil-dev/vigil/config"
 	"github.com/vigil-dev/vigil/contextfiles"
+	"github.com/vigil-dev/vigil/internal/advisorhost"
 	"github.com/vigil-dev/vigil/internal/fleet"
 	"github.com/vigil-dev/vigil/internal/models"
 	"github.com/vigil-dev/vigil/internal/supervise"
@@ -50,9 +51,9 @@ type app struct {
 	// advisorRes is the advisor's model; nil when none resolved.
 	advisorRes *models.Resolved
 	// adv is the advisor of the current agent; nil when off.
-	adv *advisorRun
+	adv *supervise.AgentRun
 	// fwd is the current agent's advisor hook.
-	fwd *forwardHook
+	fwd *advisorhost.ForwardHook
 	// advSpent is what advisors stopped so far spent, and by the model
 	// that served it, for pricing.
 	advSpent supervise.Spent
@@ -64,9 +65,9 @@ type app struct {
 	// notices are its warnings, for the user.
 	roster  *config.Roster
 	notices []string
-	// warned are the kinds of supervision failure already shown in the
-	// session (supervisionWarning shows each once).
-	warned map[string]bool
+	// warnings tell the user, once per kind, that supervision fails, on
+	// stderr and in the agent's session.
+	warnings *advisorhost.Warnings
 }
 
 // appOptions say which session and model to start with.
@@ -148,6 +149,7 @@ func newBaseApp(e *env, cwd, modelsFile string) (*app, error) {
 		return nil, err
 	}
 	a := &app{e: e, cwd: cwd, agentDir: agentDir, project: contextfiles.ProjectRoot(cwd)}
+	a.warnings = &advisorhost.Warnings{Log: e.stderr, Agent: a.agent}
 	var project *config.ProjectOverrides
 	a.settings, project, err = config.LoadProject(config.Options{AgentDir: agentDir, ProjectDir: a.project})
 	if err != nil {
@@ -205,7 +207,7 @@ func (a *app) build(sess *session.Session, ref string) error {
 	}
 	// The advisor's hook is always there, so /advisor on can attach one
 	// to a running agent.
-	fwd := &forwardHook{}
+	fwd := &advisorhost.ForwardHook{}
 	hooks := []agent.Hook{fwd}
 	ag, err := agent.New(agent.Options{
 		Model:      model,
@@ -231,7 +233,7 @@ func (a *app) build(sess *session.Session, ref string) error {
 	a.mu.Unlock()
 	// Stopped outside a.mu: a run the old advisor resumed publishes
 	// through it.
-	a.addSpent(old.stop())
+	a.addSpent(old.Stop())
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.unsub != nil {
@@ -283,7 +285,7 @@ func (a *app) close() {
 	a.mu.Unlock()
 	// Stopped before the session closes, and outside a.mu: a run the
 	// advisor resumed publishes through it.
-	adv.stop()
+	adv.Stop()
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.unsub != nil {

@@ -25,7 +25,7 @@ func (c *evalCmd) modelReviewer(e *env, settings rules.Settings) (*replay.Review
 	if err != nil {
 		return nil, llm.Price{}, err
 	}
-	cfg := &supervise.Config{Registry: reg, ModelRef: c.Model, Settings: &config.Settings{}}
+	cfg := &supervise.Config{Registry: reg, ModelRef: c.Model, Settings: &config.Settings{}, Redactor: history.NewRedactor(os.Environ(), reg.Secrets())}
 	if c.Model == "" {
 		dir, err := e.agentDir()
 		if err != nil {
@@ -35,23 +35,15 @@ func (c *evalCmd) modelReviewer(e *env, settings rules.Settings) (*replay.Review
 			return nil, llm.Price{}, err
 		}
 	}
-	res, err := cfg.Resolve(cfg.Settings)
+	var gate func() advisor.Detector
+	if c.Reviewer == "gate" {
+		gate = func() advisor.Detector { return rulesadvisor.New(settings) }
+	}
+	r, price, err := cfg.Replayer(gate)
 	if errors.Is(err, supervise.ErrNoModel) {
 		return nil, llm.Price{}, errors.New("--reviewer " + c.Reviewer + " needs a model: pass --advisor-model REF or set modelRoles.advisor")
 	}
-	if err != nil {
-		return nil, llm.Price{}, err
-	}
-	m, err := res.Open()
-	if err != nil {
-		return nil, llm.Price{}, err
-	}
-	opts := replay.Options{Model: m, Redactor: history.NewRedactor(os.Environ(), reg.Secrets()), ContextWindow: res.Info.ContextWindow}
-	if c.Reviewer == "gate" {
-		opts.Gate = true
-		opts.NewDetector = func() advisor.Detector { return rulesadvisor.New(settings) }
-	}
-	return &replay.Reviewer{Options: opts}, res.Info.Price, nil
+	return r, price, err
 }
 
 // evalCmd is `vigil eval`: a reviewer scored against a labelled set

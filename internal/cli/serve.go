@@ -11,8 +11,6 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/vigil-dev/vigil/advisor"
 	"github.com/vigil-dev/vigil/config"
@@ -64,58 +62,12 @@ func (c *serveCmd) Run(e *env) error {
 	}
 	logf := func(format string, args ...any) { fmt.Fprintf(e.stderr, format+"\n", args...) }
 
-	reg := prometheus.NewRegistry()
-	labels := prometheus.Labels{"tenant": c.Tenant}
-	latency := prometheus.NewHistogram(prometheus.HistogramOpts{
-		Name: "vigil_fleet_review_latency_seconds", Help: "From a step's publication to its review's ack.",
-		ConstLabels: labels,
-		Buckets:     prometheus.ExponentialBuckets(0.001, 2, 18),
-	})
-	tokens := prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "vigil_fleet_tokens_total", Help: "Tokens the reviews spent, by model and kind (input, output, cache_read, cache_write).",
-		ConstLabels: labels,
-	}, []string{"model", "kind"})
-	costs := prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "vigil_fleet_cost_usd_total", Help: "What the reviews cost in US dollars, by model, at the worker's price table (models.yml and the built-in catalog).",
-		ConstLabels: labels,
-	}, []string{"model"})
-	unpriced := prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "vigil_fleet_unpriced_reviews_total", Help: "Reviews that spent tokens of a model with no price (counted at $0), by model.",
-		ConstLabels: labels,
-	}, []string{"model"})
-	reg.MustRegister(latency, tokens, costs, unpriced)
-
-	var workerID string
-	onReviewed := func(r fleet.Reviewed) {
-		latency.Observe(r.Latency.Seconds())
-		if len(r.Models) == 0 {
-			return
-		}
-		rec := fleet.UsageRecord{Tenant: r.Tenant, Session: r.Session, Seq: r.Seq, Delivered: r.Delivered, Notes: r.Notes, Time: time.Now().UTC(), Worker: workerID}
-		for _, m := range r.Models {
-			p, ok := price(m.Model)
-			spend := fleet.ModelSpend{Model: m.Model, Usage: m.Usage, Cost: p.Cost(m.Usage), Unpriced: !ok}
-			rec.Models = append(rec.Models, spend)
-			tokens.WithLabelValues(m.Model, "input").Add(float64(m.Usage.Input))
-			tokens.WithLabelValues(m.Model, "output").Add(float64(m.Usage.Output))
-			tokens.WithLabelValues(m.Model, "cache_read").Add(float64(m.Usage.CacheRead))
-			tokens.WithLabelValues(m.Model, "cache_write").Add(float64(m.Usage.CacheWrite))
-			costs.WithLabelValues(m.Model).Add(spend.Cost)
-			if !ok {
-				unpriced.WithLabelValues(m.Model).Inc()
-			}
-		}
-		pctx, cancel := context.WithTimeout(context.Background(), fleet.DefaultPublishTimeout)
-		defer cancel()
-		if err := fleet.PublishUsage(pctx, js, rec); err != nil {
-			logf("vigil serve: warning: %v (the metrics count it)", err)
-		}
-	}
+	metrics := fleet.NewMetrics(c.Tenant, js, price, logf)
 	wopts := fleet.WorkerOptions{
 		Tenant:     c.Tenant,
 		Limits:     fleet.Limits{MaxSteps: c.Backlog, LeaseTTL: c.LeaseTTL},
 		Reviewer:   factory,
-		OnReviewed: onReviewed,
+		OnReviewed: metrics.Reviewed,
 		Logf:       logf,
 		// The agents redact what they publish; the notes and answers
 		// are redacted again here, should a reviewer quote a secret of
@@ -126,19 +78,7 @@ func (c *serveCmd) Run(e *env) error {
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
-	workerID = w.ID()
-	gauge := func(name, help string, f func(fleet.Stats) float64) {
-		reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help, ConstLabels: labels}, func() float64 { return f(w.Stats()) }))
-	}
-	counter := func(name, help string, f func(fleet.Stats) float64) {
-		reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: name, Help: help, ConstLabels: labels}, func() float64 { return f(w.Stats()) }))
-	}
-	gauge("vigil_fleet_sessions", "Sessions this worker owns now.", func(s fleet.Stats) float64 { return float64(s.Sessions) })
-	counter("vigil_fleet_sessions_taken_total", "Sessions this worker took, new or taken over.", func(s fleet.Stats) float64 { return float64(s.Taken) })
-	counter("vigil_fleet_sessions_taken_over_total", "Sessions this worker took over from another.", func(s fleet.Stats) float64 { return float64(s.TakenOver) })
-	counter("vigil_fleet_steps_total", "Steps received.", func(s fleet.Stats) float64 { return float64(s.Steps) })
-	counter("vigil_fleet_reviews_total", "Steps reviewed and acknowledged.", func(s fleet.Stats) float64 { return float64(s.Reviews) })
-	counter("vigil_fleet_notes_total", "Notes published.", func(s fleet.Stats) float64 { return float64(s.Notes) })
+	metrics.Watch(w)
 
 	ctx, cancel := context.WithCancel(e.ctx)
 	defer cancel()
@@ -154,7 +94,7 @@ func (c *serveCmd) Run(e *env) error {
 			return fmt.Errorf("serve: --listen: %w", err)
 		}
 		mux := http.NewServeMux()
-		mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+		mux.Handle("/metrics", metrics.Handler())
 		mux.HandleFunc("/healthz", func(rw http.ResponseWriter, _ *http.Request) {
 			if !nc.IsConnected() {
 				http.Error(rw, "nats: "+nc.Status().String(), http.StatusServiceUnavailable)

@@ -42,9 +42,6 @@ func bashStep(i int, command, out string, failed bool) []session.Entry {
 	}
 }
 
-// startNATS runs a nats-server with JetStream in process for the test.
-func startNATS(t *testing.T) *server.Server { return natstest.Start(t) }
-
 // startServe runs `vigil serve args --listen 127.0.0.1:0` until ctx ends
 // and returns the base URL of its /healthz and /metrics, and what Run
 // returned once it has.

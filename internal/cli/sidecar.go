@@ -20,6 +20,7 @@ import (
 	"github.com/vigil-dev/vigil/contextfiles"
 	"github.com/vigil-dev/vigil/internal/hook"
 	"github.com/vigil-dev/vigil/internal/hookwire"
+	"github.com/vigil-dev/vigil/internal/models"
 	"github.com/vigil-dev/vigil/internal/sidecar"
 	"github.com/vigil-dev/vigil/internal/supervise"
 	"github.com/vigil-dev/vigil/llm"
@@ -203,39 +204,17 @@ func (c *sidecarCmd) watch(e *env, cwd string, key sidecar.Key, logf func(string
 	for _, n := range a.userNotices() {
 		logf("%s", n)
 	}
-	// With a fleet, the workers review: no model is resolved here.
 	cfg := a.sup()
-	periodic := cfg.Periodic() && !cfg.Fleet()
-	reviewer := config.ReviewerRules
-	if cfg.Fleet() {
-		reviewer = supervise.FleetWhere(a.settings.Advisor.Fleet.URL, a.settings.Advisor.Fleet.Tenant)
-	} else if periodic || !cfg.RulesOnly() {
-		res, err := cfg.Resolve(a.settings)
-		switch {
-		case err != nil && periodic:
-			logf("%v: the periodic mode needs a model to ask; reviewing continuously with vigil's detectors alone", err)
-			periodic = false
-			a.advFlagRef = config.ReviewerRules
-		case err != nil:
-			logf("%v: reviewing with vigil's detectors alone (advisor.reviewer: rules)", err)
-			a.advFlagRef = config.ReviewerRules
-		default:
-			a.advisorRes = res
-			reviewer = res.Ref().String()
-		}
-	}
+	res, periodic, reviewer := cfg.SidecarReviewer(logf)
 	sess, err := a.manager.AttachedLog(cwd, c.Agent, c.Session, c.Transcript, logf)
 	if err != nil {
 		return nil, err
 	}
 	host := sidecar.NewHost()
-	adv, ph, err := c.advisor(a, host, sess, periodic, logger)
+	adv, ph, err := c.advisor(cfg, host, sess, res, periodic, logger)
 	if err != nil {
 		sess.Close()
 		return nil, err
-	}
-	if periodic {
-		reviewer = "periodic, forks on " + reviewer
 	}
 	format := followFormat(c.Agent)
 	sc := sidecar.New(sidecar.Options{
@@ -264,35 +243,13 @@ func (l logWriter) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
-// settingsPoll is how often a disabled sidecar looks whether its
-// settings files changed.
-const settingsPoll = 2 * time.Second
-
 // serveDisabled serves a sidecar that cannot advise because setting it
-// up failed (why): a settings file is broken, say one in a repository
-// the user cloned. Exiting would make every later hook of the session
-// start another sidecar, each reading the same files; this one answers
-// every hook at once with nothing (the first is told why, for
-// hook.log) until the session ends, it idles, or one of the settings
-// files changes, when it exits so that the next hook starts a sidecar
-// that reads them again.
+// up failed (why), until the session ends, it idles, or one of its
+// settings files changes ([sidecar.ServeDisabled]).
 func (c *sidecarCmd) serveDisabled(e *env, dir sidecar.Dir, info sidecar.Info, lock *sidecar.SessionLock, ready io.WriteCloser, why error, logf func(string, ...any)) error {
-	msg := fmt.Sprintf("cannot advise: %v", why)
-	logf("%s; answering every hook with nothing until a settings file changes", msg)
 	ctx, stop := signal.NotifyContext(e.ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	files := c.settingsFiles(e, info.Cwd)
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	go func() {
-		defer cancel()
-		if changed := awaitChange(ctx, files, settingsPoll, nil); changed != "" {
-			logf("%s changed: stopping, so that the next hook starts a sidecar that reads it", changed)
-		}
-	}()
-	info.Reviewer = "none: " + msg
-	sc := sidecar.New(sidecar.Options{Key: info.Key, Disabled: msg, Logf: logf})
-	return sidecar.Serve(ctx, sc, sidecar.ServeOptions{Dir: dir, Info: info, Ready: ready, IdleTimeout: c.Idle, Agent: c.agentWatch(), Lock: lock})
+	return sidecar.ServeDisabled(ctx, why, c.settingsFiles(e, info.Cwd), sidecar.ServeOptions{Dir: dir, Info: info, Ready: ready, IdleTimeout: c.Idle, Agent: c.agentWatch(), Lock: lock}, logf)
 }
 
 // settingsFiles are the files a sidecar's settings come from.
@@ -304,40 +261,10 @@ func (c *sidecarCmd) settingsFiles(e *env, cwd string) []string {
 	return files
 }
 
-// awaitChange returns the first of files whose size, time or identity
-// changed (or that appeared or went), looking every poll, or "" once ctx
-// is done. It closes seen, when not nil, once it has looked at them
-// first.
-func awaitChange(ctx context.Context, files []string, poll time.Duration, seen chan<- struct{}) string {
-	stat := func(f string) os.FileInfo { fi, _ := os.Stat(f); return fi }
-	first := make([]os.FileInfo, len(files))
-	for i, f := range files {
-		first[i] = stat(f)
-	}
-	if seen != nil {
-		close(seen)
-	}
-	t := time.NewTicker(poll)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return ""
-		case <-t.C:
-		}
-		for i, f := range files {
-			now, was := stat(f), first[i]
-			if (now == nil) != (was == nil) || now != nil && (!os.SameFile(now, was) || now.Size() != was.Size() || !now.ModTime().Equal(was.ModTime())) {
-				return f
-			}
-		}
-	}
-}
-
 // advisor makes the sidecar's advisor over host, recording in sess's
 // artifacts folder, and the periodic host the sidecar feeds (nil but in
 // the periodic mode).
-func (c *sidecarCmd) advisor(a *app, host *sidecar.Host, sess *session.Session, periodic bool, logger *log.Logger) (supervise.Advisor, *sidecar.PeriodicHost, error) {
+func (c *sidecarCmd) advisor(cfg *supervise.Config, host *sidecar.Host, sess *session.Session, res *models.Resolved, periodic bool, logger *log.Logger) (supervise.Advisor, *sidecar.PeriodicHost, error) {
 	start := advisor.StartPrimed
 	if c.Start == "startup" {
 		start = advisor.StartAtBeginning
@@ -354,7 +281,6 @@ func (c *sidecarCmd) advisor(a *app, host *sidecar.Host, sess *session.Session, 
 		// vigil cannot call the attached agent's own, so the advisor's
 		// model answers (and the roster's advisors each fork onto their
 		// own model, or onto the advisor model's).
-		res := a.advisorRes
 		model, err := res.Open()
 		if err != nil {
 			return nil, nil, fmt.Errorf("advisor model: %w", err)
@@ -363,12 +289,12 @@ func (c *sidecarCmd) advisor(a *app, host *sidecar.Host, sess *session.Session, 
 			Host:           host,
 			Model:          model,
 			Ref:            res.Ref(),
-			AllowInjection: a.settings.Advisor.AllowPromptInjection,
-			Redactor:       a.redactor(),
+			AllowInjection: cfg.Settings.Advisor.AllowPromptInjection,
+			Redactor:       cfg.Redactor,
 		}
 		h.Fork, h.ForkRef, h.ForkPrice = ph, res.Ref, func() llm.Price { return res.Info.Price }
 	}
-	adv, err := supervise.New(a.sup(), h, a.advisorRes)
+	adv, err := supervise.New(cfg, h, res)
 	if err != nil {
 		return nil, nil, err
 	}

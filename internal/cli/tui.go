@@ -64,7 +64,7 @@ func (a *app) Status() tui.Status {
 	}
 	switch {
 	case on && run != nil:
-		out.Advisor = tui.AdvisorStatus(run.adv.Report(spent).Line)
+		out.Advisor = tui.AdvisorStatus(run.Report(spent).Line)
 	case on:
 		out.Advisor = tui.AdvisorStatus{On: true, Model: "no model", Warning: "no model is assigned to the 'advisor' role"}
 	}

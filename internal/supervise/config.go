@@ -275,3 +275,96 @@ func ImmuneTurns(n int) int {
 	}
 	return n
 }
+
+// Rebound re-reads the settings and, if modelRoles.advisor now names
+// another model than cur that resolves, makes it adv's model and returns
+// it; nil when the model stays (the command line chose it, the settings
+// did not change it, or adv has no one model to change).
+func (c *Config) Rebound(adv Advisor, cur *models.Resolved) *models.Resolved {
+	if c.ModelRef != "" {
+		return nil // the command line chose the model
+	}
+	s, err := config.Load(config.Options{AgentDir: c.AgentDir, ProjectDir: c.ProjectDir})
+	if err != nil {
+		c.logf("warning: re-reading settings: %v", err)
+		return nil
+	}
+	ref, ok := s.Role(config.RoleAdvisor)
+	if !ok || cur == nil || ref.String() == cur.Ref().String() {
+		return nil
+	}
+	res, err := c.Resolve(s)
+	if err != nil {
+		c.logf("warning: keeping advisor model %s: %v", cur.Ref(), err)
+		return nil
+	}
+	if !adv.Rebind(res) {
+		return nil
+	}
+	c.logf("advisor model is now %s", res.Ref())
+	return res
+}
+
+// RosterListing is /advisor's list of the roster while none of it runs:
+// each advisor, whether it is on, and its model.
+func (c *Config) RosterListing() string {
+	var b strings.Builder
+	b.WriteString("Advisors (WATCHDOG.yml roster; the advisor is off, /advisor on starts them):")
+	for _, adv := range c.roster().Advisors {
+		state := "on"
+		if !c.MemberOn(adv) {
+			state = "off"
+		}
+		fmt.Fprintf(&b, "\n- %s: %s, model %s (%s).", adv.Name, state, cmp.Or(adv.Model, "modelRoles.advisor"), adv.Source)
+	}
+	return b.String()
+}
+
+// CheckMember says, for /advisor on|off NAME, why name is no advisor of
+// the roster (nil when it is one).
+func (c *Config) CheckMember(name string) error {
+	var names []string
+	for _, adv := range c.roster().Advisors {
+		if adv.Name == name {
+			return nil
+		}
+		names = append(names, adv.Name)
+	}
+	if len(names) == 0 {
+		return fmt.Errorf("/advisor %s: WATCHDOG.yml declares no advisors (docs/advisor.md, \"Several advisors\")", name)
+	}
+	return fmt.Errorf("/advisor: no advisor %q in the roster (%s)", name, strings.Join(names, ", "))
+}
+
+// SidecarReviewer resolves the advisor of a host that has no model of
+// its own (a sidecar): the advisor model (nil: none), whether the
+// periodic mode runs (its forks go to that model), and the reviewer's
+// name for the sidecar's status. With a fleet no model is resolved: the
+// workers review. A model that does not resolve leaves the detectors
+// alone (ModelRef becomes [config.ReviewerRules]), logged with why.
+func (c *Config) SidecarReviewer(logf func(string, ...any)) (res *models.Resolved, periodic bool, reviewer string) {
+	periodic = c.Periodic() && !c.Fleet()
+	reviewer = config.ReviewerRules
+	switch {
+	case c.Fleet():
+		return nil, false, FleetWhere(c.Settings.Advisor.Fleet.URL, c.Settings.Advisor.Fleet.Tenant)
+	case !periodic && c.RulesOnly():
+		return nil, false, reviewer
+	}
+	res, err := c.Resolve(c.Settings)
+	switch {
+	case err != nil && periodic:
+		logf("%v: the periodic mode needs a model to ask; reviewing continuously with vigil's detectors alone", err)
+		c.ModelRef = config.ReviewerRules
+		return nil, false, reviewer
+	case err != nil:
+		logf("%v: reviewing with vigil's detectors alone (advisor.reviewer: rules)", err)
+		c.ModelRef = config.ReviewerRules
+		return nil, false, reviewer
+	}
+	reviewer = res.Ref().String()
+	if periodic {
+		reviewer = "periodic, forks on " + reviewer
+	}
+	return res, periodic, reviewer
+}
