@@ -308,9 +308,9 @@ func TestRemoteGoesOnInANewProcess(t *testing.T) {
 // model sees now, not the old history with the new one after it.
 func TestRemoteRewrittenHistory(t *testing.T) {
 	h := &host{}
-	h.append(stepEntries("s1", 1, false))
-	h.rewrite()
-	h.append(stepEntries("s1", 9, false))
+	h.Append(stepEntries("s1", 1, false)...)
+	h.RestartView()
+	h.Append(stepEntries("s1", 9, false)...)
 	view, _, _ := h.View(context.Background())
 	if len(view) != 2 || view[0].ID != "as1-9" {
 		t.Fatalf("view after a rewrite: %d entries, first %q; want step 9's two", len(view), view[0].ID)
