@@ -20,29 +20,11 @@ rules:
     model: m
     steps:
       - tool_calls: [{name: bash, arguments: {command: "false"}}]
-      - tool_calls: [{name: bash, arguments: {command: "false"}}]
-      - tool_calls: [{name: bash, arguments: {command: "false"}}]
       - text: "FINAL-answer"
-  - name: tests
-    model: adv
+  - name: advisors
     repeat: true
     steps:
-      - tool_calls: [{name: advise, arguments: {note: "NOTE-tests: false always fails; read the test first.", severity: nit}}]
-      - text: "Nothing more."
-      - tool_calls: [{name: advise, arguments: {note: "NOTE-tests: false always fails; read the test first.", severity: nit}}]
-      - text: "Nothing more."
-      - tool_calls: [{name: advise, arguments: {note: "NOTE-tests: false always fails; read the test first.", severity: nit}}]
-      - text: "Nothing more."
-  - name: scope
-    model: adv2
-    repeat: true
-    steps:
-      - tool_calls: [{name: advise, arguments: {note: "NOTE-scope: the task never asked for false.", severity: nit}}]
-      - text: "Nothing more."
-      - tool_calls: [{name: advise, arguments: {note: "NOTE-scope: the task never asked for false.", severity: nit}}]
-      - text: "Nothing more."
-      - tool_calls: [{name: advise, arguments: {note: "NOTE-scope: the task never asked for false.", severity: nit}}]
-      - text: "Nothing more."
+      - text: "Nothing to say."
 `)
 	addModels(t, agentDir, "adv", "adv2")
 	write(t, filepath.Join(work, ".vigil", "config.yml"), "advisor:\n  enabled: true\n  syncBacklog: \"1\"\n  syncTimeoutSeconds: 30\n")
