@@ -11,6 +11,7 @@ import (
 	"github.com/vigil-dev/vigil/config"
 	"github.com/vigil-dev/vigil/internal/advisorhost"
 	"github.com/vigil-dev/vigil/internal/fakellm"
+	"github.com/vigil-dev/vigil/internal/models"
 	"github.com/vigil-dev/vigil/internal/supervise"
 	"github.com/vigil-dev/vigil/session"
 	"github.com/vigil-dev/vigil/tools"
@@ -20,18 +21,23 @@ import (
 // folder, and the Config its advisor is built from: settings parsed
 // from YAML, the roster of the user's WATCHDOG.yml.
 type agentWorld struct {
-	srv  *fakellm.Server
-	work string
-	sess *session.Session
-	ag   *agent.Agent
-	fwd  *advisorhost.ForwardHook
-	cfg  *supervise.Config
-	warn []string
+	srv      *fakellm.Server
+	work     string
+	agentDir string
+	sess     *session.Session
+	ag       *agent.Agent
+	fwd      *advisorhost.ForwardHook
+	cfg      *supervise.Config
+	warn     []string
 }
 
 func newAgentWorld(t *testing.T, script, settings, watchdog string, models ...string) *agentWorld {
 	t.Helper()
 	w := &agentWorld{srv: fakellm.StartTest(t, fakellm.MustParse(t, script)), work: t.TempDir(), fwd: &advisorhost.ForwardHook{}}
+	// The work folder is a project's root.
+	if err := os.Mkdir(filepath.Join(w.work, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	reg := registry(t, w.srv, append([]string{"m"}, models...)...)
 	s, err := config.Parse("settings.yml", []byte(settings))
 	if err != nil {
@@ -40,6 +46,7 @@ func newAgentWorld(t *testing.T, script, settings, watchdog string, models ...st
 	// The user's own WATCHDOG.yml: a project's waits until the folder
 	// is trusted.
 	agentDir := t.TempDir()
+	w.agentDir = agentDir
 	if watchdog != "" {
 		if err := os.WriteFile(filepath.Join(agentDir, "WATCHDOG.yml"), []byte(watchdog), 0o600); err != nil {
 			t.Fatal(err)
@@ -79,10 +86,18 @@ func newAgentWorld(t *testing.T, script, settings, watchdog string, models ...st
 	return w
 }
 
-// start starts the agent's advisor at the session's beginning.
-func (w *agentWorld) start(t *testing.T) *supervise.AgentRun {
+// start starts the agent's advisor at the session's beginning, on the
+// advisor model ref ("": none).
+func (w *agentWorld) start(t *testing.T, ref string) *supervise.AgentRun {
 	t.Helper()
-	run, err := supervise.StartAgent(w.cfg, supervise.AgentOptions{Agent: w.ag, Session: w.sess, Start: advisor.StartAtBeginning, Hook: w.fwd})
+	var res *models.Resolved
+	if ref != "" {
+		var err error
+		if res, err = w.cfg.Registry.Resolve(ref); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run, err := supervise.StartAgent(w.cfg, supervise.AgentOptions{Agent: w.ag, Session: w.sess, Start: advisor.StartAtBeginning, Model: res, Hook: w.fwd})
 	if err != nil || run == nil {
 		t.Fatalf("StartAgent: %v, %v", run, err)
 	}
@@ -150,7 +165,7 @@ advisors:
   - name: broken
     model: fake/none
 `, "adv", "adv2")
-	run := w.start(t)
+	run := w.start(t, "")
 	if err := w.ag.Prompt(t.Context(), "make false pass"); err != nil {
 		t.Fatal(err)
 	}
@@ -200,5 +215,117 @@ advisors:
 		if st, err := os.Stat(filepath.Join(dir, name)); err != nil || st.Size() == 0 {
 			t.Errorf("transcript %s: %v", name, err)
 		}
+	}
+}
+
+// TestAgentWatchdog: WATCHDOG.md files reach the advisor's system
+// prompt in the seed's order (user level, then the project's WATCHDOG.md,
+// then its .vigil/WATCHDOG.md, then deeper folders), each in an attention
+// element, and never the primary's context (omp §20.3).
+func TestAgentWatchdog(t *testing.T) {
+	w := newAgentWorld(t, `
+rules:
+  - model: m
+    repeat: true
+    steps:
+      - text: "done"
+  - model: adv
+    repeat: true
+    steps:
+      - text: "Nothing to add."
+`, "advisor:\n  syncBacklog: \"1\"\n", "", "adv")
+	sub := filepath.Join(w.work, "pkg")
+	for path, text := range map[string]string{
+		filepath.Join(w.agentDir, "WATCHDOG.md"):        "USER-RULE: flag force pushes.",
+		filepath.Join(w.work, "WATCHDOG.md"):            "PROJECT-RULE: tests live in tests/.",
+		filepath.Join(w.work, ".vigil", "WATCHDOG.md"):  "DOTVIGIL-RULE: never edit vendor/.",
+		filepath.Join(sub, "WATCHDOG.md"):               "SUB-RULE: pkg is generated.",
+		filepath.Join(w.work, ".github", "WATCHDOG.md"): "HIDDEN-RULE: must not load.",
+	} {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.cfg.Dir = sub
+	run := w.start(t, "fake/adv")
+	if err := w.ag.Prompt(t.Context(), "hello"); err != nil {
+		t.Fatal(err)
+	}
+	dump := run.Dump(true)
+	run.Stop()
+
+	last := -1
+	for _, rule := range []string{"USER-RULE", "PROJECT-RULE", "DOTVIGIL-RULE", "SUB-RULE"} {
+		i := strings.Index(dump, rule)
+		if i < 0 {
+			t.Errorf("the advisor's system prompt lacks %s", rule)
+			continue
+		}
+		if i < last {
+			t.Errorf("%s is out of order", rule)
+		}
+		last = i
+	}
+	if strings.Contains(dump, "HIDDEN-RULE") {
+		t.Error("a WATCHDOG.md in a hidden folder was loaded")
+	}
+	if n := strings.Count(dump, "Especially pay attention to:"); n != 4 {
+		t.Errorf("%d attention blocks, want 4", n)
+	}
+	for _, body := range w.requests()["m"] {
+		if strings.Contains(body, "-RULE") {
+			t.Error("WATCHDOG.md reached the primary's context")
+		}
+	}
+}
+
+// TestAgentRulesReviewer runs the advisor with advisor.reviewer rules:
+// no advisor model at all, and the detectors' note about a command that
+// keeps failing the same way reaches the primary within the run.
+func TestAgentRulesReviewer(t *testing.T) {
+	w := newAgentWorld(t, `
+rules:
+  - name: primary
+    model: m
+    steps:
+      - tool_calls: [{name: bash, arguments: {command: "ls /nonexistent-folder"}}]
+      - tool_calls: [{name: bash, arguments: {command: "ls /nonexistent-folder"}}]
+      - tool_calls: [{name: bash, arguments: {command: "ls /nonexistent-folder"}}]
+      - tool_calls: [{name: bash, arguments: {command: "ls /nonexistent-folder"}}]
+      - text: "FINAL: the folder is missing."
+  - name: after-advice
+    model: m
+    repeat: true
+    steps:
+      - text: "ACK"
+`, "advisor:\n  enabled: true\n  reviewer: rules\n  syncBacklog: \"1\"\n", "")
+	run := w.start(t, "")
+	if err := w.ag.Prompt(t.Context(), "list the folder"); err != nil {
+		t.Fatal(err)
+	}
+	rep := run.Report(supervise.Spent{})
+	run.Stop()
+	if !strings.Contains(rep.Text, "rules: zero-token detectors") || rep.Line.Model != "rules" {
+		t.Errorf("status %q, line %+v", rep.Text, rep.Line)
+	}
+	landed, n := -1, 0
+	for _, r := range w.srv.Requests() {
+		if r.Model != "m" {
+			t.Errorf("a request to model %q: the rules reviewer must call no model", r.Model)
+			continue
+		}
+		n++
+		if landed < 0 && strings.Contains(string(r.Body), "advisory") {
+			landed = n
+		}
+	}
+	if landed < 0 {
+		t.Fatalf("no primary request of %d carries the detectors' advisory", n)
+	}
+	if landed > 4 {
+		t.Errorf("the advisory first lands in request %d, want within the run of repeated failures", landed)
 	}
 }
