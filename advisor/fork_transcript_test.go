@@ -32,7 +32,7 @@ func (m *recordingModel) Stream(_ context.Context, req llm.Request) iter.Seq2[ll
 func TestForkTranscript(t *testing.T) {
 	m := &recordingModel{}
 	transcript := "line one\nline two\nline three\n"
-	r, err := ForkTranscript(t.Context(), m, llm.Ref{Provider: "p", Model: "m"}, "SYS", transcript, "PROMPT", "e9", 14)
+	r, err := ForkTranscript(t.Context(), m, llm.Ref{Provider: "p", Model: "m"}, transcript, "PROMPT", "e9", 14)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +40,7 @@ func TestForkTranscript(t *testing.T) {
 		t.Errorf("reply %+v", r)
 	}
 	blocks := m.req.Messages[0].Content
-	if m.req.System != "SYS" || len(blocks) != 2 || blocks[1].Text != "PROMPT" {
+	if m.req.System != ForkTranscriptSystem || len(blocks) != 2 || blocks[1].Text != "PROMPT" {
 		t.Fatalf("request %+v", m.req)
 	}
 	if got := blocks[0].Text; got != "[… the first 18 bytes of the transcript cut …]\nline three\n" || strings.Contains(got, "two") {

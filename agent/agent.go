@@ -91,6 +91,10 @@ type Agent struct {
 	busy bool
 	// running says the busy token is held by a run (Prompt, Resume).
 	running bool
+	// appending, while an AppendCustom of the idle agent holds the busy
+	// token, is closed once it lets go (acquire waits for it); nil
+	// otherwise.
+	appending chan struct{}
 	// runs counts the runs started; the one going, if any, is number runs.
 	runs int
 	// runCancel aborts the run in progress; nil when there is none.

@@ -197,7 +197,10 @@
 // Everything that writes the session or emits events holds the agent's
 // busy token: a run, Compact, BranchFrom, SwitchSession, and AppendCustom
 // while idle. One holds it at a time; the others fail with [ErrBusy]
-// (AppendCustom queues instead, returning [ErrDeferred]). Hence the
+// (AppendCustom queues instead, returning [ErrDeferred]), except that
+// they wait for an AppendCustom of the idle agent, which holds it for one
+// write: a card or warning a host shows in the background never makes
+// the user's prompt fail. Hence the
 // agent's entries are written in the order of the grammar above, and
 // events are delivered one at a time, synchronously, on the goroutine
 // holding the token, in the order of the grammar: a subscriber is never

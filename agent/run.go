@@ -25,15 +25,26 @@ const (
 	ContinueText = "Continue."
 )
 
-// acquire takes the busy token, or fails with ErrBusy.
+// acquire takes the busy token, or fails with ErrBusy. An AppendCustom
+// of an idle agent holds the token only to write one entry and emit its
+// event: acquire waits for it rather than fail, so that a note a host
+// shows in the background (a warning, the advisor's fleet answering)
+// never costs the user's prompt that arrives at the same moment.
 func (a *Agent) acquire() error {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.busy {
-		return ErrBusy
+	for {
+		a.mu.Lock()
+		if !a.busy {
+			a.busy = true
+			a.mu.Unlock()
+			return nil
+		}
+		appending := a.appending
+		a.mu.Unlock()
+		if appending == nil {
+			return ErrBusy
+		}
+		<-appending
 	}
-	a.busy = true
-	return nil
 }
 
 // release writes the custom messages queued while the token was held,
@@ -168,7 +179,10 @@ func (a *Agent) recordAbort(ctx context.Context) error {
 // (or a compaction) is in progress it is queued instead, AppendCustom
 // returns ErrDeferred, and the loop writes it at the next step boundary
 // (after the step's steers and injections) or when the run ends; custom
-// entries written so never continue a turn.
+// entries written so never continue a turn. Prompt, Resume, Compact,
+// BranchFrom and SwitchSession called while it writes wait for it
+// instead of failing with ErrBusy, so a subscriber of its
+// custom_appended must not call them.
 func (a *Agent) AppendCustom(c session.Custom) (session.Entry, error) {
 	if c.CustomType == "" {
 		return session.Entry{}, errors.New("agent: append custom: no CustomType")
@@ -180,8 +194,18 @@ func (a *Agent) AppendCustom(c session.Custom) (session.Entry, error) {
 		return session.Entry{}, ErrDeferred
 	}
 	a.busy = true
+	appending := make(chan struct{})
+	a.appending = appending
 	a.mu.Unlock()
-	defer a.release()
+	defer func() {
+		a.release()
+		a.mu.Lock()
+		if a.appending == appending {
+			a.appending = nil
+		}
+		a.mu.Unlock()
+		close(appending)
+	}()
 	e, err := a.appendBody(&c)
 	if e.ID == "" {
 		return e, fmt.Errorf("agent: append custom: %w", err)

@@ -82,6 +82,7 @@ var rules = []struct {
 	{"internal/hookwire", nil, "the hook binary's code: the standard library alone, so that vigil-hook starts fast (cmd/vigil-hook's test checks every dependency)"},
 	{"agent", []string{"llm", "session", "tools", "config"}, "the agent knows nothing of the advisor or the CLI; the advisor attaches through hooks and events"},
 	{"advisor", []string{"llm", "history", "session", "tools", "contextfiles", "rules", "config", "internal/yamlfile"}, "the advisor never imports the agent, integrations or the CLI"},
+	{"advisor/hosttest", []string{"advisor", "llm", "session"}, "the conformance suite of advisor.Host drives a host through the interface alone"},
 	{"internal/rulesadvisor", []string{"advisor", "rules", "session", "transcript"}, "the detectors as an advisor reviewer, and nothing else"},
 	{"internal/loopguard", []string{"agent", "llm", "rules", "session", "transcript"}, "a hook of the agent judged by the rules, and nothing else"},
 	{"internal/replay", []string{"advisor", "history", "llm", "rules", "session", "transcript"}, "replays recorded runs to the advisor runtime, and nothing else"},

@@ -2,11 +2,8 @@ package cli
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/vigil-dev/vigil/advisor"
-	"github.com/vigil-dev/vigil/internal/sidecar"
-	"github.com/vigil-dev/vigil/llm"
 	"github.com/vigil-dev/vigil/tools"
 )
 
@@ -27,18 +24,12 @@ func (a *app) advisorTools() []tools.Tool {
 	a.mu.Lock()
 	on, res := a.advOn, a.advisorRes
 	a.mu.Unlock()
-	if !on || (!a.fleetOn() && (a.rulesOnly() || (res == nil && !a.periodic()))) || !a.settings.Advisor.AllowPromptInjection {
+	c := a.sup()
+	if !on || (!c.Fleet() && (c.RulesOnly() || (res == nil && !c.Periodic()))) || !a.settings.Advisor.AllowPromptInjection {
 		return nil
 	}
 	return []tools.Tool{advisor.AskTool(a.consultAdvisor)}
 }
-
-// The sidecar's advisors answer the questions of vigil mcp.
-var (
-	_ sidecar.Consulter = (*advisor.Runtime)(nil)
-	_ sidecar.Consulter = periodicAdvisor{}
-	_ sidecar.Consulter = (*fleetRun)(nil)
-)
 
 // consultAdvisor asks the advisor running now for the app's agent;
 // with none it is unavailable at once.
@@ -46,25 +37,8 @@ func (a *app) consultAdvisor(ctx context.Context, question string) (string, erro
 	a.mu.Lock()
 	run := a.adv
 	a.mu.Unlock()
-	switch {
-	case run == nil:
+	if run == nil {
 		return "", advisor.ErrStopped
-	case run.proster != nil:
-		return run.proster.Consult(ctx, question)
-	case run.per != nil:
-		return run.per.Consult(ctx, question)
-	case run.fleet != nil:
-		return run.fleet.Consult(ctx, question)
 	}
-	return run.rt.Consult(ctx, question)
-}
-
-// consultsStatus is /advisor status's account of the agent's questions,
-// counted apart from the reviews: "" when there were none.
-func consultsStatus(answered, failed, refused int, u llm.Usage) string {
-	if answered+failed+refused == 0 {
-		return ""
-	}
-	return fmt.Sprintf(" Consults (the agent's questions): %d answered, %d failed, %d refused; %s input, %s cache read, %s output.",
-		answered, failed, refused, group(u.Input+u.CacheWrite), group(u.CacheRead), group(u.Output))
+	return run.Consult(ctx, question)
 }

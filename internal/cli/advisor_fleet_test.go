@@ -9,13 +9,13 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 
 	"github.com/vigil-dev/vigil/advisor"
 	"github.com/vigil-dev/vigil/internal/fleet"
+	"github.com/vigil-dev/vigil/internal/natstest"
 	"github.com/vigil-dev/vigil/llm/anthropic"
 	"github.com/vigil-dev/vigil/rules"
 )
@@ -25,7 +25,7 @@ import (
 // returns the server's URL.
 func startFleet(t *testing.T, noWorker bool) (*server.Server, string) {
 	t.Helper()
-	ns := startNATS(t)
+	ns := natstest.Start(t)
 	if !noWorker {
 		runFleetWorker(t, ns.ClientURL())
 	}
@@ -125,8 +125,7 @@ func TestRPCAdvisorOnAFleet(t *testing.T) {
 // the agent nothing but a warning: the run finishes unreviewed.
 func TestRPCAdvisorFleetUnreachable(t *testing.T) {
 	ns, url := startFleet(t, true)
-	ns.Shutdown()
-	ns.WaitForShutdown()
+	natstest.Shutdown(t, ns)
 	srv, agentDir, work := fakeSetup(t, fleetScript)
 	writeProjectConfig(t, work, "advisor:\n  enabled: true\n  fleet:\n    url: "+url+"\n    tenant: acme\n")
 	cmd := vigilCommand(agentDir, work, "-p", "-m", "fake/m", "list the folder")
@@ -149,8 +148,7 @@ func TestRPCAdvisorFleetUnreachable(t *testing.T) {
 func TestRPCAdvisorFleetReachedLate(t *testing.T) {
 	ns, url := startFleet(t, true)
 	port := ns.Addr().(*net.TCPAddr).Port
-	ns.Shutdown()
-	ns.WaitForShutdown()
+	natstest.Shutdown(t, ns)
 	srv, agentDir, work := fakeSetup(t, fleetScript)
 	writeProjectConfig(t, work, "advisor:\n  enabled: true\n  syncBacklog: \"1\"\n  fleet:\n    url: "+url+"\n    tenant: acme\n")
 	p := startVigil(t, agentDir, work)
@@ -160,18 +158,9 @@ func TestRPCAdvisorFleetReachedLate(t *testing.T) {
 		t.Errorf("/advisor status with the fleet down: %s", st)
 	}
 	// The fleet comes up on the same address.
-	again, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: port, JetStream: true, StoreDir: t.TempDir(), NoLog: true, NoSigs: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	go again.Start()
-	if !again.ReadyForConnections(10 * time.Second) {
-		t.Fatal("nats-server did not start again")
-	}
-	t.Cleanup(func() {
-		again.Shutdown()
-		again.WaitForShutdown()
-	})
+	opts := natstest.Options(t)
+	opts.Port = port
+	natstest.StartWith(t, opts)
 	runFleetWorker(t, url)
 	p.waitFor("the notice that the fleet answers", func(m map[string]any) bool {
 		return m["type"] == "custom_appended" && strings.Contains(fmt.Sprint(m["entry"]), "advisor_notice") && strings.Contains(fmt.Sprint(m["entry"]), "answers now")
@@ -231,7 +220,7 @@ func TestSidecarAdvisorOnAFleet(t *testing.T) {
 // the escaped answer is the tool result of the agent's next request.
 func TestRPCAdvisorAskOnAFleet(t *testing.T) {
 	srv, agentDir, work := fakeSetup(t, vigilAskScript)
-	ns := startNATS(t)
+	ns := natstest.Start(t)
 	m, err := anthropic.New(anthropic.Config{BaseURL: srv.URL(), APIKey: "k", Model: "adv"})
 	if err != nil {
 		t.Fatal(err)

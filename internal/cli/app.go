@@ -10,14 +10,14 @@ import (
 	"sync"
 	"time"
 
-	"github.com/vigil-dev/vigil/advisor"
 	"github.com/vigil-dev/vigil/agent"
 	"github.com/vigil-dev/vigil/config"
 	"github.com/vigil-dev/vigil/contextfiles"
+	"github.com/vigil-dev/vigil/internal/advisorhost"
 	"github.com/vigil-dev/vigil/internal/fleet"
 	"github.com/vigil-dev/vigil/internal/loopguard"
 	"github.com/vigil-dev/vigil/internal/models"
-	"github.com/vigil-dev/vigil/llm"
+	"github.com/vigil-dev/vigil/internal/supervise"
 	"github.com/vigil-dev/vigil/session"
 	"github.com/vigil-dev/vigil/tools"
 )
@@ -58,11 +58,12 @@ type app struct {
 	// run unasked (approvalsFor).
 	approvals *agent.Approvals
 	// adv is the advisor of the current agent; nil when off.
-	adv *advisorRun
+	adv *supervise.AgentRun
 	// fwd is the current agent's advisor hook.
-	fwd *forwardHook
-	// advSpent is what advisors stopped so far spent.
-	advSpent llm.Usage
+	fwd *advisorhost.ForwardHook
+	// advSpent is what advisors stopped so far spent, and by the model
+	// that served it, for pricing.
+	advSpent supervise.Spent
 	// projectNotice says which of the user's guarded settings the
 	// project's settings file changes, or holds back until the folder is
 	// trusted; "" when none.
@@ -71,12 +72,9 @@ type app struct {
 	// notices are its warnings, for the user.
 	roster  *config.Roster
 	notices []string
-	// warned are the kinds of supervision failure already shown in the
-	// session (supervisionWarning shows each once).
-	warned map[string]bool
-	// advSpentBy is advSpent by the model that served it, for pricing
-	// (continuous advisors only; the periodic mode forks on one model).
-	advSpentBy []advisor.ModelUsage
+	// warnings tell the user, once per kind, that supervision fails, on
+	// stderr and in the agent's session.
+	warnings *advisorhost.Warnings
 }
 
 // appOptions say which session and model to start with.
@@ -167,6 +165,7 @@ func newBaseApp(e *env, cwd, modelsFile string) (*app, error) {
 		return nil, err
 	}
 	a := &app{e: e, cwd: cwd, agentDir: agentDir, project: contextfiles.ProjectRoot(cwd)}
+	a.warnings = &advisorhost.Warnings{Log: e.stderr, Agent: a.agent}
 	var project *config.ProjectOverrides
 	a.settings, project, err = config.LoadProject(config.Options{AgentDir: agentDir, ProjectDir: a.project})
 	if err != nil {
@@ -224,7 +223,7 @@ func (a *app) build(sess *session.Session, ref string) error {
 	}
 	// The advisor's hook is always there, so /advisor on can attach one
 	// to a running agent.
-	fwd := &forwardHook{}
+	fwd := &advisorhost.ForwardHook{}
 	hooks := []agent.Hook{fwd}
 	if n := a.settings.Tools.LoopGuard; n > 0 {
 		hooks = append(hooks, loopguard.New(n))
@@ -255,7 +254,7 @@ func (a *app) build(sess *session.Session, ref string) error {
 	a.mu.Unlock()
 	// Stopped outside a.mu: a run the old advisor resumed publishes
 	// through it.
-	a.addSpent(old.stop())
+	a.addSpent(old.Stop())
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.unsub != nil {
@@ -308,7 +307,7 @@ func (a *app) close() {
 	a.mu.Unlock()
 	// Stopped before the session closes, and outside a.mu: a run the
 	// advisor resumed publishes through it.
-	adv.stop()
+	adv.Stop()
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.unsub != nil {

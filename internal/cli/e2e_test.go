@@ -128,7 +128,7 @@ func (p *vigilProc) waitFor(what string, match func(map[string]any) bool) map[st
 				p.t.Fatalf("vigil exited while waiting for %s; saw %s", what, p.summary())
 			}
 			p.seen = append(p.seen, m)
-			if m["type"] == "response" && m["success"] == false {
+			if m["type"] == "response" && m["success"] == false || m["type"] == "prompt_error" {
 				p.t.Logf("command failed: %v", m)
 			}
 			if match(m) {

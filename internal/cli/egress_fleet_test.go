@@ -11,11 +11,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/vigil-dev/vigil/internal/fleet"
+	"github.com/vigil-dev/vigil/internal/natstest"
 )
 
 // fleetSeeds are the secrets the fleet egress test plants in the
@@ -92,19 +92,9 @@ rules:
 		t.Fatal(err)
 	}
 
-	storeDir := t.TempDir()
-	ns, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: storeDir, NoLog: true, NoSigs: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	go ns.Start()
-	if !ns.ReadyForConnections(10 * time.Second) {
-		t.Fatal("nats-server did not start")
-	}
-	t.Cleanup(func() {
-		ns.Shutdown()
-		ns.WaitForShutdown()
-	})
+	opts := natstest.Options(t)
+	storeDir := opts.StoreDir
+	ns := natstest.StartWith(t, opts)
 
 	// Everything published in the account, whoever publishes it: the
 	// steps, the notes, the usage records, the questions and their

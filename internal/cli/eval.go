@@ -12,48 +12,38 @@ import (
 	"github.com/vigil-dev/vigil/internal/eval"
 	"github.com/vigil-dev/vigil/internal/replay"
 	"github.com/vigil-dev/vigil/internal/rulesadvisor"
+	"github.com/vigil-dev/vigil/internal/supervise"
 	"github.com/vigil-dev/vigil/llm"
 	"github.com/vigil-dev/vigil/rules"
 )
 
 // modelReviewer builds the replayed advisor for --reviewer model or gate:
-// its model from --advisor-model or modelRoles.advisor, secrets redacted
-// as in a live session.
+// its model from --advisor-model or modelRoles.advisor, resolved as a
+// live session's advisor resolves it, secrets redacted as there.
 func (c *evalCmd) modelReviewer(e *env, settings rules.Settings) (*replay.Reviewer, llm.Price, error) {
 	reg, err := e.registry(c.ModelsFile)
 	if err != nil {
 		return nil, llm.Price{}, err
 	}
-	ref := c.Model
-	if ref == "" {
+	cfg := &supervise.Config{Registry: reg, ModelRef: c.Model, Settings: &config.Settings{}, Redactor: history.NewRedactor(os.Environ(), reg.Secrets())}
+	if c.Model == "" {
 		dir, err := e.agentDir()
 		if err != nil {
 			return nil, llm.Price{}, err
 		}
-		s, err := config.Load(config.Options{AgentDir: dir})
-		if err != nil {
+		if cfg.Settings, err = config.Load(config.Options{AgentDir: dir}); err != nil {
 			return nil, llm.Price{}, err
 		}
-		r, ok := s.Role(config.RoleAdvisor)
-		if !ok {
-			return nil, llm.Price{}, errors.New("--reviewer " + c.Reviewer + " needs a model: pass --advisor-model REF or set modelRoles.advisor")
-		}
-		ref = r.String()
 	}
-	res, err := reg.Resolve(ref)
-	if err != nil {
-		return nil, llm.Price{}, err
-	}
-	m, err := res.Open()
-	if err != nil {
-		return nil, llm.Price{}, err
-	}
-	opts := replay.Options{Model: m, Redactor: history.NewRedactor(os.Environ(), reg.Secrets()), ContextWindow: res.Info.ContextWindow}
+	var gate func() advisor.Detector
 	if c.Reviewer == "gate" {
-		opts.Gate = true
-		opts.NewDetector = func() advisor.Detector { return rulesadvisor.New(settings) }
+		gate = func() advisor.Detector { return rulesadvisor.New(settings) }
 	}
-	return &replay.Reviewer{Options: opts}, res.Info.Price, nil
+	r, price, err := cfg.Replayer(gate)
+	if errors.Is(err, supervise.ErrNoModel) {
+		return nil, llm.Price{}, errors.New("--reviewer " + c.Reviewer + " needs a model: pass --advisor-model REF or set modelRoles.advisor")
+	}
+	return r, price, err
 }
 
 // evalCmd is `vigil eval`: a reviewer scored against a labelled set

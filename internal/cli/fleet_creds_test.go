@@ -10,11 +10,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/vigil-dev/vigil/internal/fleet"
+	"github.com/vigil-dev/vigil/internal/natstest"
 )
 
 // natsSecret is the password or token the credential tests put in NATS
@@ -25,18 +25,9 @@ const natsSecret = "s3cret-" + "nats-pw-77"
 // with the password right, and returns its port.
 func startNATSAuth(t *testing.T, right string) int {
 	t.Helper()
-	ns, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir(), NoLog: true, NoSigs: true, Username: "bob", Password: right})
-	if err != nil {
-		t.Fatal(err)
-	}
-	go ns.Start()
-	if !ns.ReadyForConnections(10 * time.Second) {
-		t.Fatal("nats-server did not start")
-	}
-	t.Cleanup(func() {
-		ns.Shutdown()
-		ns.WaitForShutdown()
-	})
+	opts := natstest.Options(t)
+	opts.Username, opts.Password = "bob", right
+	ns := natstest.StartWith(t, opts)
 	return ns.Addr().(*net.TCPAddr).Port
 }
 

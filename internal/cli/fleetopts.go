@@ -1,10 +1,6 @@
 package cli
 
 import (
-	"errors"
-	"fmt"
-
-	"github.com/nats-io/nats.go"
 	"github.com/vigil-dev/vigil/internal/fleet"
 )
 
@@ -17,27 +13,7 @@ type natsFlags struct {
 	TLSKey  string `name:"tls-key" type:"existingfile" placeholder:"FILE" help:"The client certificate's key."`
 }
 
-// connect connects to the NATS server(s) url as client name, with the
-// credentials and TLS of f and the further options extra. Its error
-// names the servers without the users, passwords or tokens their URLs
-// hold ([fleet.HideCredentials]).
-func (f natsFlags) connect(url, name string, extra ...nats.Option) (*nats.Conn, error) {
-	opts := append([]nats.Option{nats.Name(name)}, extra...)
-	if f.Creds != "" {
-		opts = append(opts, nats.UserCredentials(f.Creds))
-	}
-	if f.TLSCA != "" {
-		opts = append(opts, nats.RootCAs(f.TLSCA))
-	}
-	if f.TLSCert != "" || f.TLSKey != "" {
-		if f.TLSCert == "" || f.TLSKey == "" {
-			return nil, errors.New("--tls-cert and --tls-key go together")
-		}
-		opts = append(opts, nats.ClientCert(f.TLSCert, f.TLSKey))
-	}
-	nc, err := nats.Connect(url, opts...)
-	if err != nil {
-		return nil, fleet.HideCredentialsIn(fmt.Errorf("connecting to %s: %w", url, err))
-	}
-	return nc, nil
+// auth is f as the fleet's [fleet.Auth].
+func (f natsFlags) auth() fleet.Auth {
+	return fleet.Auth{Creds: f.Creds, TLSCA: f.TLSCA, TLSCert: f.TLSCert, TLSKey: f.TLSKey}
 }

@@ -11,15 +11,13 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/vigil-dev/vigil/advisor"
 	"github.com/vigil-dev/vigil/config"
 	"github.com/vigil-dev/vigil/history"
 	"github.com/vigil-dev/vigil/internal/fleet"
 	"github.com/vigil-dev/vigil/internal/models"
-	"github.com/vigil-dev/vigil/internal/rulesadvisor"
+	"github.com/vigil-dev/vigil/internal/supervise"
 	"github.com/vigil-dev/vigil/llm"
 	"github.com/vigil-dev/vigil/rules"
 	"github.com/vigil-dev/vigil/session"
@@ -53,7 +51,7 @@ func (c *serveCmd) Run(e *env) error {
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
-	nc, err := c.connect(c.NATS, "vigil serve ("+c.Tenant+")", nats.MaxReconnects(-1))
+	nc, err := c.auth().Dial(c.NATS, "vigil serve ("+c.Tenant+")", nats.MaxReconnects(-1))
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
@@ -64,58 +62,12 @@ func (c *serveCmd) Run(e *env) error {
 	}
 	logf := func(format string, args ...any) { fmt.Fprintf(e.stderr, format+"\n", args...) }
 
-	reg := prometheus.NewRegistry()
-	labels := prometheus.Labels{"tenant": c.Tenant}
-	latency := prometheus.NewHistogram(prometheus.HistogramOpts{
-		Name: "vigil_fleet_review_latency_seconds", Help: "From a step's publication to its review's ack.",
-		ConstLabels: labels,
-		Buckets:     prometheus.ExponentialBuckets(0.001, 2, 18),
-	})
-	tokens := prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "vigil_fleet_tokens_total", Help: "Tokens the reviews spent, by model and kind (input, output, cache_read, cache_write).",
-		ConstLabels: labels,
-	}, []string{"model", "kind"})
-	costs := prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "vigil_fleet_cost_usd_total", Help: "What the reviews cost in US dollars, by model, at the worker's price table (models.yml and the built-in catalog).",
-		ConstLabels: labels,
-	}, []string{"model"})
-	unpriced := prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "vigil_fleet_unpriced_reviews_total", Help: "Reviews that spent tokens of a model with no price (counted at $0), by model.",
-		ConstLabels: labels,
-	}, []string{"model"})
-	reg.MustRegister(latency, tokens, costs, unpriced)
-
-	var workerID string
-	onReviewed := func(r fleet.Reviewed) {
-		latency.Observe(r.Latency.Seconds())
-		if len(r.Models) == 0 {
-			return
-		}
-		rec := fleet.UsageRecord{Tenant: r.Tenant, Session: r.Session, Seq: r.Seq, Delivered: r.Delivered, Notes: r.Notes, Time: time.Now().UTC(), Worker: workerID}
-		for _, m := range r.Models {
-			p, ok := price(m.Model)
-			spend := fleet.ModelSpend{Model: m.Model, Usage: m.Usage, Cost: p.Cost(m.Usage), Unpriced: !ok}
-			rec.Models = append(rec.Models, spend)
-			tokens.WithLabelValues(m.Model, "input").Add(float64(m.Usage.Input))
-			tokens.WithLabelValues(m.Model, "output").Add(float64(m.Usage.Output))
-			tokens.WithLabelValues(m.Model, "cache_read").Add(float64(m.Usage.CacheRead))
-			tokens.WithLabelValues(m.Model, "cache_write").Add(float64(m.Usage.CacheWrite))
-			costs.WithLabelValues(m.Model).Add(spend.Cost)
-			if !ok {
-				unpriced.WithLabelValues(m.Model).Inc()
-			}
-		}
-		pctx, cancel := context.WithTimeout(context.Background(), fleet.DefaultPublishTimeout)
-		defer cancel()
-		if err := fleet.PublishUsage(pctx, js, rec); err != nil {
-			logf("vigil serve: warning: %v (the metrics count it)", err)
-		}
-	}
+	metrics := fleet.NewMetrics(c.Tenant, js, price, logf)
 	wopts := fleet.WorkerOptions{
 		Tenant:     c.Tenant,
 		Limits:     fleet.Limits{MaxSteps: c.Backlog, LeaseTTL: c.LeaseTTL},
 		Reviewer:   factory,
-		OnReviewed: onReviewed,
+		OnReviewed: metrics.Reviewed,
 		Logf:       logf,
 		// The agents redact what they publish; the notes and answers
 		// are redacted again here, should a reviewer quote a secret of
@@ -126,19 +78,7 @@ func (c *serveCmd) Run(e *env) error {
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
-	workerID = w.ID()
-	gauge := func(name, help string, f func(fleet.Stats) float64) {
-		reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help, ConstLabels: labels}, func() float64 { return f(w.Stats()) }))
-	}
-	counter := func(name, help string, f func(fleet.Stats) float64) {
-		reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: name, Help: help, ConstLabels: labels}, func() float64 { return f(w.Stats()) }))
-	}
-	gauge("vigil_fleet_sessions", "Sessions this worker owns now.", func(s fleet.Stats) float64 { return float64(s.Sessions) })
-	counter("vigil_fleet_sessions_taken_total", "Sessions this worker took, new or taken over.", func(s fleet.Stats) float64 { return float64(s.Taken) })
-	counter("vigil_fleet_sessions_taken_over_total", "Sessions this worker took over from another.", func(s fleet.Stats) float64 { return float64(s.TakenOver) })
-	counter("vigil_fleet_steps_total", "Steps received.", func(s fleet.Stats) float64 { return float64(s.Steps) })
-	counter("vigil_fleet_reviews_total", "Steps reviewed and acknowledged.", func(s fleet.Stats) float64 { return float64(s.Reviews) })
-	counter("vigil_fleet_notes_total", "Notes published.", func(s fleet.Stats) float64 { return float64(s.Notes) })
+	metrics.Watch(w)
 
 	ctx, cancel := context.WithCancel(e.ctx)
 	defer cancel()
@@ -154,7 +94,7 @@ func (c *serveCmd) Run(e *env) error {
 			return fmt.Errorf("serve: --listen: %w", err)
 		}
 		mux := http.NewServeMux()
-		mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+		mux.Handle("/metrics", metrics.Handler())
 		mux.HandleFunc("/healthz", func(rw http.ResponseWriter, _ *http.Request) {
 			if !nc.IsConnected() {
 				http.Error(rw, "nats: "+nc.Status().String(), http.StatusServiceUnavailable)
@@ -178,9 +118,9 @@ func (c *serveCmd) Run(e *env) error {
 	return nil
 }
 
-// reviewer builds the sessions' advisor runtimes of --reviewer, and the
-// price table their usage is priced at (no price for the rules reviewer,
-// which spends nothing).
+// reviewer builds the sessions' reviewers of --reviewer, and the price
+// table their usage is priced at (no price for the rules reviewer, which
+// spends nothing).
 func (c *serveCmd) reviewer(e *env) (fleet.ReviewerFactory, func(string) (llm.Price, bool), error) {
 	switch {
 	case c.Reviewer == "rules" && (c.Model != "" || c.Gate != ""):
@@ -190,7 +130,7 @@ func (c *serveCmd) reviewer(e *env) (fleet.ReviewerFactory, func(string) (llm.Pr
 	case c.Reviewer == "periodic" && c.Gate != "":
 		return nil, nil, errors.New("--gate goes with --reviewer model")
 	}
-	a, res, err := c.advisorApp(e)
+	cfg, res, err := c.advisorConfig(e)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -199,86 +139,43 @@ func (c *serveCmd) reviewer(e *env) (fleet.ReviewerFactory, func(string) (llm.Pr
 		return nil, nil, fmt.Errorf("advisor model %s: %w", res.Ref(), err)
 	}
 	price := func(model string) (llm.Price, bool) {
-		r, err := a.registry.Resolve(model)
+		r, err := cfg.Registry.Resolve(model)
 		if err != nil {
 			return llm.Price{}, false
 		}
 		return r.Info.Price, true
 	}
 	if c.Reviewer == "periodic" {
-		f, err := c.periodicReviewer(e, a, res, model)
+		f, err := c.periodicReviewer(e, cfg, res, model)
 		return f, price, err
 	}
-	gate := a.settings.Advisor.Gate
 	if c.Gate != "" {
-		gate = c.Gate
+		s := *cfg.Settings
+		s.Advisor.Gate = c.Gate
+		cfg.Settings = &s
 	}
-	name := res.Ref().String()
-	// The system prompt is vigil's own: a worker has no project, so no
-	// WATCHDOG.md; the redactor hides the worker's environment's secrets
-	// and the keys it holds in everything the model is sent (the steps
-	// come from agents whose output may quote them).
-	system := advisor.RosterPrompt(advisor.DefaultSystemPrompt, "", "", "", "")
-	redactor := a.redactor()
-	withhold := !a.settings.Advisor.AllowPromptInjection
-	immune := immuneTurns(a.settings.Advisor.ImmuneTurns)
-	factory := func(info fleet.SessionInfo, h advisor.Host) (*advisor.Runtime, error) {
-		var detector advisor.Detector
-		if gate == config.GateRules {
-			detector = rulesadvisor.New(rules.DefaultSettings())
-		}
-		var rt *advisor.Runtime
-		rt, err := advisor.New(advisor.Options{
-			ModelName: name,
-			Model:     model,
-			System:    system,
-			Detector:  detector,
-			Gate:      detector != nil,
-			Host:      h,
-			// No Roots: the advise tool alone. The worker has no
-			// workspace; what the advisor knows is the steps it is sent.
-			Redactor:    redactor,
-			Withhold:    withhold,
-			ImmuneTurns: immune,
-			Cadence:     mustCadence(a.settings.Advisor.Cadence),
-			// The agents' model changes come with their steps.
-			FollowThinking: a.settings.Advisor.Effort == "auto",
-			Start:          info.Start,
-			ContextWindow:  res.Info.ContextWindow,
-			Promote: func(need int64) (advisor.Promotion, bool) {
-				return a.promoteAdvisor(rt.Status().Model, need)
-			},
-			OnNotice:  func(s string) { fmt.Fprintf(e.stderr, "vigil serve: session %s: %s\n", info.Session, s) },
-			OnWarning: func(s string) { fmt.Fprintf(e.stderr, "vigil serve: warning: session %s: %s\n", info.Session, s) },
-			// The agents' questions (ask_advisor over the fleet).
-			ConsultTimeout:   a.settings.Advisor.Consult.Timeout(),
-			ConsultMaxPerRun: a.settings.Advisor.Consult.MaxPerRun,
-		})
-		return rt, err
-	}
-	return fleet.Factory(factory).Reviewers(), price, nil
+	return cfg.Reviewers(res, e.stderr), price, nil
 }
 
 // periodicReviewer builds the sessions' periodic advisors of --reviewer
 // periodic: the user's advisor.periodic settings, forks on the advisor
 // model, the transcript rendered as the advisor renders it with the
 // worker's secrets redacted.
-func (c *serveCmd) periodicReviewer(e *env, a *app, res *models.Resolved, model llm.Model) (fleet.ReviewerFactory, error) {
-	if p := a.settings.Advisor.Periodic; p.EveryToolCalls == 0 && p.EveryMinutes == 0 {
+func (c *serveCmd) periodicReviewer(e *env, cfg *supervise.Config, res *models.Resolved, model llm.Model) (fleet.ReviewerFactory, error) {
+	if p := cfg.Settings.Advisor.Periodic; p.EveryToolCalls == 0 && p.EveryMinutes == 0 {
 		return nil, errors.New("--reviewer periodic: advisor.periodic.everyToolCalls and everyMinutes are both 0, so no review would run; set either above 0")
 	}
-	redactor := a.redactor()
+	redactor := cfg.Redactor
 	f, err := fleet.PeriodicFactory(fleet.PeriodicConfig{
 		Model:          model,
 		Ref:            res.Ref(),
 		Render:         func(es []session.Entry) string { return history.Render(es, history.AdvisorOptions(redactor)) },
 		Redact:         redactor.Redact,
-		AllowInjection: a.settings.Advisor.AllowPromptInjection,
+		AllowInjection: cfg.Settings.Advisor.AllowPromptInjection,
 		Options: func(info fleet.SessionInfo) advisor.PeriodicOptions {
-			logf := func(format string, args ...any) {
+			return cfg.PeriodicOptions(func(format string, args ...any) {
 				fmt.Fprintf(e.stderr, "vigil serve: session %s: %s\n", info.Session, fmt.Sprintf(format, args...))
-			}
-			return a.periodicOptions(nil, nil, logf)
+			})
 		},
 	})
 	if err != nil {
@@ -287,10 +184,11 @@ func (c *serveCmd) periodicReviewer(e *env, a *app, res *models.Resolved, model 
 	return f, nil
 }
 
-// advisorApp loads the user's settings and models as vigil's agent does
-// (no project: a worker serves many) and resolves the advisor model as
-// the agent resolves its own: --model, or modelRoles.advisor.
-func (c *serveCmd) advisorApp(e *env) (*app, *models.Resolved, error) {
+// advisorConfig loads the user's settings, models and WATCHDOG.yml
+// roster as vigil's agent does (no project: a worker serves many) and
+// resolves the advisor model as the agent resolves its own: --model, or
+// modelRoles.advisor.
+func (c *serveCmd) advisorConfig(e *env) (*supervise.Config, *models.Resolved, error) {
 	agentDir, err := e.agentDir()
 	if err != nil {
 		return nil, nil, err
@@ -303,13 +201,27 @@ func (c *serveCmd) advisorApp(e *env) (*app, *models.Resolved, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	a := &app{e: e, agentDir: agentDir, settings: s, registry: reg, advFlagRef: c.Model}
-	res, err := a.resolveAdvisor(s)
-	if errors.Is(err, errNoAdvisorModel) {
+	roster, err := config.LoadRoster(config.RosterOptions{AgentDir: agentDir})
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, w := range roster.Warnings {
+		fmt.Fprintf(e.stderr, "vigil serve: warning: %s\n", w)
+	}
+	cfg := &supervise.Config{
+		Settings: s, Registry: reg, ModelRef: c.Model, Roster: roster, AgentDir: agentDir,
+		// The redactor hides the worker's environment's secrets and the
+		// keys it holds in everything the model is sent (the steps come
+		// from agents whose output may quote them).
+		Redactor: history.NewRedactor(os.Environ(), reg.Secrets()),
+		Logf:     func(format string, args ...any) { fmt.Fprintf(e.stderr, "vigil serve: "+format+"\n", args...) },
+	}
+	res, err := cfg.Resolve(s)
+	if errors.Is(err, supervise.ErrNoModel) {
 		return nil, nil, fmt.Errorf("--reviewer %s: no advisor model: pass --model provider/model, or set modelRoles.advisor in %s", c.Reviewer, config.UserFile(agentDir))
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("--reviewer %s: %w", c.Reviewer, err)
 	}
-	return a, res, nil
+	return cfg, res, nil
 }

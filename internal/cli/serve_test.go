@@ -22,6 +22,7 @@ import (
 	"github.com/vigil-dev/vigil/internal/cli"
 	"github.com/vigil-dev/vigil/internal/fakellm"
 	"github.com/vigil-dev/vigil/internal/fleet"
+	"github.com/vigil-dev/vigil/internal/natstest"
 	"github.com/vigil-dev/vigil/llm"
 	"github.com/vigil-dev/vigil/session"
 )
@@ -39,24 +40,6 @@ func bashStep(i int, command, out string, failed bool) []session.Entry {
 		{ID: "a" + id, Time: time.Unix(1, 0).UTC(), Body: &session.Message{Message: llm.Message{Role: llm.RoleAssistant, Content: []llm.Block{{Type: llm.BlockToolCall, ID: id, Name: "bash", Arguments: args}}}}},
 		{ID: "r" + id, ParentID: "a" + id, Time: time.Unix(1, 0).UTC(), Body: &session.Message{Message: llm.Message{Role: llm.RoleUser, Content: []llm.Block{llm.ToolResult(id, failed, llm.Text(out))}}}},
 	}
-}
-
-// startNATS runs a nats-server with JetStream in process for the test.
-func startNATS(t *testing.T) *server.Server {
-	t.Helper()
-	ns, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir(), NoLog: true, NoSigs: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	go ns.Start()
-	if !ns.ReadyForConnections(10 * time.Second) {
-		t.Fatal("nats-server did not start")
-	}
-	t.Cleanup(func() {
-		ns.Shutdown()
-		ns.WaitForShutdown()
-	})
-	return ns
 }
 
 // startServe runs `vigil serve args --listen 127.0.0.1:0` until ctx ends
@@ -123,7 +106,7 @@ func fleetClient(t *testing.T, ctx context.Context, ns *server.Server, tenant, s
 // reviewer's note back, and /healthz and /metrics say so.
 func TestServeReviewsAndExposesMetrics(t *testing.T) {
 	isolate(t)
-	ns := startNATS(t)
+	ns := natstest.Start(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	base, done := startServe(t, ctx, "--nats", ns.ClientURL(), "--tenant", "acme")
@@ -219,7 +202,7 @@ rules:
 	if err := os.WriteFile(filepath.Join(agentDir, "config.yml"), []byte("modelRoles:\n  advisor: fake/adv\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	ns := startNATS(t)
+	ns := natstest.Start(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	base, done := startServe(t, ctx, "--nats", ns.ClientURL(), "--tenant", "acme", "--reviewer", "model")
@@ -363,7 +346,7 @@ rules:
 	if err := os.WriteFile(filepath.Join(agentDir, "config.yml"), []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	ns := startNATS(t)
+	ns := natstest.Start(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	_, done := startServe(t, ctx, "--nats", ns.ClientURL(), "--tenant", "acme", "--reviewer", "periodic")

@@ -18,11 +18,11 @@ import (
 	"github.com/vigil-dev/vigil/advisor"
 	"github.com/vigil-dev/vigil/config"
 	"github.com/vigil-dev/vigil/contextfiles"
-	"github.com/vigil-dev/vigil/history"
-	"github.com/vigil-dev/vigil/internal/advisorhost"
 	"github.com/vigil-dev/vigil/internal/hook"
 	"github.com/vigil-dev/vigil/internal/hookwire"
+	"github.com/vigil-dev/vigil/internal/models"
 	"github.com/vigil-dev/vigil/internal/sidecar"
+	"github.com/vigil-dev/vigil/internal/supervise"
 	"github.com/vigil-dev/vigil/llm"
 	"github.com/vigil-dev/vigil/session"
 	"github.com/vigil-dev/vigil/transcript"
@@ -156,11 +156,11 @@ func (c *sidecarCmd) Run(e *env) error {
 		return c.serveDisabled(e, dir, info, lock, ready, err, logf)
 	}
 	defer w.sess.Close()
-	defer w.adv.stop() // before the session closes: it records there
+	defer w.adv.Stop() // before the session closes: it records there
 	info.VigilSession, info.Reviewer = w.sess.File(), w.reviewer
 	ctx, stop := signal.NotifyContext(e.ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	w.adv.start()
+	w.adv.Start()
 	// A sidecar lives as long as its session: give back the pages of
 	// vigil's binary that starting touched and watching never needs, and
 	// collect garbage before the heap doubles (a soft limit: the GC works
@@ -188,7 +188,7 @@ func (c *sidecarCmd) Run(e *env) error {
 // advisor and the session vigil keeps for the watched one.
 type watched struct {
 	sc       *sidecar.Sidecar
-	adv      *sidecarAdvisor
+	adv      supervise.Advisor
 	sess     *session.Session
 	reviewer string
 }
@@ -204,51 +204,29 @@ func (c *sidecarCmd) watch(e *env, cwd string, key sidecar.Key, logf func(string
 	for _, n := range a.userNotices() {
 		logf("%s", n)
 	}
-	// With a fleet, the workers review: no model is resolved here.
-	periodic := a.periodic() && !a.fleetOn()
-	reviewer := config.ReviewerRules
-	if a.fleetOn() {
-		reviewer = fleetWhere(a.settings.Advisor.Fleet)
-	} else if periodic || !a.rulesOnly() {
-		res, err := a.resolveAdvisor(a.settings)
-		switch {
-		case err != nil && periodic:
-			logf("%v: the periodic mode needs a model to ask; reviewing continuously with vigil's detectors alone", err)
-			periodic = false
-			a.advFlagRef = config.ReviewerRules
-		case err != nil:
-			logf("%v: reviewing with vigil's detectors alone (advisor.reviewer: rules)", err)
-			a.advFlagRef = config.ReviewerRules
-		default:
-			a.advisorRes = res
-			reviewer = res.Ref().String()
-		}
-	}
+	cfg := a.sup()
+	res, periodic, reviewer := cfg.SidecarReviewer(logf)
 	sess, err := a.manager.AttachedLog(cwd, c.Agent, c.Session, c.Transcript, logf)
 	if err != nil {
 		return nil, err
 	}
 	host := sidecar.NewHost()
-	adv, err := c.advisor(a, host, sess, periodic, logger)
+	adv, ph, err := c.advisor(cfg, host, sess, res, periodic, logger)
 	if err != nil {
 		sess.Close()
 		return nil, err
 	}
 	format := followFormat(c.Agent)
-	syncBacklog := a.settings.Advisor.SyncBacklog.Threshold()
-	if periodic {
-		// As in vigil's agent: a boundary waits for a review just forked.
-		syncBacklog = 1
-		reviewer = "periodic, forks on " + reviewer
-	}
 	sc := sidecar.New(sidecar.Options{
-		Key:         key,
-		Host:        host,
-		Advisor:     adv.Advisor,
-		Periodic:    adv.periodic,
-		Transcript:  c.Transcript,
-		Follow:      func(p string) sidecar.Follower { return transcript.Follow(p, format) },
-		SyncBacklog: syncBacklog,
+		Key:        key,
+		Host:       host,
+		Advisor:    adv,
+		Periodic:   ph,
+		Transcript: c.Transcript,
+		Follow:     func(p string) sidecar.Follower { return transcript.Follow(p, format) },
+		// As in vigil's agent: in the periodic mode a boundary waits for
+		// a review just forked.
+		SyncBacklog: adv.SyncBacklog(),
 		SyncTimeout: a.settings.Advisor.SyncTimeout(),
 		StopWait:    a.settings.Advisor.SyncTimeout(),
 		Logf:        logf,
@@ -265,35 +243,13 @@ func (l logWriter) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
-// settingsPoll is how often a disabled sidecar looks whether its
-// settings files changed.
-const settingsPoll = 2 * time.Second
-
 // serveDisabled serves a sidecar that cannot advise because setting it
-// up failed (why): a settings file is broken, say one in a repository
-// the user cloned. Exiting would make every later hook of the session
-// start another sidecar, each reading the same files; this one answers
-// every hook at once with nothing (the first is told why, for
-// hook.log) until the session ends, it idles, or one of the settings
-// files changes, when it exits so that the next hook starts a sidecar
-// that reads them again.
+// up failed (why), until the session ends, it idles, or one of its
+// settings files changes ([sidecar.ServeDisabled]).
 func (c *sidecarCmd) serveDisabled(e *env, dir sidecar.Dir, info sidecar.Info, lock *sidecar.SessionLock, ready io.WriteCloser, why error, logf func(string, ...any)) error {
-	msg := fmt.Sprintf("cannot advise: %v", why)
-	logf("%s; answering every hook with nothing until a settings file changes", msg)
 	ctx, stop := signal.NotifyContext(e.ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	files := c.settingsFiles(e, info.Cwd)
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	go func() {
-		defer cancel()
-		if changed := awaitChange(ctx, files, settingsPoll, nil); changed != "" {
-			logf("%s changed: stopping, so that the next hook starts a sidecar that reads it", changed)
-		}
-	}()
-	info.Reviewer = "none: " + msg
-	sc := sidecar.New(sidecar.Options{Key: info.Key, Disabled: msg, Logf: logf})
-	return sidecar.Serve(ctx, sc, sidecar.ServeOptions{Dir: dir, Info: info, Ready: ready, IdleTimeout: c.Idle, Agent: c.agentWatch(), Lock: lock})
+	return sidecar.ServeDisabled(ctx, why, c.settingsFiles(e, info.Cwd), sidecar.ServeOptions{Dir: dir, Info: info, Ready: ready, IdleTimeout: c.Idle, Agent: c.agentWatch(), Lock: lock}, logf)
 }
 
 // settingsFiles are the files a sidecar's settings come from.
@@ -305,133 +261,44 @@ func (c *sidecarCmd) settingsFiles(e *env, cwd string) []string {
 	return files
 }
 
-// awaitChange returns the first of files whose size, time or identity
-// changed (or that appeared or went), looking every poll, or "" once ctx
-// is done. It closes seen, when not nil, once it has looked at them
-// first.
-func awaitChange(ctx context.Context, files []string, poll time.Duration, seen chan<- struct{}) string {
-	stat := func(f string) os.FileInfo { fi, _ := os.Stat(f); return fi }
-	first := make([]os.FileInfo, len(files))
-	for i, f := range files {
-		first[i] = stat(f)
-	}
-	if seen != nil {
-		close(seen)
-	}
-	t := time.NewTicker(poll)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return ""
-		case <-t.C:
-		}
-		for i, f := range files {
-			now, was := stat(f), first[i]
-			if (now == nil) != (was == nil) || now != nil && (!os.SameFile(now, was) || now.Size() != was.Size() || !now.ModTime().Equal(was.ModTime())) {
-				return f
-			}
-		}
-	}
-}
-
-// sidecarAdvisor is the advisor a sidecar feeds: a continuous runtime,
-// or the periodic mode over a [sidecar.PeriodicHost].
-type sidecarAdvisor struct {
-	sidecar.Advisor
-	periodic *sidecar.PeriodicHost
-	start    func()
-	stop     func()
-}
-
-// periodicAdvisor lets the sidecar wait for a periodic review as it
-// waits for a continuous one.
-type periodicAdvisor struct{ *advisor.Periodic }
-
-func (p periodicAdvisor) WaitBacklogBelow(ctx context.Context, _ int) error {
-	return p.WaitReview(ctx)
-}
-
 // advisor makes the sidecar's advisor over host, recording in sess's
-// artifacts folder.
-func (c *sidecarCmd) advisor(a *app, host *sidecar.Host, sess *session.Session, periodic bool, logger *log.Logger) (*sidecarAdvisor, error) {
-	if !periodic {
-		start := advisor.StartPrimed
-		if c.Start == "startup" {
-			start = advisor.StartAtBeginning
-		}
-		if a.fleetOn() {
-			f := a.startFleet(host, c.Session, start, logger.Printf,
-				func(err error) {
-					logger.Printf("warning: advisor: %v; the session is not reviewed until the fleet answers (tried again)", err)
-				},
-				func(at string) {
-					logger.Printf("advisor: the fleet (%s) answers now; the session's steps are reviewed", at)
-				})
-			return &sidecarAdvisor{Advisor: f, start: func() {}, stop: f.stop}, nil
-		}
-		if len(a.rosterOn()) > 0 {
-			r, err := a.newRoster(host, sess, start, logger.Printf)
-			if err != nil {
-				return nil, err
-			}
-			if r != nil {
-				return &sidecarAdvisor{Advisor: r, start: r.start, stop: r.stop}, nil
-			}
-		}
-		rt, rec, err := a.newAdvisorRuntime(host, sess, start, a.advisorRes, nil)
+// artifacts folder, and the periodic host the sidecar feeds (nil but in
+// the periodic mode).
+func (c *sidecarCmd) advisor(cfg *supervise.Config, host *sidecar.Host, sess *session.Session, res *models.Resolved, periodic bool, logger *log.Logger) (supervise.Advisor, *sidecar.PeriodicHost, error) {
+	start := advisor.StartPrimed
+	if c.Start == "startup" {
+		start = advisor.StartAtBeginning
+	}
+	h := supervise.Host{
+		Host: host, Session: sess, SessionID: c.Session, Start: start, Logf: logger.Printf,
+		FleetDown: func(err error) {
+			logger.Printf("warning: advisor: %v; the session is not reviewed until the fleet answers (tried again)", err)
+		},
+	}
+	var ph *sidecar.PeriodicHost
+	if periodic {
+		// The periodic mode forks the agent's conversation onto a model;
+		// vigil cannot call the attached agent's own, so the advisor's
+		// model answers (and the roster's advisors each fork onto their
+		// own model, or onto the advisor model's).
+		model, err := res.Open()
 		if err != nil {
-			return nil, err
+			return nil, nil, fmt.Errorf("advisor model: %w", err)
 		}
-		if rt == nil {
-			return nil, errors.New("no advisor to run")
+		ph = &sidecar.PeriodicHost{
+			Host:           host,
+			Model:          model,
+			Ref:            res.Ref(),
+			AllowInjection: cfg.Settings.Advisor.AllowPromptInjection,
+			Redactor:       cfg.Redactor,
 		}
-		return &sidecarAdvisor{Advisor: rt, start: func() { rt.Start(context.Background()) }, stop: func() {
-			rt.Stop()
-			if rec != nil {
-				rec.Close()
-			}
-		}}, nil
+		h.Fork, h.ForkRef, h.ForkPrice = ph, res.Ref, func() llm.Price { return res.Info.Price }
 	}
-	// The periodic mode forks the agent's conversation onto a model; vigil
-	// cannot call the attached agent's own, so the advisor's model answers.
-	res := a.advisorRes
-	model, err := res.Open()
+	adv, err := supervise.New(cfg, h, res)
 	if err != nil {
-		return nil, fmt.Errorf("advisor model: %w", err)
+		return nil, nil, err
 	}
-	s := a.settings.Advisor
-	ph := &sidecar.PeriodicHost{
-		Host:           host,
-		Model:          model,
-		Ref:            res.Ref(),
-		AllowInjection: s.AllowPromptInjection,
-		Redactor:       history.NewRedactor(os.Environ(), a.registry.Secrets()),
-	}
-	if len(a.rosterOn()) > 0 {
-		// The roster's advisors each fork onto their own model, or onto
-		// the advisor model's.
-		r, err := a.newPeriodicRoster(ph, sess, res.Ref, func() llm.Price { return res.Info.Price }, nil, logger.Printf)
-		if err != nil {
-			return nil, err
-		}
-		if r != nil {
-			return &sidecarAdvisor{Advisor: r, periodic: ph, start: func() { r.Start(context.Background()) }, stop: r.stop}, nil
-		}
-	}
-	rec, err := advisorhost.OpenTranscript(sess, res.Ref, logger.Printf)
-	if err != nil {
-		return nil, err
-	}
-	per, err := advisor.NewPeriodic(a.singlePeriodicOptions(ph, rec, logger.Printf))
-	if err != nil {
-		rec.Close()
-		return nil, err
-	}
-	return &sidecarAdvisor{Advisor: periodicAdvisor{per}, periodic: ph, start: func() { per.Start(context.Background()) }, stop: func() {
-		per.Stop()
-		rec.Close()
-	}}, nil
+	return adv, ph, nil
 }
 
 // newAdvisorApp is the app of an advisor with no agent of its own: the

@@ -236,7 +236,7 @@ func (c *statsCmd) runFleet(e *env, since time.Time) error {
 	if !fleet.ValidName(c.Tenant) {
 		return &exitError{code: exitUsage, err: fmt.Errorf("--tenant %q: want letters, digits, - and _", c.Tenant)}
 	}
-	nc, err := c.connect(c.Fleet, "vigil stats ("+c.Tenant+")")
+	nc, err := c.auth().Dial(c.Fleet, "vigil stats ("+c.Tenant+")")
 	if err != nil {
 		return fmt.Errorf("stats: %w", err)
 	}

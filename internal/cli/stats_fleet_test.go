@@ -12,6 +12,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/vigil-dev/vigil/internal/fleet"
+	"github.com/vigil-dev/vigil/internal/natstest"
 	"github.com/vigil-dev/vigil/llm"
 )
 
@@ -21,7 +22,7 @@ import (
 // and --json carries them; another tenant's sessions are not listed.
 func TestStatsFleetSessions(t *testing.T) {
 	isolate(t)
-	ns := startNATS(t)
+	ns := natstest.Start(t)
 	nc, err := nats.Connect(ns.ClientURL())
 	if err != nil {
 		t.Fatal(err)

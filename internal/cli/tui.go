@@ -4,10 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"slices"
 	"strings"
 
-	"github.com/vigil-dev/vigil/advisor"
 	"github.com/vigil-dev/vigil/internal/commands"
 	"github.com/vigil-dev/vigil/internal/tui"
 	"github.com/vigil-dev/vigil/llm"
@@ -59,71 +57,17 @@ func (a *app) Status() tui.Status {
 	ag := a.agent()
 	st := ag.State()
 	a.mu.Lock()
-	res, run, on, advRes, spent, spentBy := a.model, a.adv, a.advOn, a.advisorRes, a.advSpent, slices.Clone(a.advSpentBy)
+	res, run, on, spent := a.model, a.adv, a.advOn, a.advSpent
 	a.mu.Unlock()
 	out := tui.Status{
 		Model: res.Ref().String(), Input: st.Usage.Input, Output: st.Usage.Output, CacheRead: st.Usage.CacheRead,
 		Cost: res.Info.Price.Cost(st.Usage), Context: st.ContextTokens, Window: int64(res.Info.ContextWindow),
 	}
 	switch {
-	case !on || run == nil:
-		if on {
-			out.Advisor = tui.AdvisorStatus{On: true, Model: "no model", Warning: "no model is assigned to the 'advisor' role"}
-		}
-	case run.members != nil:
-		live := running(run.members)
-		names := make([]string, len(live))
-		adv := tui.AdvisorStatus{On: true}
-		for i, m := range live {
-			names[i] = m.decl.Name
-			rs := m.rt.Status()
-			adv.Reviewing = adv.Reviewing || rs.Pending || rs.Backlog > 0
-			adv.Backlog = max(adv.Backlog, rs.Backlog)
-			adv.Reviews += rs.Reviews
-			adv.Cost += a.priceUsage(rs.Models, m.res.Info.Price)
-			adv.Context = max(adv.Context, rs.ContextTokens)
-			if rs.ProseStreak >= advisor.ProseWarnAfter {
-				adv.Warning = fmt.Sprintf("%s's last %d reviews ended in prose without advise (/advisor status)", m.decl.Name, rs.ProseStreak)
-			}
-		}
-		adv.Model = fmt.Sprintf("%d of %d: %s", len(live), len(run.members), strings.Join(names, ", "))
-		if len(live) < len(run.members) && adv.Warning == "" {
-			adv.Warning = "some advisors of the roster do not run (/advisor status)"
-		}
-		out.Advisor = adv
-	case run.fleet != nil:
-		st, where, ok := run.fleet.remoteStatus()
-		out.Advisor = tui.AdvisorStatus{On: true, Model: where, Reviewing: st.Backlog > 0, Backlog: st.Backlog, Reviews: int(st.Reviewed)}
-		if !ok {
-			out.Advisor.Warning = "the fleet is not reached yet: the session is not reviewed (/advisor status)"
-		}
-	case run.proster != nil:
-		out.Advisor = periodicRosterLine(run.proster)
-	case run.per != nil:
-		p := run.per.Status()
-		out.Advisor = tui.AdvisorStatus{On: true, Model: "periodic on " + res.Ref().String(), Reviewing: p.InFlight || p.Due, Reviews: p.Reviews, Cost: res.Info.Price.Cost(p.Usage.Add(spent))}
-	case a.rulesOnly() || advRes == nil:
-		rs := run.rt.Status()
-		out.Advisor = tui.AdvisorStatus{On: true, Model: "rules", Reviewing: rs.Pending || rs.Backlog > 0, Backlog: rs.Backlog, Reviews: rs.Reviews}
-	default:
-		rs := run.rt.Status()
-		out.Advisor = tui.AdvisorStatus{
-			On: true, Model: rs.Model, Reviewing: rs.Pending || rs.Backlog > 0, Backlog: rs.Backlog, Reviews: rs.Reviews,
-			Cost:    a.priceUsage(append(spentBy, rs.Models...), advRes.Info.Price),
-			Context: rs.ContextTokens, Window: int64(rs.Window),
-		}
-		if out.Advisor.Model == "" {
-			out.Advisor.Model = advRes.Ref().String()
-		}
-		if out.Advisor.Window == 0 {
-			out.Advisor.Window = int64(advRes.Info.ContextWindow)
-		}
-		if rs.ProseStreak >= advisor.ProseWarnAfter {
-			out.Advisor.Warning = fmt.Sprintf("its last %d reviews ended in prose without advise: nothing reaches the agent (/advisor status)", rs.ProseStreak)
-		}
-		if h := healthText(rs); h != "" && rs.Health != advisor.HealthPaused {
-			out.Advisor.Warning = h
-		}
+	case on && run != nil:
+		out.Advisor = tui.AdvisorStatus(run.Report(spent).Line)
+	case on:
+		out.Advisor = tui.AdvisorStatus{On: true, Model: "no model", Warning: "no model is assigned to the 'advisor' role"}
 	}
 	return out
 }

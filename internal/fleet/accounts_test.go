@@ -14,6 +14,7 @@ import (
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/vigil-dev/vigil/internal/natstest"
 )
 
 // accountsConf is docs/fleet.md's server configuration: an account per
@@ -58,18 +59,7 @@ func TestAccountsIsolateTenants(t *testing.T) {
 		t.Fatal(err)
 	}
 	opts.NoLog, opts.NoSigs = true, true
-	s, err := server.NewServer(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	go s.Start()
-	if !s.ReadyForConnections(10 * time.Second) {
-		t.Fatal("nats-server did not start")
-	}
-	t.Cleanup(func() {
-		s.Shutdown()
-		s.WaitForShutdown()
-	})
+	s := natstest.StartWith(t, opts)
 	dial := func(user, pass string) *nats.Conn {
 		nc, err := nats.Connect(s.ClientURL(), nats.UserInfo(user, pass), nats.ErrorHandler(func(*nats.Conn, *nats.Subscription, error) {}))
 		if err != nil {

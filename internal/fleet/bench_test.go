@@ -12,6 +12,7 @@ import (
 
 	"github.com/vigil-dev/vigil/advisor"
 	"github.com/vigil-dev/vigil/internal/fakellm"
+	"github.com/vigil-dev/vigil/internal/natstest"
 	"github.com/vigil-dev/vigil/llm/anthropic"
 	"github.com/vigil-dev/vigil/rules"
 )
@@ -105,7 +106,7 @@ func modelScript(n int) *fakellm.Script {
 func benchFleet(b *testing.B, factory Factory, sessions, steps, wantNotes int) {
 	interval := time.Duration(envInt("FLEET_INTERVAL_MS", 0)) * time.Millisecond
 	for range b.N {
-		s := startServer(b)
+		s := natstest.Start(b)
 		total := sessions * steps
 		var mu sync.Mutex
 		var review []time.Duration

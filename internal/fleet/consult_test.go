@@ -11,6 +11,7 @@ import (
 
 	"github.com/vigil-dev/vigil/advisor"
 	"github.com/vigil-dev/vigil/internal/fakellm"
+	"github.com/vigil-dev/vigil/internal/natstest"
 	"github.com/vigil-dev/vigil/llm/anthropic"
 )
 
@@ -50,7 +51,7 @@ rules:
 	factory := func(info SessionInfo, h advisor.Host) (*advisor.Runtime, error) {
 		return advisor.New(advisor.Options{Model: m, ModelName: "anthropic/m", Host: h, Start: info.Start, ConsultMaxPerRun: 1})
 	}
-	s := startServer(t)
+	s := natstest.Start(t)
 	runWorker(t, s, WorkerOptions{Tenant: "acme", Factory: factory}, nil)
 	r, h := consultingAgent(t, s)
 	r.Notify(advisor.Event{Kind: advisor.EventStepEnded, Cursor: h.add(stepEntries("s1", 1, false)...)})
@@ -88,7 +89,7 @@ rules:
 // question fails at once as unavailable; a worker with no advisor model
 // (the rules reviewer) says it is unavailable too.
 func TestConsultUnavailable(t *testing.T) {
-	s := startServer(t)
+	s := natstest.Start(t)
 	r, h := consultingAgent(t, s)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -125,7 +126,7 @@ rules:
     steps:
       - text: NO_CHANGE
 `)
-	s := startServer(t)
+	s := natstest.Start(t)
 	runWorker(t, s, WorkerOptions{Tenant: "acme", Reviewer: f}, nil)
 	r, h := consultingAgent(t, s)
 	r.Notify(advisor.Event{Kind: advisor.EventStepEnded, Cursor: h.add(stepEntries("s1", 1, false)...)})

@@ -25,6 +25,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/vigil-dev/vigil/advisor"
+	"github.com/vigil-dev/vigil/internal/natstest"
 )
 
 // The fault tests run each worker as a process of its own (this test
@@ -193,15 +194,14 @@ type faultServer struct {
 
 func startFaultServer(tb testing.TB) *faultServer {
 	tb.Helper()
-	fs := &faultServer{opts: server.Options{Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: tb.TempDir(), NoLog: true, NoSigs: true}}
+	fs := &faultServer{opts: *natstest.Options(tb)}
 	fs.start(tb)
 	// Later starts keep the port, so that clients reconnect to it.
 	fs.opts.Port = fs.s.Addr().(*net.TCPAddr).Port
 	tb.Cleanup(func() {
 		fs.mu.Lock()
 		defer fs.mu.Unlock()
-		fs.s.Shutdown()
-		fs.s.WaitForShutdown()
+		natstest.Shutdown(tb, fs.s)
 	})
 	return fs
 }
@@ -209,14 +209,7 @@ func startFaultServer(tb testing.TB) *faultServer {
 func (fs *faultServer) start(tb testing.TB) {
 	tb.Helper()
 	opts := fs.opts
-	s, err := server.NewServer(&opts)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	go s.Start()
-	if !s.ReadyForConnections(30 * time.Second) {
-		tb.Fatal("nats-server did not start")
-	}
+	s := natstest.Run(tb, &opts)
 	fs.mu.Lock()
 	fs.s = s
 	fs.mu.Unlock()
@@ -235,8 +228,7 @@ func (fs *faultServer) restart(tb testing.TB) {
 	fs.mu.Lock()
 	s := fs.s
 	fs.mu.Unlock()
-	s.Shutdown()
-	s.WaitForShutdown()
+	natstest.Shutdown(tb, s)
 	fs.start(tb)
 }
 

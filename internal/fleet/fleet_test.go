@@ -14,6 +14,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/vigil-dev/vigil/advisor"
+	"github.com/vigil-dev/vigil/internal/natstest"
 	"github.com/vigil-dev/vigil/rules"
 )
 
@@ -65,7 +66,7 @@ func noteCount(t *testing.T, nc *nats.Conn, tenant, sess string) uint64 {
 }
 
 func TestStepsGetNotes(t *testing.T) {
-	s := startServer(t)
+	s := natstest.Start(t)
 	runWorker(t, s, WorkerOptions{Tenant: "acme"}, nil)
 	nc := connect(t, s)
 	ensure(t, nc, "acme")
@@ -80,7 +81,7 @@ func TestStepsGetNotes(t *testing.T) {
 }
 
 func TestRulesReviewer(t *testing.T) {
-	s := startServer(t)
+	s := natstest.Start(t)
 	runWorker(t, s, WorkerOptions{Tenant: "acme", Factory: RulesFactory(rules.DefaultSettings())}, nil)
 	nc := connect(t, s)
 	ensure(t, nc, "acme")
@@ -97,7 +98,7 @@ func TestRulesReviewer(t *testing.T) {
 }
 
 func TestBacklogReviewedWhenAWorkerStarts(t *testing.T) {
-	s := startServer(t)
+	s := natstest.Start(t)
 	nc := connect(t, s)
 	ensure(t, nc, "acme")
 	c := newClient(t, nc, "acme", "s1")
@@ -115,7 +116,7 @@ func TestBacklogReviewedWhenAWorkerStarts(t *testing.T) {
 // takes the session over, reviews step 4 again (its note deduplicated by
 // the stream), and goes on.
 func TestTakeover(t *testing.T) {
-	s := startServer(t)
+	s := natstest.Start(t)
 	var blocked atomic.Bool
 	hit := make(chan *Worker, 1)
 	unblock := make(chan struct{})
@@ -205,7 +206,7 @@ func TestTakeover(t *testing.T) {
 // TestClientDeliversANoteOnce publishes a note twice past the stream's
 // deduplication (no message id): the client delivers it once.
 func TestClientDeliversANoteOnce(t *testing.T) {
-	s := startServer(t)
+	s := natstest.Start(t)
 	nc := connect(t, s)
 	ensure(t, nc, "acme")
 	c := newClient(t, nc, "acme", "s1")
@@ -230,7 +231,7 @@ func TestClientDeliversANoteOnce(t *testing.T) {
 // TestRetriedStepReviewedOnce publishes step 1 twice with its message id
 // (a retry after a lost ack): one review, one note.
 func TestRetriedStepReviewedOnce(t *testing.T) {
-	s := startServer(t)
+	s := natstest.Start(t)
 	reviewed := make(chan Reviewed, 8)
 	runWorker(t, s, WorkerOptions{Tenant: "acme", OnReviewed: func(r Reviewed) { reviewed <- r }}, nil)
 	nc := connect(t, s)
@@ -258,7 +259,7 @@ func TestRetriedStepReviewedOnce(t *testing.T) {
 }
 
 func TestTenantIsolation(t *testing.T) {
-	s := startServer(t)
+	s := natstest.Start(t)
 	reviewed := map[string]chan Reviewed{}
 	for _, tenant := range []string{"acme", "globex"} {
 		ch := make(chan Reviewed, 16)
@@ -305,7 +306,7 @@ func TestTenantIsolation(t *testing.T) {
 }
 
 func TestClientFailsOpen(t *testing.T) {
-	s := startServer(t)
+	s := natstest.Start(t)
 	nc := connect(t, s)
 	if _, err := NewClient(context.Background(), nc, ClientOptions{Tenant: "acme", Session: "s1", PublishTimeout: time.Second}); err == nil {
 		t.Fatal("a client subscribed to a tenant whose streams do not exist")
@@ -357,7 +358,7 @@ func TestStepRoundTrip(t *testing.T) {
 // with the takes of a session taken and let go again and again, and
 // the worker blocked on it never reviewed the step).
 func TestIdleSessionLetGoAndTakenAgain(t *testing.T) {
-	s := startServer(t)
+	s := natstest.Start(t)
 	log := newSessionLog()
 	opts := WorkerOptions{Tenant: "acme", IdleTimeout: 50 * time.Millisecond, OnSession: log.OnSession}
 	runWorker(t, s, opts, nil)
@@ -409,7 +410,7 @@ func TestRetriedAsksAgainAfterALostAnswer(t *testing.T) {
 // until their reviews end (the review's closing message), notes or none;
 // steps published while no worker runs wait for one.
 func TestClientBacklog(t *testing.T) {
-	s := startServer(t)
+	s := natstest.Start(t)
 	nc := connect(t, s)
 	ensure(t, nc, "acme")
 	c := newClient(t, nc, "acme", "s1")
@@ -459,7 +460,7 @@ func TestClientBacklog(t *testing.T) {
 // it, none is let go while steps wait, and more than a few takes for
 // one step fail the test.
 func TestTakeoversLeaveNoConsumers(t *testing.T) {
-	s := startServer(t)
+	s := natstest.Start(t)
 	nc := connect(t, s)
 	js, err := jetstream.New(nc)
 	if err != nil {

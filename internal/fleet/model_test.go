@@ -5,6 +5,7 @@ import (
 
 	"github.com/vigil-dev/vigil/advisor"
 	"github.com/vigil-dev/vigil/internal/fakellm"
+	"github.com/vigil-dev/vigil/internal/natstest"
 	"github.com/vigil-dev/vigil/llm/anthropic"
 )
 
@@ -28,7 +29,7 @@ rules:
 	factory := func(info SessionInfo, h advisor.Host) (*advisor.Runtime, error) {
 		return advisor.New(advisor.Options{Model: m, ModelName: "anthropic/m", Host: h, Start: info.Start})
 	}
-	s := startServer(t)
+	s := natstest.Start(t)
 	reviewed := make(chan Reviewed, 4)
 	runWorker(t, s, WorkerOptions{Tenant: "acme", Factory: factory, OnReviewed: func(r Reviewed) { reviewed <- r }}, nil)
 	nc := connect(t, s)

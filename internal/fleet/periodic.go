@@ -19,10 +19,6 @@ import (
 // when [PeriodicConfig.MaxFork] is 0, in bytes (about 50,000 tokens).
 const DefaultMaxFork = advisor.DefaultForkTranscript
 
-// periodicForkSystem is the system prompt of a worker's forks.
-const periodicForkSystem = "You are the coding agent whose work is shown below, as a transcript. " +
-	"Answer the question that follows it about your own work, as yourself. Do not call tools: none will run."
-
 // PeriodicConfig configures the periodic reviewer of [PeriodicFactory].
 type PeriodicConfig struct {
 	// Model answers the forks; Ref names it, and the forks' usage is
@@ -228,5 +224,5 @@ func (h *periodicHost) Fork(ctx context.Context, prompt string) (advisor.ForkRep
 	if len(view) > 0 {
 		at = view[len(view)-1].ID
 	}
-	return advisor.ForkTranscript(ctx, h.c.Model, h.c.Ref, periodicForkSystem, h.c.Render(view), prompt, at, h.c.MaxFork)
+	return advisor.ForkTranscript(ctx, h.c.Model, h.c.Ref, h.c.Render(view), prompt, at, h.c.MaxFork)
 }

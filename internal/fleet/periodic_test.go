@@ -9,6 +9,7 @@ import (
 	"github.com/vigil-dev/vigil/advisor"
 	"github.com/vigil-dev/vigil/history"
 	"github.com/vigil-dev/vigil/internal/fakellm"
+	"github.com/vigil-dev/vigil/internal/natstest"
 	"github.com/vigil-dev/vigil/llm"
 	"github.com/vigil-dev/vigil/llm/anthropic"
 	"github.com/vigil-dev/vigil/session"
@@ -82,7 +83,7 @@ rules:
       - text: NO_CHANGE
       - text: "CORRECTION\nRun the tests before committing."
 `)
-	s := startServer(t)
+	s := natstest.Start(t)
 	reviewed := make(chan Reviewed, 16)
 	runWorker(t, s, WorkerOptions{Tenant: "acme", Reviewer: f, OnReviewed: func(r Reviewed) { reviewed <- r }}, nil)
 	nc := connect(t, s)
@@ -149,7 +150,7 @@ rules:
       - text: "CORRECTION\nFirst correction."
       - text: "CORRECTION\nSecond correction."
 `)
-	s := startServer(t)
+	s := natstest.Start(t)
 	hit := make(chan struct{})
 	unblock := make(chan struct{})
 	takenA := make(chan advisor.StartPoint, 2)
@@ -244,7 +245,7 @@ rules:
       - text: "CORRECTION\nRun the tests before committing."
       - text: "CORRECTION\nAnd again."
 `, false)
-	s := startServer(t)
+	s := natstest.Start(t)
 	reviewed := make(chan Reviewed, 16)
 	runWorker(t, s, WorkerOptions{Tenant: "acme", Reviewer: f, OnReviewed: func(r Reviewed) { reviewed <- r }}, nil)
 	nc := connect(t, s)

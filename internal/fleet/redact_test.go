@@ -13,6 +13,7 @@ import (
 
 	"github.com/vigil-dev/vigil/advisor"
 	"github.com/vigil-dev/vigil/history"
+	"github.com/vigil-dev/vigil/internal/natstest"
 	"github.com/vigil-dev/vigil/llm"
 	"github.com/vigil-dev/vigil/session"
 )
@@ -64,7 +65,7 @@ func secretStep() []session.Entry {
 // the same entries publish the same bytes (a reviewer that compares
 // steps still sees repeats).
 func TestClientRedactsSteps(t *testing.T) {
-	s := startServer(t)
+	s := natstest.Start(t)
 	nc := connect(t, s)
 	ensure(t, nc, "acme")
 	red := history.NewRedactor([]string{"DEPLOY_TOKEN=" + redactSeeds["env"]}, nil)
@@ -129,7 +130,7 @@ func (secretAdvisor) Reset() {}
 // shapes are hidden all the same), and a worker's note that quotes a
 // secret is published without it.
 func TestConsultAndNotesRedacted(t *testing.T) {
-	s := startServer(t)
+	s := natstest.Start(t)
 	runWorker(t, s, WorkerOptions{Tenant: "acme", Factory: func(info SessionInfo, h advisor.Host) (*advisor.Runtime, error) {
 		return advisor.New(advisor.Options{Detector: secretAdvisor{}, Host: h, Start: info.Start})
 	}}, nil)

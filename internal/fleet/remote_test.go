@@ -12,6 +12,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/vigil-dev/vigil/advisor"
+	"github.com/vigil-dev/vigil/internal/natstest"
 	"github.com/vigil-dev/vigil/session"
 )
 
@@ -92,7 +93,7 @@ func newAckClient(t *testing.T, nc *nats.Conn, tenant, sess string) *Client {
 // the review; the note's Handled does. (A Remote's boundary wait could
 // otherwise end before the note reached the agent's host.)
 func TestReviewEndsAfterItsNotes(t *testing.T) {
-	s := startServer(t)
+	s := natstest.Start(t)
 	nc := connect(t, s)
 	ensure(t, nc, "acme")
 	c := newAckClient(t, nc, "acme", "s1")
@@ -144,7 +145,7 @@ func TestReviewEndsAfterItsNotes(t *testing.T) {
 // worker's notes come back to the agent's host in the way the advisor
 // chose; the backlog empties as the reviews end.
 func TestRemoteDeliversTheFleetsNotes(t *testing.T) {
-	s := startServer(t)
+	s := natstest.Start(t)
 	runWorker(t, s, WorkerOptions{Tenant: "acme"}, nil)
 	nc := connect(t, s)
 	ensure(t, nc, "acme")
@@ -173,7 +174,7 @@ func TestRemoteDeliversTheFleetsNotes(t *testing.T) {
 // TestRemoteWithholds: with the agent's advisor.allowPromptInjection
 // false, the fleet's notes are shown, never given to the agent.
 func TestRemoteWithholds(t *testing.T) {
-	s := startServer(t)
+	s := natstest.Start(t)
 	runWorker(t, s, WorkerOptions{Tenant: "acme"}, nil)
 	nc := connect(t, s)
 	ensure(t, nc, "acme")
@@ -191,7 +192,7 @@ func TestRemoteWithholds(t *testing.T) {
 // steps are dropped and counted, the trouble is told once, and the
 // backlog wait ends.
 func TestRemoteFailsOpen(t *testing.T) {
-	s := startServer(t)
+	s := natstest.Start(t)
 	nc := connect(t, s)
 	ensure(t, nc, "acme")
 	c, err := NewClient(context.Background(), nc, ClientOptions{Tenant: "acme", Session: "s1", PublishTimeout: 200 * time.Millisecond, AckNotes: true})
@@ -229,7 +230,7 @@ func TestRemoteFailsOpen(t *testing.T) {
 // TestProvisionKeepsWhatExists: an agent's Provision makes the streams a
 // worker will find, and leaves a worker's own limits alone.
 func TestProvisionKeepsWhatExists(t *testing.T) {
-	s := startServer(t)
+	s := natstest.Start(t)
 	nc := connect(t, s)
 	js, err := jetstream.New(nc)
 	if err != nil {
@@ -258,7 +259,7 @@ func TestProvisionKeepsWhatExists(t *testing.T) {
 // as a repeat; primed, the fleet's advisor first gets what the agent's
 // model sees.
 func TestRemoteGoesOnInANewProcess(t *testing.T) {
-	s := startServer(t)
+	s := natstest.Start(t)
 	reviewed := make(chan Reviewed, 16)
 	runWorker(t, s, WorkerOptions{Tenant: "acme", OnReviewed: func(r Reviewed) { reviewed <- r }}, nil)
 	nc := connect(t, s)
@@ -307,9 +308,9 @@ func TestRemoteGoesOnInANewProcess(t *testing.T) {
 // model sees now, not the old history with the new one after it.
 func TestRemoteRewrittenHistory(t *testing.T) {
 	h := &host{}
-	h.append(stepEntries("s1", 1, false))
-	h.rewrite()
-	h.append(stepEntries("s1", 9, false))
+	h.Append(stepEntries("s1", 1, false)...)
+	h.RestartView()
+	h.Append(stepEntries("s1", 9, false)...)
 	view, _, _ := h.View(context.Background())
 	if len(view) != 2 || view[0].ID != "as1-9" {
 		t.Fatalf("view after a rewrite: %d entries, first %q; want step 9's two", len(view), view[0].ID)

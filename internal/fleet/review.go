@@ -48,7 +48,7 @@ func (w *Worker) serve(ctx context.Context, sess string) error {
 			return err
 		}
 		if len(tail) > 0 {
-			h.prime(tail)
+			h.Prime(tail)
 			info.Start = advisor.StartPrimed
 		}
 	}
@@ -286,10 +286,10 @@ func (w *Worker) review(ctx context.Context, sess string, rt Reviewer, h *host, 
 	// the empty one before it, or the view would be reviewed as a step.
 	for _, ev := range st.Events {
 		if ev.Kind == advisor.EventHistoryRewritten {
-			h.rewrite()
+			h.RestartView()
 		}
 	}
-	cursor := h.append(entries)
+	cursor := h.Append(entries...)
 	for _, ev := range st.Events {
 		if ev.Kind != advisor.EventStepEnded {
 			rt.Notify(ev)

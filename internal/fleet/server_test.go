@@ -19,34 +19,6 @@ import (
 	"github.com/vigil-dev/vigil/session"
 )
 
-// startServer runs a real nats-server in process, JetStream on a
-// temporary folder.
-func startServer(t testing.TB) *server.Server { return startServerWith(t, nil) }
-
-// startServerWith is startServer with its options changed by edit first.
-func startServerWith(t testing.TB, edit func(*server.Options)) *server.Server {
-	t.Helper()
-	opts := &server.Options{Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir(), NoLog: true, NoSigs: true}
-	if edit != nil {
-		edit(opts)
-	}
-	s, err := server.NewServer(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	go s.Start()
-	if !s.ReadyForConnections(10 * time.Second) {
-		t.Fatal("nats-server did not start")
-	}
-	t.Cleanup(func() {
-		bounded(t, "the nats-server's shutdown", func() {
-			s.Shutdown()
-			s.WaitForShutdown()
-		})
-	})
-	return s
-}
-
 // cleanupBound bounds what a test's cleanup waits for (a worker's Run
 // returning, a server's shutdown): past it the test fails with every
 // goroutine's stack instead of hanging until the test binary's timeout.

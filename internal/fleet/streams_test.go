@@ -7,6 +7,7 @@ import (
 
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/vigil-dev/vigil/internal/natstest"
 )
 
 // TestStreamsLiftTheServersConsumerCap: on a server whose default is two
@@ -15,7 +16,9 @@ import (
 // server's default of 1,000 would cap a tenant at 1,000 sessions a day),
 // and no more.
 func TestStreamsLiftTheServersConsumerCap(t *testing.T) {
-	s := startServerWith(t, func(o *server.Options) { o.JetStreamLimits = server.JSLimitOpts{DefaultMaxConsumers: 2} })
+	opts := natstest.Options(t)
+	opts.JetStreamLimits = server.JSLimitOpts{DefaultMaxConsumers: 2}
+	s := natstest.StartWith(t, opts)
 	nc := connect(t, s)
 	ensureWith(t, nc, "acme", Limits{MaxConsumers: 5, Memory: true})
 	js, err := jetstream.New(nc)

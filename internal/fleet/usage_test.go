@@ -8,13 +8,14 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/vigil-dev/vigil/internal/natstest"
 	"github.com/vigil-dev/vigil/llm"
 )
 
 // TestUsageStream publishes usage records to a real nats-server and reads
 // them back whole, from a time, deduplicated by message id, and summed.
 func TestUsageStream(t *testing.T) {
-	s := startServer(t)
+	s := natstest.Start(t)
 	nc := connect(t, s)
 	js, err := jetstream.New(nc)
 	if err != nil {

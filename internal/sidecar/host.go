@@ -5,17 +5,12 @@ import (
 	"sync"
 
 	"github.com/vigil-dev/vigil/advisor"
-	"github.com/vigil-dev/vigil/session"
 )
 
 // MaxContext bounds the text one hook reply adds to the agent's context:
 // notes that do not fit wait for the next boundary (a single note larger
 // than this is sent alone).
 const MaxContext = 9000
-
-// maxView bounds the entries a Host keeps of what the agent's model
-// sees; the advisor primes from a bounded tail of them anyway.
-const maxView = 400
 
 // Host is the [advisor.Host] of an agent watched through its hooks. The
 // sidecar appends the entries it follows; the advisor's notes wait in
@@ -33,17 +28,14 @@ const maxView = 400
 //     the user only ([Host.Withheld]): no hook reply carries it, as
 //     additionalContext or as a Stop block.
 //
-// It keeps memory bounded: entries the advisor has read are dropped, and
-// the view keeps the latest maxView entries.
+// Its entries are an [advisor.EntryBuffer]'s: memory stays bounded.
 type Host struct {
-	mu sync.Mutex
-	// entries[i] has cursor base+i.
-	entries []session.Entry
-	base    int
-	view    []session.Entry
-	asides  []advisor.Advice
-	steers  []advisor.Advice
-	cards   []advisor.Advice
+	advisor.EntryBuffer
+
+	mu     sync.Mutex
+	asides []advisor.Advice
+	steers []advisor.Advice
+	cards  []advisor.Advice
 	// withheld counts the notes kept from the agent; lastWithheld holds
 	// the latest maxWithheld of them.
 	withheld     int
@@ -57,67 +49,6 @@ const maxWithheld = 20
 
 // NewHost returns an empty Host.
 func NewHost() *Host { return &Host{} }
-
-// Append adds entries the agent wrote, in order, and returns the cursor
-// after the last. A compaction entry restarts the view with itself.
-func (h *Host) Append(entries ...session.Entry) int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	for _, e := range entries {
-		h.entries = append(h.entries, e)
-		if _, ok := e.Body.(*session.Compaction); ok {
-			h.view = h.view[:0]
-		}
-		h.view = append(h.view, e)
-		if len(h.view) > maxView {
-			h.view = append(h.view[:0], h.view[len(h.view)-maxView/2:]...)
-		}
-	}
-	return h.base + len(h.entries)
-}
-
-// restartView empties the view: the agent's transcript was replaced,
-// and what its model sees is the new file's content, appended next.
-func (h *Host) restartView() {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.view = h.view[:0]
-}
-
-// Len is the cursor at the end of the entries appended so far.
-func (h *Host) Len() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.base + len(h.entries)
-}
-
-// Since implements [advisor.Host]. Entries before the cursor are
-// forgotten: the advisor never reads behind its cursor but after a
-// history rewrite, and then it primes from View.
-func (h *Host) Since(_ context.Context, cursor int) ([]session.Entry, int, error) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	end := h.base + len(h.entries)
-	if cursor >= end {
-		return nil, end, nil
-	}
-	from := max(cursor-h.base, 0)
-	out := append([]session.Entry(nil), h.entries[from:]...)
-	// Drop what was read before: the advisor's cursor only moves on.
-	if from > 0 {
-		h.entries = append(h.entries[:0], h.entries[from:]...)
-		h.base += from
-	}
-	return out, end, nil
-}
-
-// View implements [advisor.Host]: the latest entries since the last
-// compaction (its summary first).
-func (h *Host) View(_ context.Context) ([]session.Entry, int, error) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return append([]session.Entry(nil), h.view...), h.base + len(h.entries), nil
-}
 
 // Aside implements [advisor.Host].
 func (h *Host) Aside(_ context.Context, n advisor.Advice) error {

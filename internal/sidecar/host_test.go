@@ -48,12 +48,12 @@ func TestHostViewStartsAtCompaction(t *testing.T) {
 	if cursor != 4 || len(view) != 2 || view[0].ID != "c" || view[1].ID != "d" {
 		t.Fatalf("View = %v at %d; want the compaction and d at 4", ids(view), cursor)
 	}
-	for i := range maxView + 10 {
+	for i := range advisor.EntryBufferView + 10 {
 		h.Append(userEntry("x", strings.Repeat("y", i%3)))
 	}
 	view, _, _ = h.View(context.Background())
-	if len(view) > maxView {
-		t.Fatalf("view holds %d entries, more than %d", len(view), maxView)
+	if len(view) > advisor.EntryBufferView {
+		t.Fatalf("view holds %d entries, more than %d", len(view), advisor.EntryBufferView)
 	}
 }
 

@@ -46,10 +46,6 @@ type PeriodicHost struct {
 // 50,000 tokens).
 const DefaultMaxFork = advisor.DefaultForkTranscript
 
-// forkSystem is the fork's system prompt.
-const forkSystem = "You are the coding agent whose work is shown below, as a transcript. " +
-	"Answer the question that follows it about your own work, as yourself. Do not call tools: none will run."
-
 // setRun records the run going now ("" when none). A note SteerRun queued
 // for a run that ended undelivered is dropped.
 func (p *PeriodicHost) setRun(run string) {
@@ -132,5 +128,5 @@ func (p *PeriodicHost) fork(ctx context.Context, prompt string, model llm.Model,
 	}
 	// The review prompt carries the user's reviewInstructions: it leaves
 	// the process too.
-	return advisor.ForkTranscript(ctx, model, ref, forkSystem, history.Render(view, opts), p.Redactor.Redact(prompt), at, p.MaxFork)
+	return advisor.ForkTranscript(ctx, model, ref, history.Render(view, opts), p.Redactor.Redact(prompt), at, p.MaxFork)
 }

@@ -79,7 +79,7 @@ func (s *Sidecar) apply(b transcript.Batch) {
 	s.touchLocked()
 	var evs []at
 	if s.readsAnew() {
-		s.o.Host.restartView()
+		s.o.Host.RestartView()
 		s.stats.Resets++
 		evs = append(evs, at{-1, advisor.Event{Kind: advisor.EventHistoryRewritten}})
 	}

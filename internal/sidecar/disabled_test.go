@@ -1,4 +1,4 @@
-package cli
+package sidecar
 
 import (
 	"context"
@@ -34,7 +34,7 @@ func TestAwaitChange(t *testing.T) {
 			defer cancel()
 			started := make(chan struct{})
 			go func() {
-				got <- awaitChange(ctx, []string{kept, edited, added}, time.Millisecond, started)
+				got <- AwaitChange(ctx, []string{kept, edited, added}, time.Millisecond, started)
 			}()
 			<-started // it has seen the files as they are
 			if err := tc.change(); err != nil {
@@ -52,7 +52,7 @@ func TestAwaitChange(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan string, 1)
-	go func() { done <- awaitChange(ctx, []string{kept}, time.Millisecond, nil) }()
+	go func() { done <- AwaitChange(ctx, []string{kept}, time.Millisecond, nil) }()
 	cancel()
 	if f := <-done; f != "" {
 		t.Fatalf("reported %q, which nobody touched", f)

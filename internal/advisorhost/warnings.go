@@ -1,36 +1,51 @@
-package cli
+package advisorhost
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
+	"sync"
 
-	"github.com/vigil-dev/vigil/advisor"
 	"github.com/vigil-dev/vigil/agent"
 	"github.com/vigil-dev/vigil/llm"
 	"github.com/vigil-dev/vigil/session"
 )
 
-// warningType is the custom type of the entry that tells the user, in the
+// WarningType is the custom type of the entry that tells the user, in the
 // session, that supervision stopped working: shown by the terminal UI
 // and in the event stream (custom_appended), never sent to the agent's
 // model.
-const warningType = "advisor_warning"
+const WarningType = "advisor_warning"
 
-// supervisionWarning tells the user that the advisor is failing, once per
-// kind of failure (of each advisor of a roster) until a notice says that
-// kind works again: on stderr, and in vigil's own agent as a displayed
-// entry in the session with what to do, so it reaches the terminal UI
-// and RPC and JSON clients where they look. The repeats are counted by
-// /advisor status, not printed: a dead provider drops a backlog at every
-// step, and six identical lines in a short run hid the answer.
-func (a *app) supervisionWarning(msg string) { a.supervisionWarningOn(nil, msg) }
+// Warnings tell the user that the advisor is failing, once per kind of
+// failure (of each advisor of a roster) until a notice says that kind
+// works again: on the log (stderr, or a sidecar's log), and in vigil's
+// own agent as a displayed entry in the session with what to do, so it
+// reaches the terminal UI and RPC and JSON clients where they look. The
+// repeats are counted by /advisor status, not printed: a dead provider
+// drops a backlog at every step, and six identical lines in a short run
+// hid the answer. Its methods are safe for concurrent use.
+type Warnings struct {
+	// Log is where every warning and notice is written, one line each.
+	Log io.Writer
+	// Agent is the agent whose session shows them; nil, or nil returned,
+	// shows them on Log alone.
+	Agent func() *agent.Agent
 
-// supervisionWarningOn is supervisionWarning into the session of ag, or
-// of the app's agent when ag is nil: an advisor that fails as it starts
-// warns before its agent is the app's.
-func (a *app) supervisionWarningOn(ag *agent.Agent, msg string) {
+	mu     sync.Mutex
+	warned map[string]bool
+}
+
+// Warn tells the user msg, a runtime's warning, into the session of
+// [Warnings.Agent]'s agent.
+func (w *Warnings) Warn(msg string) { w.WarnOn(nil, msg) }
+
+// WarnOn is Warn into the session of ag, or of [Warnings.Agent]'s when
+// ag is nil: an advisor that fails as it starts warns before its agent
+// is the app's.
+func (w *Warnings) WarnOn(ag *agent.Agent, msg string) {
 	kind, todo := warningKind(msg)
 	// A roster's advisors fail apart: once per kind for each of them.
 	who, text := "", strings.TrimPrefix(msg, "advisor: ")
@@ -39,20 +54,20 @@ func (a *app) supervisionWarningOn(ag *agent.Agent, msg string) {
 			who, text = name, after
 		}
 	}
-	a.mu.Lock()
-	if ag == nil {
-		ag = a.ag
+	if ag == nil && w.Agent != nil {
+		ag = w.Agent()
 	}
-	if a.warned == nil {
-		a.warned = map[string]bool{}
+	w.mu.Lock()
+	if w.warned == nil {
+		w.warned = map[string]bool{}
 	}
-	first := !a.warned[who+"/"+kind]
-	a.warned[who+"/"+kind] = true
-	a.mu.Unlock()
+	first := !w.warned[who+"/"+kind]
+	w.warned[who+"/"+kind] = true
+	w.mu.Unlock()
 	if !first {
 		return
 	}
-	fmt.Fprintln(a.e.stderr, "vigil: warning: "+msg)
+	fmt.Fprintln(w.Log, "vigil: warning: "+msg)
 	if ag == nil {
 		return
 	}
@@ -64,37 +79,40 @@ func (a *app) supervisionWarningOn(ag *agent.Agent, msg string) {
 	}
 	details, _ := json.Marshal(fields)
 	_, err := ag.AppendCustom(session.Custom{
-		CustomType: warningType,
+		CustomType: WarningType,
 		Content:    []llm.Block{llm.Text(head + text + ". " + todo)},
 		Display:    true,
 		Details:    details,
 	})
 	if err != nil && !errors.Is(err, agent.ErrDeferred) {
-		fmt.Fprintf(a.e.stderr, "vigil: warning: could not record the advisor's failure in the session: %v\n", err)
+		fmt.Fprintf(w.Log, "vigil: warning: could not record the advisor's failure in the session: %v\n", err)
 	}
 }
 
-// noticeType is the custom type of the entry that tells the user, in the
+// NoticeType is the custom type of the entry that tells the user, in the
 // session, that supervision works again after a warning: shown, never
 // sent to the agent's model.
-const noticeType = "advisor_notice"
+const NoticeType = "advisor_notice"
 
-// supervisionNotice tells the user that supervision of the given kind
-// works again (on stderr, and in vigil's own agent as a displayed entry
-// of the session), and lets a later failure of that kind be shown again.
-func (a *app) supervisionNotice(kind, msg string) {
-	fmt.Fprintln(a.e.stderr, "vigil: "+msg)
-	a.mu.Lock()
-	ag := a.ag
-	delete(a.warned, "/"+kind)
-	a.mu.Unlock()
+// Notice tells the user that supervision of the given kind works again
+// (on the log, and in vigil's own agent as a displayed entry of the
+// session), and lets a later failure of that kind be shown again.
+func (w *Warnings) Notice(kind, msg string) {
+	fmt.Fprintln(w.Log, "vigil: "+msg)
+	var ag *agent.Agent
+	if w.Agent != nil {
+		ag = w.Agent()
+	}
+	w.mu.Lock()
+	delete(w.warned, "/"+kind)
+	w.mu.Unlock()
 	if ag == nil {
 		return
 	}
 	details, _ := json.Marshal(map[string]string{"kind": kind})
-	_, err := ag.AppendCustom(session.Custom{CustomType: noticeType, Content: []llm.Block{llm.Text(msg)}, Display: true, Details: details})
+	_, err := ag.AppendCustom(session.Custom{CustomType: NoticeType, Content: []llm.Block{llm.Text(msg)}, Display: true, Details: details})
 	if err != nil && !errors.Is(err, agent.ErrDeferred) {
-		fmt.Fprintf(a.e.stderr, "vigil: warning: could not record the advisor's notice in the session: %v\n", err)
+		fmt.Fprintf(w.Log, "vigil: warning: could not record the advisor's notice in the session: %v\n", err)
 	}
 }
 
@@ -118,33 +136,4 @@ func warningKind(msg string) (kind, todo string) {
 		return "review", "/advisor status shows the failures; the next review tries again."
 	}
 	return "other", "/advisor status has the details."
-}
-
-// healthText says an advisor's health when it is not simply running: ""
-// when it is.
-func healthText(st advisor.Status) string {
-	switch st.Health {
-	case advisor.HealthRunning, "":
-		return ""
-	case advisor.HealthQuota:
-		return fmt.Sprintf("quota exhausted until %s (%s)", st.Until.Local().Format("15:04"), st.HealthDetail)
-	case advisor.HealthError:
-		return "error: " + st.HealthDetail
-	}
-	return string(st.Health)
-}
-
-// spendSideBySide is the agent's and the advisor's spend in one line, for
-// /advisor status; "" while the advisor is off.
-func (a *app) spendSideBySide() string {
-	st := a.Status()
-	if !st.Advisor.On {
-		return ""
-	}
-	total := st.Cost + st.Advisor.Cost
-	share := 0.0
-	if total > 0 {
-		share = st.Advisor.Cost * 100 / total
-	}
-	return fmt.Sprintf("Spend side by side: the agent $%.4f (%s), the advisor $%.4f (%.0f%% of $%.4f).", st.Cost, st.Model, st.Advisor.Cost, share, total)
 }
