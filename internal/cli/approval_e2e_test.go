@@ -167,6 +167,9 @@ rules:
 	run := func(id string, answer string) {
 		t.Helper()
 		p.send(map[string]any{"type": "prompt", "id": id, "message": "go " + id})
+		// This prompt's turn first: a /model before it rebuilds the agent,
+		// which may report idle once more after its reply.
+		p.waitFor("turn_start", isType("turn_start"))
 		if answer != "" {
 			req := p.waitFor("approval_request", isType("approval_request"))
 			p.send(map[string]any{"type": "approve", "id": "a" + id, "tool_call_id": req["tool_call_id"], "decision": answer})

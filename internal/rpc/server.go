@@ -160,10 +160,26 @@ func (s *Server) Serve(ctx context.Context) error {
 }
 
 // Running reports whether a turn or compaction is in progress.
+//
+// A turn that already said idle is only finishing its bookkeeping: Running
+// waits for it and reports false, so that a client that waited for idle
+// and sends a command (/new) is never told a turn is running.
 func (s *Server) Running() bool {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.turn != nil
+	t, idle := s.turn, s.idleSeen
+	s.mu.Unlock()
+	if t == nil {
+		return false
+	}
+	if !idle {
+		return true
+	}
+	select {
+	case <-t.done:
+		return false
+	case <-s.ctx.Done():
+		return true
+	}
 }
 
 func (s *Server) abort() {
