@@ -82,12 +82,17 @@ type appOptions struct {
 	modelsYM string
 	advisor  bool   // run the advisor even if advisor.enabled is off
 	advModel string // the advisor's model reference; "" = modelRoles.advisor
+	cwd      string // the working folder; "" = the process's
 }
 
 func newApp(e *env, o appOptions) (*app, error) {
-	cwd, err := os.Getwd()
-	if err != nil {
-		return nil, fmt.Errorf("find the working folder: %w", err)
+	cwd := o.cwd
+	if cwd == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, fmt.Errorf("find the working folder: %w", err)
+		}
+		cwd = wd
 	}
 	a, err := newBaseApp(e, cwd, o.modelsYM)
 	if err != nil {

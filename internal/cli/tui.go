@@ -25,12 +25,20 @@ func runTUI(e *env, a *app, prompt string, pick bool) error {
 	}
 	// While a run goes, the commands that change the session refuse.
 	a.busy = func() bool { return a.agent().State().Running }
-	o := tui.Options{Prompt: prompt, PickSession: pick, Cwd: a.cwd, Commands: commands.New(), In: e.stdin, Out: e.stdout}
+	o := a.tuiOptions(e, prompt)
+	o.PickSession = pick
+	return tui.Run(e.ctx, a, o)
+}
+
+// tuiOptions are the UI's options for a on e's terminal, sending prompt
+// first when set.
+func (a *app) tuiOptions(e *env, prompt string) tui.Options {
+	o := tui.Options{Prompt: prompt, Cwd: a.cwd, Commands: commands.New(), In: e.stdin, Out: e.stdout}
 	o.Notices = a.userNotices()
 	if nc, ok := e.lookupEnv("NO_COLOR"); ok {
 		o.Env = append(os.Environ(), "NO_COLOR="+nc)
 	}
-	return tui.Run(e.ctx, a, o)
+	return o
 }
 
 // notTerminal says what to run instead of the UI when there is no

@@ -2,10 +2,7 @@ package tui
 
 import (
 	"encoding/json"
-	"html"
-	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/vigil-dev/vigil/agent"
 	"github.com/vigil-dev/vigil/llm"
@@ -162,14 +159,14 @@ func (t *transcript) result(id, text string, isError bool, d *tools.Details) *bl
 func (t *transcript) custom(c *session.Custom) {
 	text := llm.Message{Content: c.Content}.Text()
 	switch {
-	case isNote(c.CustomType):
+	case agent.IsAdvisorNote(c.CustomType):
 		delivery := noteDelivery(c.Details)
-		notes := parseAdvisories(text)
+		notes := agent.ParseAdvisories(text)
 		if len(notes) == 0 {
 			t.add(&block{kind: kindNote, delivery: delivery, text: text})
 		}
 		for _, n := range notes {
-			t.add(&block{kind: kindNote, delivery: delivery, severity: n.severity, label: n.advisor, text: n.body})
+			t.add(&block{kind: kindNote, delivery: delivery, severity: n.Severity, label: n.Advisor, text: n.Body})
 		}
 	case c.CustomType == "advisor_warning":
 		t.add(&block{kind: kindError, text: "advisor: " + text})
@@ -182,13 +179,6 @@ func (t *transcript) custom(c *session.Custom) {
 	}
 }
 
-// isNote reports whether a custom type is an advisor's note (as the agent
-// reads it: "advisor", "advisor:KIND", "advisor-KIND").
-func isNote(typ string) bool {
-	rest, ok := strings.CutPrefix(typ, agent.CustomAdvisor)
-	return ok && (rest == "" || rest[0] == ':' || rest[0] == '-')
-}
-
 // noteDelivery reads the note's delivery (aside, steer, card, withheld)
 // from its details.
 func noteDelivery(details json.RawMessage) string {
@@ -199,22 +189,6 @@ func noteDelivery(details json.RawMessage) string {
 		return "aside"
 	}
 	return d.Delivery
-}
-
-type advisory struct{ advisor, severity, body string }
-
-var advisoryRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?s)<advisory(?: advisor="([^"]*)")?(?: severity="([^"]*)")?[^>]*>\n?(.*?)\n?</advisory>`)
-})
-
-// parseAdvisories reads the notes of an advisory text, unescaped: the UI
-// shows the note, not its markup.
-func parseAdvisories(s string) []advisory {
-	var out []advisory
-	for _, m := range advisoryRe().FindAllStringSubmatch(s, -1) {
-		out = append(out, advisory{advisor: html.UnescapeString(m[1]), severity: html.UnescapeString(m[2]), body: html.UnescapeString(m[3])})
-	}
-	return out
 }
 
 // event applies one agent event. It returns what the UI must do besides:

@@ -95,6 +95,9 @@ func New(app App, o Options) *Model {
 	m.files = newFileIndex(o.Cwd)
 	m.tr.load(app.Entries())
 	m.hist.seed(m.tr)
+	for _, n := range o.Intro {
+		m.tr.info(n)
+	}
 	for _, n := range o.Notices {
 		m.tr.add(&block{kind: kindError, text: n})
 	}

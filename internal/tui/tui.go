@@ -8,6 +8,7 @@ import (
 	"os"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/term"
 
 	"github.com/vigil-dev/vigil/agent"
 	"github.com/vigil-dev/vigil/internal/commands"
@@ -106,6 +107,9 @@ type Options struct {
 	// Notices are shown first in the transcript: what the user must know
 	// before starting (the folder's settings that override theirs).
 	Notices []string
+	// Intro are lines of the UI's own shown first, before the notices
+	// (the demo says its models are scripted).
+	Intro []string
 	// Cwd is the folder @ completes files from.
 	Cwd string
 	// Commands is the slash-command registry /help and completion use.
@@ -123,14 +127,11 @@ type Options struct {
 // terminal.
 var ErrNotTerminal = errors.New("not a terminal")
 
-// IsTerminal reports whether f is a terminal.
+// IsTerminal reports whether f is a terminal: a file the terminal
+// ioctls answer on, so that a character device such as /dev/null is not.
 func IsTerminal(f any) bool {
 	file, ok := f.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := file.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	return ok && term.IsTerminal(file.Fd())
 }
 
 // Run opens the UI on app and returns when the user quits or ctx ends.
