@@ -59,11 +59,13 @@ func TestDemoTUIShowsTheAdvisor(t *testing.T) {
 	}
 	env := []string{"HOME=" + home, "VIGIL_AGENT_DIR=" + filepath.Join(home, "agent"), "ANTHROPIC_API_KEY=", "OPENAI_API_KEY=", "TMPDIR=" + root}
 	p := startTUI(t, env, root, "demo")
-	p.waitFor(30*time.Second, "scripted models", "› TestDiscount fails. Make it pass.")
+	// The story plays faster than the screen can be read: wait for its
+	// end, then scroll up to the note, then to the top.
 	p.waitFor(30*time.Second, "This was vigil's demo", "○ idle")
-	// The note is above the end of the story: scroll up to it.
 	p.keys("PPage")
 	p.waitFor(10*time.Second, "advisor · concern", "The test was right: 10% off 200 is 180.")
+	p.keys("PPage", "PPage", "PPage")
+	p.waitFor(10*time.Second, "scripted models", "› TestDiscount fails. Make it pass.")
 	p.keys("C-d")
 	p.waitFor(10*time.Second, "VIGIL-EXITED 0")
 	if left, _ := os.ReadDir(home); len(left) != 0 {
