@@ -76,6 +76,7 @@ type app struct {
 // appOptions say which session and model to start with.
 type appOptions struct {
 	model    string // a reference; "" = modelRoles.default
+	thinking string // the model's thinking level; "" = the reference's
 	cont     bool   // continue the latest session of cwd
 	resume   string // resume a session by id, id prefix or path
 	fork     bool   // with resume or cont: go on in a copy (--fork)
@@ -112,6 +113,11 @@ func newApp(e *env, o appOptions) (*app, error) {
 			fmt.Fprintf(e.stderr, "vigil: no model configured; using %s (%s; vigil models lists the others). Choose with --model provider/model, or set modelRoles.default in %s\n", a.modelRef, why, config.UserFile(a.agentDir))
 		}
 	}
+	if o.thinking != "" {
+		if a.modelRef, err = withThinking(a.modelRef, o.thinking); err != nil {
+			return nil, err
+		}
+	}
 	a.setupAdvisor(o.advisor, o.advModel)
 	var sess *session.Session
 	switch {
@@ -146,6 +152,20 @@ func newApp(e *env, o appOptions) (*app, error) {
 		return nil, err
 	}
 	return a, nil
+}
+
+// withThinking is the model reference ref at thinking level level.
+func withThinking(ref, level string) (string, error) {
+	l, err := llm.ParseThinkingLevel(level)
+	if err != nil {
+		return "", fmt.Errorf("--thinking: %w", err)
+	}
+	r, err := llm.ParseRef(ref)
+	if err != nil {
+		return "", err
+	}
+	r.Thinking = l
+	return r.String(), nil
 }
 
 // newBaseApp is what every app has, with or without an agent of its own:

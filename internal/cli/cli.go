@@ -114,6 +114,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		kong.Writers(stdout, stderr),
 		kong.Vars{"version": version()},
 		kong.UsageOnError(),
+		kong.Help(printHelp),
 		kong.Exit(func(code int) { panic(exitRequest{code}) }),
 	)
 	if err != nil {
@@ -130,9 +131,9 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			}
 		}
 	}()
-	kctx, err := parser.Parse(resumeArgs(args))
+	kctx, err := parser.Parse(helpArgs(resumeArgs(args)))
 	if err != nil {
-		return &exitError{code: exitUsage, err: err}
+		return &exitError{code: exitUsage, err: foreignFlagHint(err)}
 	}
 	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, lookupEnv: os.LookupEnv}
 	return kctx.Run(e)
