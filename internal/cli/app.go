@@ -71,6 +71,15 @@ type app struct {
 	// advSpentBy is advSpent by the model that served it, for pricing
 	// (continuous advisors only; the periodic mode forks on one model).
 	advSpentBy []advisor.ModelUsage
+	// fresh is the session this app created last; left with no entry,
+	// it is removed instead of kept (release), so that a slash command,
+	// a picker or a UI closed at once leaves no empty session behind.
+	fresh *session.Session
+	// prior and priorCost are what the session had spent before the
+	// current agent was built on it (a resumed session's past), which the
+	// status line adds to the agent's own.
+	prior     llm.Usage
+	priorCost float64
 }
 
 // appOptions say which session and model to start with.
@@ -137,21 +146,51 @@ func newApp(e *env, o appOptions) (*app, error) {
 	case o.cont:
 		sess, err = a.continueSession(o.fork)
 		if errors.Is(err, session.ErrNotFound) {
-			sess, err = a.manager.New(a.cwd)
+			sess, err = a.newSession()
 		}
 	case o.fork:
 		err = errors.New("--fork needs the session to copy: --resume ID or --continue")
 	default:
-		sess, err = a.manager.New(a.cwd)
+		sess, err = a.newSession()
 	}
 	if err != nil {
 		return nil, lockedHint(err, o)
 	}
 	if err := a.build(sess, a.modelRef); err != nil {
-		sess.Close()
+		a.release(sess)
 		return nil, err
 	}
 	return a, nil
+}
+
+// newSession creates a session in the working folder, which release
+// removes if it is still empty then.
+func (a *app) newSession() (*session.Session, error) {
+	sess, err := a.manager.New(a.cwd)
+	if err == nil {
+		a.mu.Lock()
+		a.fresh = sess
+		a.mu.Unlock()
+	}
+	return sess, err
+}
+
+// release closes sess, and removes it when this app created it and
+// nothing was written to it. It reports whether sess is kept.
+func (a *app) release(sess *session.Session) bool {
+	a.mu.Lock()
+	fresh := a.fresh == sess
+	a.mu.Unlock()
+	if fresh && sess.Len() == 0 {
+		if err := sess.Drop(); err != nil {
+			fmt.Fprintln(a.e.stderr, "vigil:", err)
+		}
+		return false
+	}
+	if err := sess.Close(); err != nil {
+		fmt.Fprintln(a.e.stderr, "vigil:", err)
+	}
+	return true
 }
 
 // withThinking is the model reference ref at thinking level level.
@@ -166,6 +205,21 @@ func withThinking(ref, level string) (string, error) {
 	}
 	r.Thinking = l
 	return r.String(), nil
+}
+
+// sessionSpend is what sess's replies have cost so far, in tokens and dollars
+// (models the registry cannot price cost nothing).
+func (a *app) sessionSpend(sess *session.Session) (llm.Usage, float64) {
+	price := registryPricer(a.registry)
+	var total llm.Usage
+	var cost float64
+	for ref, u := range sess.UsageByModel() {
+		total = total.Add(u)
+		if p, ok := price(ref); ok {
+			cost += p.Cost(u)
+		}
+	}
+	return total, cost
 }
 
 // newBaseApp is what every app has, with or without an agent of its own:
@@ -253,6 +307,7 @@ func (a *app) build(sess *session.Session, ref string) error {
 	if err != nil {
 		return err
 	}
+	prior, priorCost := a.sessionSpend(sess)
 	adv, err := a.startAdvisor(ag, sess, fwd, startPoint(sess))
 	if err != nil {
 		return err
@@ -265,15 +320,17 @@ func (a *app) build(sess *session.Session, ref string) error {
 	// through it.
 	a.addSpent(old.stop())
 	a.mu.Lock()
-	defer a.mu.Unlock()
 	if a.unsub != nil {
 		a.unsub()
 	}
-	if a.sess != nil && a.sess != sess {
-		a.sess.Close()
-	}
+	prev := a.sess
 	a.ag, a.sess, a.model, a.adv, a.fwd = ag, sess, res, adv, fwd
+	a.prior, a.priorCost = prior, priorCost
 	a.unsub = ag.Subscribe(a.publish)
+	a.mu.Unlock()
+	if prev != nil && prev != sess {
+		a.release(prev)
+	}
 	return nil
 }
 
@@ -317,12 +374,13 @@ func (a *app) close() {
 	// advisor resumed publishes through it.
 	adv.stop()
 	a.mu.Lock()
-	defer a.mu.Unlock()
 	if a.unsub != nil {
 		a.unsub()
 	}
-	if a.sess != nil {
-		a.sess.Close()
+	sess := a.sess
+	a.mu.Unlock()
+	if sess != nil {
+		a.release(sess)
 	}
 }
 

@@ -81,14 +81,7 @@ rules:
     steps:
       - text: "ANSWER"
 `)
-	yml := filepath.Join(agentDir, "models.yml")
-	data, err := os.ReadFile(yml)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(yml, []byte(strings.Replace(string(data), "{id: m,", "{id: m, reasoning: true,", 1)), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	editModels(t, agentDir, "{id: m,", "{id: m, reasoning: true,")
 	runPrint(t, agentDir, work, "-p", "-m", "fake/m", "first")
 	if body := string(srv.Requests()[0].Body); strings.Contains(body, `"thinking":{"budget_tokens"`) {
 		t.Fatalf("no --thinking, yet the request asks for thinking: %s", body)

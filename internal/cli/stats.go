@@ -77,6 +77,11 @@ func (e *env) pricer(file string) func(llm.Ref) (llm.Price, bool) {
 		fmt.Fprintf(e.stderr, "vigil: warning: %v; pricing with the built-in catalog only\n", err)
 		reg = models.New(models.Options{LookupEnv: e.lookupEnv})
 	}
+	return registryPricer(reg)
+}
+
+// registryPricer prices models from reg.
+func registryPricer(reg *models.Registry) func(llm.Ref) (llm.Price, bool) {
 	return func(ref llm.Ref) (llm.Price, bool) {
 		res, err := reg.Resolve(ref.String())
 		if err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/vigil-dev/vigil/advisor"
 	"github.com/vigil-dev/vigil/internal/commands"
+	"github.com/vigil-dev/vigil/internal/stats"
 	"github.com/vigil-dev/vigil/internal/tui"
 	"github.com/vigil-dev/vigil/llm"
 	"github.com/vigil-dev/vigil/session"
@@ -67,10 +68,13 @@ func (a *app) Status() tui.Status {
 	st := ag.State()
 	a.mu.Lock()
 	res, run, on, advRes, spent, spentBy := a.model, a.adv, a.advOn, a.advisorRes, a.advSpent, slices.Clone(a.advSpentBy)
+	prior, priorCost := a.prior, a.priorCost
 	a.mu.Unlock()
+	// The session's past (a resumed one's) and what the agent spent since.
+	all := prior.Add(st.Usage)
 	out := tui.Status{
-		Model: res.Ref().String(), Input: st.Usage.Input, Output: st.Usage.Output, CacheRead: st.Usage.CacheRead,
-		Cost: res.Info.Price.Cost(st.Usage), Context: st.ContextTokens, Window: int64(res.Info.ContextWindow),
+		Model: res.Ref().String(), Input: all.Input, Output: all.Output, CacheRead: all.CacheRead,
+		Cost: priorCost + res.Info.Price.Cost(st.Usage), Context: st.ContextTokens, Window: int64(res.Info.ContextWindow),
 	}
 	switch {
 	case !on || run == nil:
@@ -146,22 +150,28 @@ func (a *app) Models() []string {
 	return out
 }
 
-// Sessions lists this folder's sessions for /resume, most recent first.
+// Sessions lists this folder's sessions for /resume, most recent first:
+// each with its title (first prompt), last change and cost. Sessions with
+// nothing in them are left out, but for the one open now.
 func (a *app) Sessions() ([]tui.SessionInfo, error) {
-	infos, err := a.manager.List(a.cwd)
+	r, err := stats.Scan(a.manager.Root(), stats.Options{Cwd: a.cwd, Price: registryPricer(a.registry)})
+	if err != nil {
+		return nil, err
+	}
 	cur := a.session().ID()
 	var out []tui.SessionInfo
-	for _, in := range infos {
-		if strings.Contains(in.Path, "__advisor") {
+	for _, s := range r.Sessions {
+		if s.Missing || (s.Updated.IsZero() && s.ID != cur) {
 			continue
 		}
-		si := tui.SessionInfo{ID: in.Header.ID, File: in.Path, Modified: in.Modified.Local().Format("2006-01-02 15:04")}
-		if in.Header.ID == cur {
-			si.Title = "(open now)"
+		modified := s.Updated
+		if modified.IsZero() {
+			modified = s.Started
 		}
-		out = append(out, si)
+		out = append(out, tui.SessionInfo{ID: s.ID, File: s.File, Title: s.Title, Modified: modified, Cost: s.Cost, Current: s.ID == cur})
 	}
-	return out, err
+	slices.SortStableFunc(out, func(x, y tui.SessionInfo) int { return y.Modified.Compare(x.Modified) })
+	return out, nil
 }
 
 // SwitchSession opens the session id (an id, a prefix or a file) and

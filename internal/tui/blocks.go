@@ -103,6 +103,7 @@ func (t *transcript) entry(e session.Entry, label string) {
 	switch b := e.Body.(type) {
 	case *session.Message:
 		t.message(b.Message, label)
+		t.resultDetails(b)
 	case *session.Custom:
 		t.custom(b)
 	case *session.Compaction:
@@ -136,6 +137,25 @@ func (t *transcript) message(m llm.Message, label string) {
 			t.add(&block{kind: kindTool, callID: c.ID, tool: c.Name, args: argsSummary(c.Name, c.Arguments)})
 		case llm.BlockToolResult:
 			t.result(c.ID, llm.Message{Content: c.Content}.Text(), c.IsError, nil)
+		}
+	}
+}
+
+// resultDetails gives the tool block of a recorded result what the live
+// event gave it: the diff, the exit code, the interrupted mark.
+func (t *transcript) resultDetails(m *session.Message) {
+	if len(m.Details) == 0 {
+		return
+	}
+	var rd agent.ResultDetails
+	if json.Unmarshal(m.Details, &rd) != nil {
+		return
+	}
+	for _, c := range m.Message.Content {
+		if b := t.calls[c.ID]; c.Type == llm.BlockToolResult && b != nil {
+			d := rd.Details
+			b.details, b.interrupted = &d, rd.Interrupted
+			b.changed()
 		}
 	}
 }

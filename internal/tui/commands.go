@@ -92,12 +92,17 @@ func (m *Model) openSessionPicker() tea.Cmd {
 		return nil
 	}
 	var items []pickItem
+	now := m.now()
 	for _, s := range list {
 		title := s.Title
 		if title == "" {
-			title = "(no prompt)"
+			title = "(no prompt yet)"
 		}
-		items = append(items, pickItem{label: s.Modified + "  " + s.ID + "  " + oneLine(title, 80), value: s.ID})
+		if s.Current {
+			title += "  (open now)"
+		}
+		label := fmt.Sprintf("%-12s %8s  %s  %s", Age(now.Sub(s.Modified)), fmt.Sprintf("$%.2f", s.Cost), oneLine(title, 70), s.ID)
+		items = append(items, pickItem{label: label, value: s.ID})
 	}
 	m.overlay = &overlay{title: "resume a session of this folder", items: items, pick: m.switchSession}
 	return nil

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -238,7 +239,7 @@ func TestAdvisorCommands(t *testing.T) {
 
 // Other commands go to the registry; /model alone is a picker.
 func TestCommandsAndPickers(t *testing.T) {
-	app := &fakeApp{status: sampleStatus(), sessions: []SessionInfo{{ID: "abc123", Modified: "2026-12-01 10:00", Title: "old work"}}}
+	app := &fakeApp{status: sampleStatus(), sessions: []SessionInfo{{ID: "abc123", Modified: time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC), Title: "old work"}}}
 	m := newTestModel(t, app)
 	cmds := press(m, "/session", "enter")
 	runCmd(m, cmds[len(cmds)-1])

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/term"
@@ -92,10 +93,15 @@ type AdvisorStatus struct {
 // SessionInfo is one session /resume offers.
 type SessionInfo struct {
 	ID, File string
-	// Title is its first prompt, or "" when unknown.
+	// Title is its first prompt, or "" when it has none.
 	Title string
-	// Modified is when it last changed, as text.
-	Modified string
+	// Modified is when it last changed.
+	Modified time.Time
+	// Cost is what it spent in dollars, its subagents and advisors
+	// included.
+	Cost float64
+	// Current says it is the session open now.
+	Current bool
 }
 
 // Options configure the UI.
