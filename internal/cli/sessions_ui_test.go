@@ -67,6 +67,9 @@ func TestNoEmptySessions(t *testing.T) {
 	p.waitFor(20*time.Second, "Ask vigil")
 	p.keys("C-d")
 	p.waitFor(10*time.Second, "VIGIL-EXITED 0")
+	if screen := p.capture(); strings.Contains(screen, "resume with") {
+		t.Errorf("an empty session, removed, is offered to resume:\n%s", screen)
+	}
 	if files := sessionFiles(t, agentDir); len(files) != 1 {
 		t.Errorf("a UI closed at once left %d sessions, want 1: %v", len(files), files)
 	}
@@ -100,7 +103,18 @@ func TestResumePickerAndCost(t *testing.T) {
 	p.text("FIRST")
 	p.keys("Enter")
 	p.waitFor(20*time.Second, "resumed session", "FIRST-task: rename the parser", "DONE")
-	if screen := p.capture(); strings.Contains(screen, "$0.0000") {
+	screen := p.capture()
+	if strings.Contains(screen, "$0.0000") {
 		t.Errorf("the resumed session's status shows no cost:\n%s", screen)
 	}
+	// Leaving says how to come back to this session.
+	files := sessionFiles(t, agentDir)
+	first := ""
+	for _, f := range files {
+		if data, _ := os.ReadFile(f); strings.Contains(string(data), "FIRST-task") {
+			first = strings.TrimSuffix(f[strings.LastIndex(f, "_")+1:], ".jsonl")
+		}
+	}
+	p.keys("C-d")
+	p.waitFor(10*time.Second, "resume with `vigil -r "+first+"`", "VIGIL-EXITED 0")
 }

@@ -28,7 +28,13 @@ func runTUI(e *env, a *app, prompt string, pick bool) error {
 	a.busy = func() bool { return a.agent().State().Running }
 	o := a.tuiOptions(e, prompt)
 	o.PickSession = pick
-	return tui.Run(e.ctx, a, o)
+	err := tui.Run(e.ctx, a, o)
+	// Once the UI has left the screen: how to come back, unless the
+	// session holds nothing (it is removed then).
+	if s := a.session(); s.Len() > 0 {
+		fmt.Fprintf(e.stdout, "resume with `vigil -r %s`\n", s.ID())
+	}
+	return err
 }
 
 // tuiOptions are the UI's options for a on e's terminal, sending prompt
