@@ -27,6 +27,7 @@ type runCmd struct {
 	Thinking string   `help:"The model's thinking level: off, minimal, low, medium, high or xhigh (the same as -m REF:LEVEL)." placeholder:"LEVEL"`
 	Advisor  bool     `help:"Run the advisor, a second model that reviews the agent's steps (also: advisor.enabled)."`
 	AdvModel string   `name:"advisor-model" help:"The advisor's model reference; default: modelRoles.advisor." placeholder:"REF"`
+	Inline   bool     `help:"Terminal UI: draw in the normal screen and print the transcript into the terminal's scrollback, where it stays after vigil exits (default: the whole screen, cleared on exit)."`
 	Models   string   `name:"models-file" help:"models.yml to read instead of the agent folder's." type:"path" placeholder:"PATH"`
 }
 
@@ -54,7 +55,7 @@ func (c *runCmd) Run(e *env) error {
 	}
 	defer a.close()
 	if ui {
-		return runTUI(e, a, prompt, pick)
+		return runTUI(e, a, prompt, pick, c.Inline)
 	}
 	for _, n := range a.userNotices() {
 		fmt.Fprintln(e.stderr, "vigil:", n)

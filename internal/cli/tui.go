@@ -19,19 +19,24 @@ import (
 // both share).
 var _ tui.App = (*app)(nil)
 
-// runTUI opens the terminal UI on a, sending prompt first when set.
-func runTUI(e *env, a *app, prompt string, pick bool) error {
+// runTUI opens the terminal UI on a, sending prompt first when set; pick
+// opens the session picker, inline keeps the transcript in the
+// terminal's scrollback.
+func runTUI(e *env, a *app, prompt string, pick, inline bool) error {
 	if !tui.IsTerminal(e.stdin) || !tui.IsTerminal(e.stdout) {
 		return notTerminal(prompt)
 	}
 	// While a run goes, the commands that change the session refuse.
 	a.busy = func() bool { return a.agent().State().Running }
 	o := a.tuiOptions(e, prompt)
-	o.PickSession = pick
+	o.PickSession, o.Inline = pick, inline
 	err := tui.Run(e.ctx, a, o)
 	// Once the UI has left the screen: how to come back, unless the
 	// session holds nothing (it is removed then).
 	if s := a.session(); s.Len() > 0 {
+		if inline {
+			fmt.Fprintln(e.stdout) // below the UI's last frame, which stays
+		}
 		fmt.Fprintf(e.stdout, "resume with `vigil -r %s`\n", s.ID())
 	}
 	return err

@@ -71,6 +71,10 @@ type Model struct {
 	send func(tea.Msg)
 	// now is the clock (tests fix it).
 	now func() time.Time
+	// printed counts the blocks the inline mode printed into the
+	// scrollback; printing says a print is on its way.
+	printed  int
+	printing bool
 }
 
 type runningTurn struct {
@@ -136,9 +140,23 @@ func tick() tea.Cmd {
 	return tea.Tick(time.Second, func(time.Time) tea.Msg { return tickMsg{} })
 }
 
-// Update applies one message.
+// Update applies one message; in the inline mode, it then prints what
+// finished into the scrollback.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if _, ok := msg.(printedMsg); ok {
+		m.printing = false
+	}
+	_, cmd := m.update(msg)
+	if p := m.flush(); p != nil {
+		cmd = tea.Batch(cmd, p)
+	}
+	return m, cmd
+}
+
+func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
+	case printedMsg:
+		return m, nil
 	case tea.WindowSizeMsg:
 		m.width, m.height = max(msg.Width, 20), max(msg.Height, 6)
 		m.layout()
@@ -150,6 +168,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		for _, ev := range msg {
 			if m.tr.event(ev) {
 				m.tr.load(m.app.Entries())
+				m.reloaded()
 			}
 		}
 		m.refresh()
@@ -164,6 +183,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case commandDoneMsg:
 		if msg.reload {
 			m.tr.load(m.app.Entries())
+			m.reloaded()
 		}
 		if msg.err != nil {
 			m.tr.fail(msg.err.Error())
@@ -382,7 +402,7 @@ func (m *Model) start(fn func(ctx context.Context) error) tea.Cmd {
 // the editor and the status line.
 func (m *Model) View() tea.View {
 	v := tea.NewView(m.Frame())
-	v.AltScreen = true
+	v.AltScreen = !m.opts.Inline
 	v.WindowTitle = "vigil"
 	return v
 }
@@ -391,9 +411,16 @@ func (m *Model) View() tea.View {
 func (m *Model) Frame() string {
 	var parts []string
 	h := m.transcriptHeight()
-	if m.overlay != nil {
+	switch {
+	case m.overlay != nil && m.opts.Inline:
+		parts = append(parts, m.overlay.view(m, m.width, min(h, 16)))
+	case m.overlay != nil:
 		parts = append(parts, m.overlay.view(m, m.width, h))
-	} else {
+	case m.opts.Inline:
+		if live := m.inlineLines(h); len(live) > 0 {
+			parts = append(parts, strings.Join(live, "\n"))
+		}
+	default:
 		parts = append(parts, strings.Join(m.transcriptLines(h), "\n"))
 	}
 	if pop := m.comp.view(m.theme, m.width); pop != "" {

@@ -113,6 +113,10 @@ type Options struct {
 	// Notices are shown first in the transcript: what the user must know
 	// before starting (the folder's settings that override theirs).
 	Notices []string
+	// Inline draws the UI in the terminal's normal screen, printing the
+	// transcript into its scrollback as it is written, where it stays
+	// after the UI exits, instead of taking the whole (alternate) screen.
+	Inline bool
 	// Intro are lines of the UI's own shown first, before the notices
 	// (the demo says its models are scripted).
 	Intro []string
