@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -27,11 +28,17 @@ func ago(n int, unit string) string {
 }
 
 // Plural is n and the noun, in the plural unless n is 1: "1 line",
-// "0 lines", "3 reviews". It adds an s; nouns that take another plural
-// are not asked of it.
+// "0 lines", "3 reviews", "2 matches" (es after s, x, ch and sh). Nouns
+// with another plural are not asked of it.
 func Plural(n int, noun string) string {
 	if n == 1 {
-		return fmt.Sprintf("1 %s", noun)
+		return "1 " + noun
 	}
-	return fmt.Sprintf("%d %ss", n, noun)
+	suffix := "s"
+	for _, end := range []string{"s", "x", "ch", "sh"} {
+		if strings.HasSuffix(noun, end) {
+			suffix = "es"
+		}
+	}
+	return fmt.Sprintf("%d %s%s", n, noun, suffix)
 }

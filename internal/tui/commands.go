@@ -138,7 +138,7 @@ func (m *Model) copyDump(raw bool) tea.Cmd {
 	if raw {
 		what += " (raw)"
 	}
-	size := fmt.Sprintf("%d lines, %d bytes", countLines(text), len(text))
+	size := Plural(countLines(text), "line") + ", " + Plural(len(text), "byte")
 	return tea.Batch(tea.SetClipboard(text), func() tea.Msg {
 		how, err := clip(text)
 		switch {

@@ -87,7 +87,7 @@ func (m *Model) paste(s string) {
 	s = sanitize(s)
 	if n := countLines(s); n > foldLines || len(s) > foldBytes {
 		m.pastes = append(m.pastes, s)
-		s = fmt.Sprintf("[paste #%d: %d lines, %d bytes]", len(m.pastes), n, len(s))
+		s = fmt.Sprintf("[paste #%d: %s, %s]", len(m.pastes), Plural(n, "line"), Plural(len(s), "byte"))
 	}
 	m.ed.InsertString(s)
 	m.layout()

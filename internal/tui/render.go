@@ -116,7 +116,7 @@ func (r *renderer) render(b *block, width, flags int) string {
 	case kindThinking:
 		n := strings.Count(strings.TrimSpace(b.text), "\n") + 1
 		if flags&flagThinking == 0 {
-			return t.thinking.Render(fmt.Sprintf("∴ thinking (%d lines, ctrl+t shows)", n))
+			return t.thinking.Render(fmt.Sprintf("∴ thinking (%s, ctrl+t shows)", Plural(n, "line")))
 		}
 		return t.thinking.Render("∴ " + indentRest(wrap(b.text, width-2), 2))
 	case kindTool:
@@ -236,11 +236,11 @@ func (r *renderer) tool(b *block, width, flags int) string {
 		}
 		body = r.diff(sanitize(d.Diff), limit)
 	case d != nil && d.Matches > 0:
-		summary = fmt.Sprintf("%d matches", d.Matches)
+		summary = Plural(d.Matches, "match")
 		body = headLines(b.result, 3, expand, 200)
 	case b.tool == "bash" || (d != nil && d.ExitCode != nil):
 		n := countLines(b.result)
-		summary = fmt.Sprintf("%d lines", n)
+		summary = Plural(n, "line")
 		if d != nil && d.ExitCode != nil {
 			summary += fmt.Sprintf(", exit %d", *d.ExitCode)
 		}
@@ -249,7 +249,7 @@ func (r *renderer) tool(b *block, width, flags int) string {
 		}
 		body = tailLines(b.result, 4, expand, 200)
 	case b.tool == "read":
-		summary = fmt.Sprintf("%d lines", countLines(b.result))
+		summary = Plural(countLines(b.result), "line")
 		if expand {
 			body = headLines(b.result, 0, true, 200)
 		}

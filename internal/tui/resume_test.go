@@ -73,9 +73,12 @@ func TestAgeAndPlural(t *testing.T) {
 			t.Errorf("Age(%v) = %q, want %q", d, got, want)
 		}
 	}
-	for n, want := range map[int]string{0: "0 lines", 1: "1 line", 2: "2 lines"} {
-		if got := Plural(n, "line"); got != want {
-			t.Errorf("Plural(%d) = %q, want %q", n, got, want)
+	for _, c := range []struct {
+		n          int
+		noun, want string
+	}{{0, "line", "0 lines"}, {1, "line", "1 line"}, {2, "line", "2 lines"}, {1, "match", "1 match"}, {3, "match", "3 matches"}, {0, "blocker", "0 blockers"}} {
+		if got := Plural(c.n, c.noun); got != c.want {
+			t.Errorf("Plural(%d, %q) = %q, want %q", c.n, c.noun, got, c.want)
 		}
 	}
 }
