@@ -45,7 +45,9 @@ func (a *Agent) runTools(ctx context.Context, calls []llm.Block, written []sessi
 			if toolCtx.Err() != nil {
 				ev.Interrupted, ev.Reason = true, interruptReason(toolCtx)
 				res.IsError = true
-				res.Content = append(res.Content, llm.Text(interruptedText(ev.Reason)))
+				if !res.Details.Aborted { // else the result says it
+					res.Content = append(res.Content, llm.Text(interruptedText(ev.Reason)))
+				}
 			}
 		}
 		e, err := a.appendBody(&session.Message{Message: llm.Message{Role: llm.RoleUser, Content: []llm.Block{res.Block(call.ID)}}, Details: resultDetails(res.Details, ev)})
