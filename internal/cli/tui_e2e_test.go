@@ -152,7 +152,9 @@ rules:
 	p.waitFor(10*time.Second, "CONTINUED-after-interrupt")
 	p.text("/advisor dump")
 	p.keys("Enter")
-	p.waitFor(10*time.Second, "copied the advisor's transcript", "(OSC 52 and xclip)")
+	p.waitFor(10*time.Second, "copied the advisor's transcript", "(OSC 52 and xclip)", "# Advisor transcript")
+	p.keys("Escape") // the transcript's panel
+	p.waitFor(10*time.Second, "CONTINUED-after-interrupt")
 	data, err := os.ReadFile(clip)
 	if err != nil || !strings.Contains(string(data), "NOTE-false") {
 		t.Errorf("the clipboard holds %q (%v), want the advisor's transcript", data, err)

@@ -194,6 +194,10 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case copiedMsg:
 		m.tr.info(msg.text)
+		if m.overlay != nil && m.overlay.dump {
+			m.overlay.text = msg.text + "\n\n" + m.overlay.text
+			m.overlay.dump = false
+		}
 		return m, nil
 	case pickSessionsMsg:
 		return m, m.openSessionPicker()

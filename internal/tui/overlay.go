@@ -15,6 +15,9 @@ type overlay struct {
 	// text is a reading panel's content; scroll its first shown line.
 	text   string
 	scroll int
+	// dump marks the advisor's transcript panel, which the copy's outcome
+	// heads when it arrives.
+	dump bool
 	// A picker: its items, the filter typed, the selection, and what
 	// picking does.
 	items  []pickItem
