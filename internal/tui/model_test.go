@@ -189,6 +189,17 @@ func TestCompletion(t *testing.T) {
 	m := newTestModel(t, app)
 	press(m, "/adv")
 	assertContains(t, plain(m), "▸ /advisor")
+	// Each command is offered with what it does.
+	for i, it := range m.comp.items {
+		if i >= len(m.comp.descs) || m.comp.descs[i] == "" {
+			t.Errorf("%s is offered with no description", it)
+		} else {
+			assertContains(t, plain(m), it+"  "+m.comp.descs[i][:20])
+		}
+	}
+	m2 := newTestModel(t, app)
+	press(m2, "/re")
+	assertContains(t, plain(m2), "/resume  switch to another session of this folder")
 	press(m, "tab")
 	if v := m.ed.Value(); v != "/advisor " {
 		t.Errorf("tab = %q, want /advisor", v)
