@@ -75,6 +75,9 @@ type Model struct {
 	// scrollback; printing says a print is on its way.
 	printed  int
 	printing bool
+	// queued are the messages sent while a run goes that the agent has
+	// not taken yet.
+	queued []queuedMsg
 }
 
 type runningTurn struct {
@@ -166,12 +169,16 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case eventsMsg:
 		for _, ev := range msg {
+			m.delivered(ev)
 			if m.tr.event(ev) {
 				m.tr.load(m.app.Entries())
 				m.reloaded()
 			}
 		}
 		m.refresh()
+		if m.state.QueuedSteers+m.state.QueuedFollowUps == 0 {
+			m.queued = nil
+		}
 		return m, nil
 	case turnDoneMsg:
 		m.turn = nil
@@ -368,8 +375,10 @@ func (m *Model) submit(text string, followUp bool) tea.Cmd {
 	if m.Running() {
 		if followUp {
 			m.app.FollowUp(text)
+			m.queue("follow-up", text)
 		} else {
 			m.app.Steer(text, false)
+			m.queue("steer", text)
 		}
 		m.refresh()
 		return nil
@@ -427,6 +436,9 @@ func (m *Model) Frame() string {
 	default:
 		parts = append(parts, strings.Join(m.transcriptLines(h), "\n"))
 	}
+	if q := m.queuedLines(); len(q) > 0 {
+		parts = append(parts, strings.Join(q, "\n"))
+	}
 	if pop := m.comp.view(m.theme, m.width); pop != "" {
 		parts = append(parts, pop)
 	}
@@ -443,7 +455,7 @@ func (m *Model) layout() {
 
 // transcriptHeight is the rows the transcript has.
 func (m *Model) transcriptHeight() int {
-	used := m.ed.Height() + len(m.statusRows()) + m.comp.height()
+	used := m.ed.Height() + len(m.statusRows()) + m.comp.height() + len(m.queued)
 	return max(m.height-used, 1)
 }
 
