@@ -133,7 +133,8 @@ rules:
 
 	p.text("now sleep")
 	p.keys("Enter")
-	p.waitFor(30*time.Second, "… bash sleep 3600", "esc interrupts")
+	// A running command shows a spinner and its time so far.
+	p.waitFor(30*time.Second, "bash sleep 3600 · ", "esc interrupts")
 	p.keys("Escape")
 	// sleep 3600 outlives the wait: the interrupted mark is Esc's doing
 	// (how fast is a figure for docs/benchmarks.md, not a bound here).

@@ -3,6 +3,7 @@ package tui
 import (
 	"encoding/json"
 	"strings"
+	"time"
 
 	"github.com/vigil-dev/vigil/agent"
 	"github.com/vigil-dev/vigil/llm"
@@ -43,6 +44,12 @@ type block struct {
 	done, isError      bool
 	interrupted        bool
 	details            *tools.Details
+	// started is when a tool call began running (zero when unknown);
+	// elapsed the running time shown and spin the spinner's frame, both
+	// advanced each second while it runs.
+	started time.Time
+	elapsed time.Duration
+	spin    int
 
 	// Notes: the advisory's severity and how it was delivered.
 	severity, delivery string

@@ -174,6 +174,9 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				m.tr.load(m.app.Entries())
 				m.reloaded()
 			}
+			if b := m.tr.calls[ev.ToolCallID]; ev.Type == agent.EventToolStart && b != nil {
+				b.started = m.now()
+			}
 		}
 		m.refresh()
 		if m.state.QueuedSteers+m.state.QueuedFollowUps == 0 {
@@ -210,6 +213,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.openSessionPicker()
 	case tickMsg:
 		m.refresh()
+		m.tickTools()
 		return m, tick()
 	case tea.PasteStartMsg:
 		m.pasteStart()
@@ -233,6 +237,18 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
 	m.ed, cmd = m.ed.Update(msg)
 	return m, cmd
+}
+
+// tickTools advances the spinner and the elapsed time of the tool calls
+// that run.
+func (m *Model) tickTools() {
+	now := m.now()
+	for _, b := range m.tr.calls {
+		if !b.done && !b.started.IsZero() {
+			b.elapsed, b.spin = now.Sub(b.started), b.spin+1
+			b.changed()
+		}
+	}
 }
 
 // refresh reads the status line's facts.

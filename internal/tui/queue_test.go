@@ -3,6 +3,7 @@ package tui
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/vigil-dev/vigil/agent"
 	"github.com/vigil-dev/vigil/llm"
@@ -39,5 +40,25 @@ func TestQueuedMessagesShown(t *testing.T) {
 	m.Update(eventsMsg{})
 	if f := plain(m); strings.Contains(f, "⧗") {
 		t.Errorf("queued messages shown with none queued:\n%s", f)
+	}
+}
+
+// TestRunningToolSpinnerAndElapsed: a running tool call shows a spinner
+// and how long it has run, advanced each second; once done, neither.
+func TestRunningToolSpinnerAndElapsed(t *testing.T) {
+	app := &fakeApp{status: sampleStatus(), state: agent.State{Running: true}}
+	m := newTestModel(t, app)
+	now := time.Date(2026, 12, 6, 12, 0, 0, 0, time.UTC)
+	m.now = func() time.Time { return now }
+	m.Update(eventsMsg{{Type: agent.EventToolStart, ToolCallID: "t1", Tool: "bash", Arguments: []byte(`{"command":"make"}`)}})
+	assertContains(t, plain(m), "⠋ bash make")
+	now = now.Add(12 * time.Second)
+	m.Update(tickMsg{})
+	assertContains(t, plain(m), "⠙ bash make · 12s")
+	m.Update(eventsMsg{toolEnd("t1", "built", 0)})
+	f := plain(m)
+	assertContains(t, f, "✓ bash make")
+	if strings.Contains(f, "12s") {
+		t.Errorf("a finished call still shows its running time:\n%s", f)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"strings"
+	"time"
 
 	"charm.land/glamour/v2"
 	"charm.land/lipgloss/v2"
@@ -205,11 +206,14 @@ func (r *renderer) renderMarkdown(text string, width int) string {
 	return trimBlankLines(out)
 }
 
+// spinner are the frames of a running tool's mark.
+var spinner = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
+
 // tool renders a tool call: its name and arguments, its state, and a
 // summary of its result that ctrl+o expands.
 func (r *renderer) tool(b *block, width, flags int) string {
 	t := r.theme
-	mark := t.running.Render("…")
+	mark := t.running.Render(spinner[b.spin%len(spinner)])
 	switch {
 	case b.interrupted:
 		mark = t.bad.Render("⊘")
@@ -219,10 +223,13 @@ func (r *renderer) tool(b *block, width, flags int) string {
 		mark = t.ok.Render("✓")
 	}
 	head := mark + " " + t.toolName.Render(b.tool) + " " + t.toolArgs.Render(b.args)
-	head = ansi.Truncate(head, width, "…")
 	if !b.done {
-		return head
+		if b.elapsed >= time.Second {
+			head += t.dim.Render(" · " + b.elapsed.Truncate(time.Second).String())
+		}
+		return ansi.Truncate(head, width, "…")
 	}
+	head = ansi.Truncate(head, width, "…")
 	expand := flags&flagExpand != 0
 	var body []string
 	summary := ""
