@@ -36,3 +36,34 @@ rules:
 		}
 	}
 }
+
+// TestTUIShellCommand: !command in the UI runs the command in the
+// project with no model request, shows its output and exit code, and the
+// model reads it with the next prompt.
+func TestTUIShellCommand(t *testing.T) {
+	srv, agentDir, work := fakeSetup(t, `
+rules:
+  - name: primary
+    model: m
+    steps:
+      - text: "SAW-the-command"
+`)
+	env := []string{"VIGIL_AGENT_DIR=" + agentDir, "HOME=" + filepath.Dir(agentDir)}
+	p := startTUI(t, env, work, "-m", "fake/m")
+	p.waitFor(20*time.Second, "Ask vigil")
+	p.text("!echo BANG-out; pwd; exit 4")
+	p.keys("Enter")
+	p.waitFor(20*time.Second, "✗ ! echo BANG-out; pwd; exit 4", "exit 4", "BANG-out", filepath.Base(work), "○ idle")
+	if n := len(srv.Requests()); n != 0 {
+		t.Errorf("!command made %d model requests", n)
+	}
+	p.text("what happened?")
+	p.keys("Enter")
+	p.waitFor(20*time.Second, "SAW-the-command", "○ idle")
+	body := string(srv.Requests()[0].Body)
+	for _, want := range []string{"$ echo BANG-out; pwd; exit 4", "BANG-out", "[exit code 4]", "what happened?"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the model's request lacks %q: %s", want, body)
+		}
+	}
+}

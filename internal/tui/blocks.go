@@ -199,11 +199,38 @@ func (t *transcript) custom(c *session.Custom) {
 		t.add(&block{kind: kindError, text: "advisor: " + text})
 	case c.CustomType == agent.CustomAborted:
 		t.add(&block{kind: kindInfo, label: "interrupted", text: strings.Trim(text, "[]")})
+	case c.CustomType == agent.CustomShell:
+		t.shell(c, text)
 	case c.CustomType == agent.CustomResume:
 		t.add(&block{kind: kindUser, label: "continue", text: text})
 	case c.Display && strings.TrimSpace(text) != "":
 		t.add(&block{kind: kindInfo, label: c.CustomType, text: text})
 	}
+}
+
+// shell shows a command the user ran (!command) as a call of its own:
+// the block the UI opened for it when it is the last one, or a new one
+// (a resumed session).
+func (t *transcript) shell(c *session.Custom, text string) {
+	var d agent.ShellDetails
+	_ = json.Unmarshal(c.Details, &d) // without them: the text alone
+	// The model's text repeats the command first: the block shows it.
+	if _, out, ok := strings.Cut(text, "\n$ "+d.Command+"\n"); ok {
+		text = out
+	}
+	var b *block
+	if n := len(t.blocks); n > 0 && t.blocks[n-1].kind == kindTool && t.blocks[n-1].tool == "!" && !t.blocks[n-1].done {
+		b = t.blocks[n-1]
+	} else {
+		b = t.add(&block{kind: kindTool, tool: "!", args: d.Command})
+	}
+	det := d.Details
+	if len(text) > maxResultBytes {
+		text = text[len(text)-maxResultBytes:]
+	}
+	b.args, b.result, b.done, b.details, b.interrupted = sanitize(d.Command), sanitize(text), true, &det, d.Interrupted
+	b.isError = d.Interrupted || (det.ExitCode != nil && *det.ExitCode != 0)
+	b.changed()
 }
 
 // noteDelivery reads the note's delivery (aside, steer, card, withheld)

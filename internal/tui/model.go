@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"sync"
@@ -388,6 +389,9 @@ func (m *Model) submit(text string, followUp bool) tea.Cmd {
 	if strings.HasPrefix(text, "/") {
 		return m.command(text)
 	}
+	if cmd, ok := strings.CutPrefix(text, "!"); ok && strings.TrimSpace(cmd) != "" {
+		return m.shell(strings.TrimSpace(cmd))
+	}
 	if m.Running() {
 		if followUp {
 			m.app.FollowUp(text)
@@ -412,6 +416,18 @@ func (m *Model) submit(text string, followUp bool) tea.Cmd {
 		}
 		return err
 	})
+}
+
+// shell runs !command: the command at once, with no model, shown as a
+// running call until the session records it (a shell entry).
+func (m *Model) shell(command string) tea.Cmd {
+	if m.Running() {
+		m.tr.fail("!" + command + ": a turn is running; wait for idle or interrupt it first")
+		return nil
+	}
+	// A call id of the UI's own, so that the spinner turns for it.
+	m.tr.add(&block{kind: kindTool, tool: "!", args: command, started: m.now(), callID: fmt.Sprintf("!%d", len(m.tr.blocks))})
+	return m.start(func(ctx context.Context) error { return m.app.Shell(ctx, command) })
 }
 
 // start runs fn as the UI's turn; its end arrives as turnDoneMsg.

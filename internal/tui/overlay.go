@@ -141,6 +141,7 @@ func (o *overlay) view(m *Model, width, h int) string {
 // keyHelp lists the UI's keys for ? and /help.
 var keyHelp = [][2]string{
 	{"enter", "send; while a run goes, steer it (delivered at the next step)"},
+	{"!command", "run the command now, without the model; the model reads it next"},
 	{"alt+enter", "queue a follow-up for the end of the run"},
 	{"ctrl+j, shift+enter, \\ enter", "new line"},
 	{"esc", "interrupt the run (advice raised meanwhile waits as a card)"},

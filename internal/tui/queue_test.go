@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -8,6 +9,7 @@ import (
 	"github.com/vigil-dev/vigil/agent"
 	"github.com/vigil-dev/vigil/llm"
 	"github.com/vigil-dev/vigil/session"
+	"github.com/vigil-dev/vigil/tools"
 )
 
 // TestQueuedMessagesShown: a steer and a follow-up sent while a run goes
@@ -61,4 +63,32 @@ func TestRunningToolSpinnerAndElapsed(t *testing.T) {
 	if strings.Contains(f, "12s") {
 		t.Errorf("a finished call still shows its running time:\n%s", f)
 	}
+}
+
+// TestShellCommand: !command runs the command through the app, shows it
+// as a running call, then with its output and exit code once the session
+// records it; while a run goes it is refused.
+func TestShellCommand(t *testing.T) {
+	app := &fakeApp{status: sampleStatus()}
+	m := newTestModel(t, app)
+	cmds := press(m, "!make test", "enter")
+	assertContains(t, plain(m), "⠋ ! make test")
+	runCmd(m, cmds[len(cmds)-1])
+	if got := app.Calls(); len(got) != 1 || got[0] != "shell:make test" {
+		t.Fatalf("calls %q, want shell:make test", got)
+	}
+	code := 2
+	raw, _ := json.Marshal(agent.ShellDetails{Command: "make test", ResultDetails: agent.ResultDetails{Details: tools.Details{ExitCode: &code}}})
+	m.Update(eventsMsg{{Type: agent.EventCustomAppended, Entry: &session.Entry{ID: "x1", Body: &session.Custom{CustomType: agent.CustomShell, Display: true, InContext: true,
+		Details: raw, Content: []llm.Block{llm.Text("The user ran a command in the terminal:\n$ make test\nFAIL: TestX\n[exit code 2]")}}}}})
+	f := plain(m)
+	assertContains(t, f, "✗ ! make test", "exit 2", "FAIL: TestX")
+	if strings.Count(f, "! make test") != 1 || strings.Contains(f, "The user ran") {
+		t.Errorf("the command shows twice or with the model's header:\n%s", f)
+	}
+
+	app.setRunning(true)
+	m.refresh()
+	press(m, "!ls", "enter")
+	assertContains(t, plain(m), "!ls: a turn is running")
 }

@@ -30,6 +30,10 @@ type App interface {
 	FollowUp(message string)
 	// Abort stops the running turn at once, as the user's Esc.
 	Abort()
+	// Shell runs a command the user typed as !command, with the agent's
+	// bash tool and without the model, and records it in the session for
+	// the model to read next; ctx ending stops it.
+	Shell(ctx context.Context, command string) error
 	// Compact summarises older history now.
 	Compact(ctx context.Context, instructions string) error
 	// Command runs any other slash command line, "/name args".
