@@ -58,4 +58,3 @@ func (a *Agent) Shell(ctx context.Context, command string) (session.Entry, error
 	a.emit(a.event(Event{Type: EventCustomAppended, Entry: &e}))
 	return e, err
 }
-
