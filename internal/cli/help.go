@@ -30,7 +30,11 @@ The agent (vigil run --help lists every flag):
   -m, --model REF           the model, provider/model[:thinking] (vigil models)
       --thinking LEVEL      off, minimal, low, medium, high or xhigh
       --advisor             watch the agent with the advisor (--advisor-model REF)
+      --inline              keep the UI's transcript in the terminal's scrollback
       --mode json|rpc       every event as a JSON line, or JSON commands on stdin
+
+In the UI: Enter sends (while a run goes: steers it), !command runs a command
+without the model, /help lists the commands, ? the keys.
 
 No key yet? vigil demo shows the advisor at work on a scripted model.
 
