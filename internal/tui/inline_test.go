@@ -45,3 +45,17 @@ func TestInlinePrintsFinishedBlocksOnce(t *testing.T) {
 		t.Errorf("the running tool was printed")
 	}
 }
+
+// TestInlinePrintsASwitchedSession: after /resume switches sessions, the
+// inline mode prints the new session's history into the scrollback.
+func TestInlinePrintsASwitchedSession(t *testing.T) {
+	app := &fakeApp{status: sampleStatus(), sessions: []SessionInfo{{ID: "s2", Title: "other"}}}
+	m := New(app, Options{Cwd: t.TempDir(), Env: []string{"NO_COLOR=1"}, Inline: true})
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	m.Update(printedMsg{})
+	app.entries = sampleEntries()
+	m.Update(commandDoneMsg{reply: "resumed session s2", reload: true})
+	if m.printed != len(m.tr.blocks) {
+		t.Errorf("after the switch %d of %d blocks were printed, want all of the new session's", m.printed, len(m.tr.blocks))
+	}
+}

@@ -193,8 +193,10 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case commandDoneMsg:
 		if msg.reload {
+			// Another session or branch: in the inline mode it is printed
+			// whole, below what the scrollback holds.
 			m.tr.load(m.app.Entries())
-			m.reloaded()
+			m.printed = 0
 		}
 		if msg.err != nil {
 			m.tr.fail(msg.err.Error())
