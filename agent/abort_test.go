@@ -77,8 +77,9 @@ rules:
 		t.Errorf("events (-want +got):\n%s", diff)
 	}
 	results := toolResults(t, e.sess)
-	if len(results) != 2 || !strings.Contains(resultText(results[0]), "interrupted by the user") ||
-		!strings.Contains(resultText(results[1]), "not run") {
+	// The killed command's result says the interruption once.
+	if len(results) != 2 || !strings.HasSuffix(resultText(results[0]), "\n[interrupted by user; the command's process group was killed]") ||
+		strings.Count(resultText(results[0]), "interrupted") != 1 || !strings.Contains(resultText(results[1]), "not run") {
 		t.Fatalf("tool results: %+v", results)
 	}
 	path, _ := e.sess.Path(e.sess.Leaf())

@@ -8,7 +8,9 @@ var ErrAborted = errors.New("interrupted by user")
 
 // ErrSteerInterrupt is the cause of the context of a tool call (or a
 // boundary wait) that an interrupting steer cut short. A bash command killed
-// this way reports "bash: aborted: interrupted by a steering message".
+// this way says so in its result, as its one note of the interruption:
+// "[interrupted by a steering message; the command's process group was
+// killed]".
 var ErrSteerInterrupt = errors.New("interrupted by a steering message")
 
 // ErrBusy is returned by the methods that need the agent idle (Prompt,

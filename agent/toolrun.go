@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
@@ -49,10 +50,12 @@ func (a *Agent) runTools(ctx context.Context, calls []llm.Block, written []sessi
 			if toolCtx.Err() != nil {
 				ev.Interrupted, ev.Reason = true, interruptReason(toolCtx)
 				res.IsError = true
-				res.Content = append(res.Content, llm.Text(interruptedText(ev.Reason)))
+				if !res.Details.Aborted { // else the result says it
+					res.Content = append(res.Content, llm.Text(interruptedText(ev.Reason)))
+				}
 			}
 		}
-		e, err := a.appendBody(&session.Message{Message: llm.Message{Role: llm.RoleUser, Content: []llm.Block{res.Block(call.ID)}}})
+		e, err := a.appendBody(&session.Message{Message: llm.Message{Role: llm.RoleUser, Content: []llm.Block{res.Block(call.ID)}}, Details: resultDetails(res.Details, ev)})
 		if e.ID == "" {
 			// The session refused the write (a full disk): rebuild the view
 			// from the session, so the next request gives this call a
@@ -72,6 +75,30 @@ func (a *Agent) runTools(ctx context.Context, calls []llm.Block, written []sessi
 		a.emit(a.event(ev))
 	}
 	return written, nil
+}
+
+// ResultDetails are what the entry of a tool result keeps for user
+// interfaces, in [session.Message.Details] as JSON: the tool's details
+// and, for a call cut short, the interrupt (as [EventToolEnd] says it).
+type ResultDetails struct {
+	tools.Details
+	Interrupted bool   `json:"interrupted,omitempty"`
+	Skipped     bool   `json:"skipped,omitempty"`
+	Reason      string `json:"reason,omitempty"`
+}
+
+// resultDetails is the JSON of a result's ResultDetails; nil when there
+// is nothing to keep.
+func resultDetails(d tools.Details, ev Event) json.RawMessage {
+	rd := ResultDetails{Details: d, Interrupted: ev.Interrupted, Skipped: ev.Skipped, Reason: ev.Reason}
+	if reflect.ValueOf(rd).IsZero() {
+		return nil
+	}
+	raw, err := json.Marshal(rd)
+	if err != nil {
+		return nil // plain data: cannot fail
+	}
+	return raw
 }
 
 // invoke runs one call. Tools are found by name without asking every tool

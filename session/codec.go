@@ -77,10 +77,11 @@ type baseWire struct {
 }
 
 type messageWire struct {
-	Message    llm.Message    `json:"message"`
-	Model      string         `json:"model,omitempty"`
-	Usage      *llm.Usage     `json:"usage,omitempty"`
-	StopReason llm.StopReason `json:"stopReason,omitempty"`
+	Message    llm.Message     `json:"message"`
+	Model      string          `json:"model,omitempty"`
+	Usage      *llm.Usage      `json:"usage,omitempty"`
+	StopReason llm.StopReason  `json:"stopReason,omitempty"`
+	Details    json.RawMessage `json:"details,omitempty"`
 }
 
 type customWire struct {
@@ -182,7 +183,7 @@ func encodeEntry(e Entry) ([]byte, error) {
 	var body any
 	switch b := e.Body.(type) {
 	case *Message:
-		w := messageWire{Message: b.Message, StopReason: b.StopReason}
+		w := messageWire{Message: b.Message, StopReason: b.StopReason, Details: b.Details}
 		if w.Message.Content == nil {
 			w.Message.Content = []llm.Block{}
 		}
@@ -277,7 +278,7 @@ func decodeBody(typ string, line []byte) (body Body, known bool, err error) {
 		if w.Message.Role == "" {
 			return nil, true, errors.New("message has no role")
 		}
-		m := &Message{Message: w.Message, StopReason: w.StopReason}
+		m := &Message{Message: w.Message, StopReason: w.StopReason, Details: w.Details}
 		if w.Usage != nil {
 			m.Usage = *w.Usage
 		}

@@ -73,6 +73,10 @@ type Message struct {
 	Usage llm.Usage
 	// StopReason says why the model stopped.
 	StopReason llm.StopReason
+	// Details, on a tool result, are its facts for user interfaces (the
+	// agent's JSON: a diff, an exit code, an interrupted call), so that a
+	// resumed session shows what a live one did; no model is sent them.
+	Details json.RawMessage
 }
 
 // Custom is a message that does not come from the conversation itself:

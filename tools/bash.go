@@ -150,7 +150,10 @@ func (t *bashTool) Run(ctx context.Context, call Call) (Result, error) {
 	}
 	switch {
 	case aborted:
-		sb.WriteString("[aborted; the command's process group was killed]")
+		// The one note of the interruption: the caller adds none
+		// (Details.Aborted).
+		fmt.Fprintf(&sb, "[%v; the command's process group was killed]", context.Cause(ctx))
+		res.Details.Aborted = true
 	case timedOut:
 		fmt.Fprintf(&sb, "[timed out after %s; the command's process group was killed]", timeout)
 		res.IsError = true

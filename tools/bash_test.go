@@ -182,7 +182,7 @@ func TestBashAbort(t *testing.T) {
 	if !o.res.IsError {
 		t.Error("IsError not set on an aborted result")
 	}
-	wantText(t, o.res, "[aborted; the command's process group was killed]")
+	wantText(t, o.res, "[context canceled; the command's process group was killed]")
 	if groupAlive(pid) {
 		t.Errorf("process group %d still has live processes after the abort", pid)
 	}

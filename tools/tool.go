@@ -83,6 +83,10 @@ type Details struct {
 	ExitCode *int `json:"exit_code,omitempty"`
 	// TimedOut says a bash command hit its timeout and was killed.
 	TimedOut bool `json:"timed_out,omitempty"`
+	// Aborted says the call was cut short by its context's end and its
+	// result already says so, with the cause: a caller adds no note of
+	// its own.
+	Aborted bool `json:"aborted,omitempty"`
 	// Truncated says the output was cut to fit the limits.
 	Truncated bool `json:"truncated,omitempty"`
 	// FullOutputPath is the file holding a bash command's whole output when
@@ -120,7 +124,9 @@ func Invoke(ctx context.Context, set []Tool, call Call) Result {
 		res, err := t.Run(ctx, call)
 		if err != nil {
 			res.IsError = true
-			res.Content = append(res.Content, llm.Text(err.Error()))
+			if !res.Details.Aborted {
+				res.Content = append(res.Content, llm.Text(err.Error()))
+			}
 		}
 		return res
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/vigil-dev/vigil/internal/loopguard"
 	"github.com/vigil-dev/vigil/internal/models"
 	"github.com/vigil-dev/vigil/internal/supervise"
+	"github.com/vigil-dev/vigil/llm"
 	"github.com/vigil-dev/vigil/session"
 	"github.com/vigil-dev/vigil/tools"
 )
@@ -75,11 +76,21 @@ type app struct {
 	// warnings tell the user, once per kind, that supervision fails, on
 	// stderr and in the agent's session.
 	warnings *advisorhost.Warnings
+	// fresh is the session this app created last; left with no entry,
+	// it is removed instead of kept (release), so that a slash command,
+	// a picker or a UI closed at once leaves no empty session behind.
+	fresh *session.Session
+	// prior and priorCost are what the session had spent before the
+	// current agent was built on it (a resumed session's past), which the
+	// status line adds to the agent's own.
+	prior     llm.Usage
+	priorCost float64
 }
 
 // appOptions say which session and model to start with.
 type appOptions struct {
 	model    string // a reference; "" = modelRoles.default
+	thinking string // the model's thinking level; "" = the reference's
 	cont     bool   // continue the latest session of cwd
 	resume   string // resume a session by id, id prefix or path
 	fork     bool   // with resume or cont: go on in a copy (--fork)
@@ -88,6 +99,7 @@ type appOptions struct {
 	advModel string // the advisor's model reference; "" = modelRoles.advisor
 	approval string // --approval: ask, auto, or "" (approvalMode)
 	ui       bool   // the terminal UI runs: tools.approval applies
+	cwd      string // the working folder; "" = the process's
 }
 
 // withoutAKey ends the error of a vigil that finds no model it can use:
@@ -95,9 +107,13 @@ type appOptions struct {
 const withoutAKey = "Without a key: vigil demo (a scripted model), vigil review (zero-token detectors over this project's recorded sessions), vigil attach claude-code|codex|pi|omp (the advisor falls back to the zero-token rules reviewer), or a local model with auth: none in models.yml (docs/models.md)"
 
 func newApp(e *env, o appOptions) (*app, error) {
-	cwd, err := os.Getwd()
-	if err != nil {
-		return nil, fmt.Errorf("find the working folder: %w", err)
+	cwd := o.cwd
+	if cwd == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, fmt.Errorf("find the working folder: %w", err)
+		}
+		cwd = wd
 	}
 	a, err := newBaseApp(e, cwd, o.modelsYM)
 	if err != nil {
@@ -120,6 +136,11 @@ func newApp(e *env, o appOptions) (*app, error) {
 			fmt.Fprintf(e.stderr, "vigil: no model configured; using %s (%s; vigil models lists the others). Choose with --model provider/model, or set modelRoles.default in %s\n", a.modelRef, why, config.UserFile(a.agentDir))
 		}
 	}
+	if o.thinking != "" {
+		if a.modelRef, err = withThinking(a.modelRef, o.thinking); err != nil {
+			return nil, err
+		}
+	}
 	a.setupAdvisor(o.advisor, o.advModel)
 	var sess *session.Session
 	switch {
@@ -139,21 +160,80 @@ func newApp(e *env, o appOptions) (*app, error) {
 	case o.cont:
 		sess, err = a.continueSession(o.fork)
 		if errors.Is(err, session.ErrNotFound) {
-			sess, err = a.manager.New(a.cwd)
+			sess, err = a.newSession()
 		}
 	case o.fork:
 		err = errors.New("--fork needs the session to copy: --resume ID or --continue")
 	default:
-		sess, err = a.manager.New(a.cwd)
+		sess, err = a.newSession()
 	}
 	if err != nil {
 		return nil, lockedHint(err, o)
 	}
 	if err := a.build(sess, a.modelRef); err != nil {
-		sess.Close()
+		a.release(sess)
 		return nil, err
 	}
 	return a, nil
+}
+
+// newSession creates a session in the working folder, which release
+// removes if it is still empty then.
+func (a *app) newSession() (*session.Session, error) {
+	sess, err := a.manager.New(a.cwd)
+	if err == nil {
+		a.mu.Lock()
+		a.fresh = sess
+		a.mu.Unlock()
+	}
+	return sess, err
+}
+
+// release closes sess, and removes it when this app created it and
+// nothing was written to it. It reports whether sess is kept.
+func (a *app) release(sess *session.Session) bool {
+	a.mu.Lock()
+	fresh := a.fresh == sess
+	a.mu.Unlock()
+	if fresh && sess.Len() == 0 {
+		if err := sess.Drop(); err != nil {
+			fmt.Fprintln(a.e.stderr, "vigil:", err)
+		}
+		return false
+	}
+	if err := sess.Close(); err != nil {
+		fmt.Fprintln(a.e.stderr, "vigil:", err)
+	}
+	return true
+}
+
+// withThinking is the model reference ref at thinking level level.
+func withThinking(ref, level string) (string, error) {
+	l, err := llm.ParseThinkingLevel(level)
+	if err != nil {
+		return "", fmt.Errorf("--thinking: %w", err)
+	}
+	r, err := llm.ParseRef(ref)
+	if err != nil {
+		return "", err
+	}
+	r.Thinking = l
+	return r.String(), nil
+}
+
+// sessionSpend is what sess's replies have cost so far, in tokens and dollars
+// (models the registry cannot price cost nothing).
+func (a *app) sessionSpend(sess *session.Session) (llm.Usage, float64) {
+	price := registryPricer(a.registry)
+	var total llm.Usage
+	var cost float64
+	for ref, u := range sess.UsageByModel() {
+		total = total.Add(u)
+		if p, ok := price(ref); ok {
+			cost += p.Cost(u)
+		}
+	}
+	return total, cost
 }
 
 // newBaseApp is what every app has, with or without an agent of its own:
@@ -244,6 +324,7 @@ func (a *app) build(sess *session.Session, ref string) error {
 	if err != nil {
 		return err
 	}
+	prior, priorCost := a.sessionSpend(sess)
 	adv, err := a.startAdvisor(ag, sess, fwd, startPoint(sess))
 	if err != nil {
 		return err
@@ -256,16 +337,18 @@ func (a *app) build(sess *session.Session, ref string) error {
 	// through it.
 	a.addSpent(old.Stop())
 	a.mu.Lock()
-	defer a.mu.Unlock()
 	if a.unsub != nil {
 		a.unsub()
 	}
-	if a.sess != nil && a.sess != sess {
-		a.sess.Close()
-	}
+	prev := a.sess
 	a.ag, a.sess, a.model, a.adv, a.fwd = ag, sess, res, adv, fwd
 	a.approvals = approvals
+	a.prior, a.priorCost = prior, priorCost
 	a.unsub = ag.Subscribe(a.publish)
+	a.mu.Unlock()
+	if prev != nil && prev != sess {
+		a.release(prev)
+	}
 	return nil
 }
 
@@ -309,12 +392,13 @@ func (a *app) close() {
 	// advisor resumed publishes through it.
 	adv.Stop()
 	a.mu.Lock()
-	defer a.mu.Unlock()
 	if a.unsub != nil {
 		a.unsub()
 	}
-	if a.sess != nil {
-		a.sess.Close()
+	sess := a.sess
+	a.mu.Unlock()
+	if sess != nil {
+		a.release(sess)
 	}
 }
 

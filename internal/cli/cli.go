@@ -34,7 +34,7 @@ type cliArgs struct {
 	Run    runCmd    `cmd:"" default:"withargs" help:"Run the coding agent: vigil -p PROMPT, or --mode json|rpc."`
 	Models modelsCmd `cmd:"" help:"List the models vigil can use, and why the others cannot be used."`
 	Ask    askCmd    `cmd:"" help:"Send one prompt to a model and stream its reply."`
-	Demo   demoCmd   `cmd:"" help:"Stream scripted replies through every wire API over loopback, with no key and no network."`
+	Demo   demoCmd   `cmd:"" help:"Watch the advisor step in on a scripted session in the terminal UI: no key, no network (--wire: the wire adapters)."`
 	Review reviewCmd `cmd:"" help:"Show where recorded agent sessions went off course, with zero-token detectors: no model, no network."`
 	Eval   evalCmd   `cmd:"" help:"Score a reviewer against a labelled set of transcripts: precision, recall, delay, false flags."`
 	Trust  trustCmd  `cmd:"" help:"Trust a folder: its .vigil/config.yml may then choose models, turn the advisor on and let tools leave the project."`
@@ -114,6 +114,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		kong.Writers(stdout, stderr),
 		kong.Vars{"version": version()},
 		kong.UsageOnError(),
+		kong.Help(printHelp),
 		kong.Exit(func(code int) { panic(exitRequest{code}) }),
 	)
 	if err != nil {
@@ -130,9 +131,9 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			}
 		}
 	}()
-	kctx, err := parser.Parse(resumeArgs(args))
+	kctx, err := parser.Parse(helpArgs(resumeArgs(args)))
 	if err != nil {
-		return &exitError{code: exitUsage, err: err}
+		return &exitError{code: exitUsage, err: foreignFlagHint(err)}
 	}
 	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, lookupEnv: os.LookupEnv}
 	return kctx.Run(e)

@@ -134,7 +134,7 @@ rules:
 
 func TestDemo(t *testing.T) {
 	isolate(t)
-	out, _, err := run(t, "demo")
+	out, _, err := run(t, "demo", "--wire")
 	if err != nil {
 		t.Fatal(err)
 	}

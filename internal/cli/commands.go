@@ -29,12 +29,12 @@ func (a *app) Compact(ctx context.Context, instructions string) error {
 
 // NewSession switches to a new session in the working folder.
 func (a *app) NewSession() (string, error) {
-	sess, err := a.manager.New(a.cwd)
+	sess, err := a.newSession()
 	if err != nil {
 		return "", err
 	}
 	if err := a.build(sess, a.modelRef); err != nil {
-		sess.Close()
+		a.release(sess)
 		return "", err
 	}
 	return sess.ID(), nil

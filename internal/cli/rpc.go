@@ -40,6 +40,13 @@ func (a *app) FollowUp(message string) {
 	a.agent().FollowUp(message)
 }
 
+// Shell runs a command the user typed (the UI's !command) with the
+// current agent's bash tool, and records it in the session.
+func (a *app) Shell(ctx context.Context, command string) error {
+	_, err := a.agent().Shell(ctx, command)
+	return err
+}
+
 // Abort stops the current agent's turn.
 func (a *app) Abort() {
 	a.agent().Abort()

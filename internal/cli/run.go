@@ -23,11 +23,13 @@ type runCmd struct {
 	Prompt   []string `arg:"" optional:"" help:"The prompt, with -p or --mode json; several words are joined by spaces."`
 	Mode     string   `enum:"text,json,rpc" default:"text" help:"Output: text (the final answer), json (every event as a JSON line), rpc (JSONL commands on stdin, events and replies on stdout; see docs/rpc.md)."`
 	Continue bool     `short:"c" help:"Continue the latest session of this folder."`
-	Resume   string   `help:"Resume a session by id, id prefix or file; in the terminal UI, --resume alone opens a picker." placeholder:"ID"`
+	Resume   string   `short:"r" help:"Resume a session by id, id prefix or file; in the terminal UI, --resume (-r) alone opens a picker." placeholder:"ID"`
 	Fork     bool     `help:"With --resume or --continue: go on in a copy of that session, leaving it as it is (safe while another vigil writes it)."`
 	Model    string   `short:"m" help:"Model reference provider/model[:thinking]; default: modelRoles.default." placeholder:"REF"`
+	Thinking string   `help:"The model's thinking level: off, minimal, low, medium, high or xhigh (the same as -m REF:LEVEL)." placeholder:"LEVEL"`
 	Advisor  bool     `help:"Run the advisor, a second model that reviews the agent's steps (also: advisor.enabled)."`
 	AdvModel string   `name:"advisor-model" help:"The advisor's model reference; default: modelRoles.advisor." placeholder:"REF"`
+	Inline   bool     `help:"Terminal UI: draw in the normal screen and print the transcript into the terminal's scrollback, where it stays after vigil exits (default: the whole screen, cleared on exit)."`
 	Models   string   `name:"models-file" help:"models.yml to read instead of the agent folder's." type:"path" placeholder:"PATH"`
 	Approval string   `help:"ask: confirm each bash, write and edit call (once, for the session, or deny), as Claude Code and Codex do; auto: run them unasked, as pi and omp do. Default: tools.approval (auto) in the terminal UI, auto in -p, json and rpc modes; in -p and json modes ask denies them, as no one can answer." placeholder:"ask|auto"`
 }
@@ -50,13 +52,13 @@ func (c *runCmd) Run(e *env) error {
 		resume = ""
 	}
 	// A picker opens on the latest session, so that no empty one is made.
-	a, err := newApp(e, appOptions{model: c.Model, cont: c.Continue || pick, resume: resume, fork: c.Fork, modelsYM: c.Models, advisor: c.Advisor, advModel: c.AdvModel, approval: c.Approval, ui: ui})
+	a, err := newApp(e, appOptions{model: c.Model, thinking: c.Thinking, cont: c.Continue || pick, resume: resume, fork: c.Fork, modelsYM: c.Models, advisor: c.Advisor, advModel: c.AdvModel, approval: c.Approval, ui: ui})
 	if err != nil {
 		return err
 	}
 	defer a.close()
 	if ui {
-		return runTUI(e, a, prompt, pick)
+		return runTUI(e, a, prompt, pick, c.Inline)
 	}
 	for _, n := range a.userNotices() {
 		fmt.Fprintln(e.stderr, "vigil:", n)
@@ -89,15 +91,15 @@ func (c *runCmd) Run(e *env) error {
 // session picker. resumeArgs puts it in.
 const pickSession = "\x00pick"
 
-// resumeArgs gives a bare --resume (the last argument, or followed by
-// another flag) the value pickSession, so that vigil --resume opens the
-// picker while vigil --resume ID resumes ID.
+// resumeArgs gives a bare --resume or -r (the last argument, or followed
+// by another flag) the value pickSession, so that vigil --resume opens
+// the picker while vigil --resume ID resumes ID.
 func resumeArgs(args []string) []string {
 	for i, a := range args {
 		if a == "--" {
 			break
 		}
-		if a == "--resume" && (i == len(args)-1 || strings.HasPrefix(args[i+1], "-")) {
+		if (a == "--resume" || a == "-r") && (i == len(args)-1 || strings.HasPrefix(args[i+1], "-")) {
 			out := slices.Clone(args)
 			out[i] = "--resume=" + pickSession
 			return out

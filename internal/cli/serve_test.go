@@ -273,7 +273,7 @@ rules:
 	if err != nil {
 		t.Fatalf("stats --fleet: %v", err)
 	}
-	for _, want := range []string{"tenant acme: 1 sessions, 1 reviews", "fake/adv", fmt.Sprintf("$%.4f", wantCost)} {
+	for _, want := range []string{"tenant acme: 1 session, 1 review", "fake/adv", fmt.Sprintf("$%.4f", wantCost)} {
 		if !strings.Contains(out, want) {
 			t.Errorf("stats --fleet lacks %q:\n%s", want, out)
 		}

@@ -10,8 +10,10 @@ import (
 	"path/filepath"
 	"slices"
 	"text/tabwriter"
+	"time"
 
 	"github.com/vigil-dev/vigil/internal/stats"
+	"github.com/vigil-dev/vigil/internal/tui"
 	"github.com/vigil-dev/vigil/session"
 )
 
@@ -77,16 +79,27 @@ func writeSessions(w io.Writer, sessions []stats.Session, all bool) error {
 		}
 		return ""
 	}
-	fmt.Fprintln(tw, "SESSION\tSTARTED\t"+project("PROJECT")+"PROMPTS\tTURNS\tTOKENS\tCOST\tFILE")
+	fmt.Fprintln(tw, "SESSION\tSTARTED\tACTIVE\t"+project("PROJECT")+"PROMPTS\tTURNS\tTOKENS\tCOST\tTITLE\tFILE")
+	now := time.Now()
 	for _, s := range sessions {
 		file := s.File
 		if s.Missing {
 			file += " (gone; its artifacts remain)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s%d\t%d\t%s\t%s\t%s\n", s.ID, started(s), project(s.Cwd), s.Prompts, s.Primary.Turns,
-			tokens64(s.Primary.Tokens.Total()), cost(s.Primary), file)
+		active, title := "-", s.Title
+		if !s.Updated.IsZero() {
+			active = tui.Age(now.Sub(s.Updated))
+		}
+		if r := []rune(title); len(r) > 40 {
+			title = string(r[:39]) + "…"
+		}
+		if title == "" {
+			title = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s%d\t%d\t%s\t%s\t%s\t%s\n", s.ID, started(s), active, project(s.Cwd), s.Prompts, s.Primary.Turns,
+			tokens64(s.Primary.Tokens.Total()), cost(s.Primary), title, file)
 		child := func(name string, t stats.Transcript) {
-			fmt.Fprintf(tw, "  %s\t\t%s\t%d\t%s\t%s\t%s\n", name, project(""), t.Turns, tokens64(t.Tokens.Total()), cost(t.Usage), t.File)
+			fmt.Fprintf(tw, "  %s\t\t\t%s\t%d\t%s\t%s\t\t%s\n", name, project(""), t.Turns, tokens64(t.Tokens.Total()), cost(t.Usage), t.File)
 		}
 		// A subagent's own advisor (advisor.subagents) follows it.
 		shown := make([]bool, len(s.Advisors))
@@ -108,12 +121,7 @@ func writeSessions(w io.Writer, sessions []stats.Session, all bool) error {
 	return tw.Flush()
 }
 
-func reviews(n int) string {
-	if n == 1 {
-		return "1 review"
-	}
-	return fmt.Sprintf("%d reviews", n)
-}
+func reviews(n int) string { return tui.Plural(n, "review") }
 
 // refuseAdvisorTranscript returns an error when path is an advisor's
 // transcript: by name, or by its header's parent kind. The advisor is never

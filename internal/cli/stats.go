@@ -17,6 +17,7 @@ import (
 	"github.com/vigil-dev/vigil/internal/fleet"
 	"github.com/vigil-dev/vigil/internal/models"
 	"github.com/vigil-dev/vigil/internal/stats"
+	"github.com/vigil-dev/vigil/internal/tui"
 	"github.com/vigil-dev/vigil/llm"
 )
 
@@ -77,6 +78,11 @@ func (e *env) pricer(file string) func(llm.Ref) (llm.Price, bool) {
 		fmt.Fprintf(e.stderr, "vigil: warning: %v; pricing with the built-in catalog only\n", err)
 		reg = models.New(models.Options{LookupEnv: e.lookupEnv})
 	}
+	return registryPricer(reg)
+}
+
+// registryPricer prices models from reg.
+func registryPricer(reg *models.Registry) func(llm.Ref) (llm.Price, bool) {
 	return func(ref llm.Ref) (llm.Price, bool) {
 		res, err := reg.Resolve(ref.String())
 		if err != nil {
@@ -113,8 +119,8 @@ func parseSince(s string, now time.Time) (time.Time, error) {
 // writeStats prints a report as tables.
 func writeStats(w io.Writer, r *stats.Report, all bool) error {
 	t := r.Totals
-	fmt.Fprintf(w, "%s: %d sessions (%d files), %d prompts, %d turns, %s tokens, %s\n",
-		r.Root, t.Sessions, t.Files, t.Prompts, t.Turns, tokens64(t.Tokens.Total()), cost(t.Usage))
+	fmt.Fprintf(w, "%s: %s (%s), %s, %s, %s tokens, %s\n",
+		r.Root, tui.Plural(t.Sessions, "session"), tui.Plural(t.Files, "file"), tui.Plural(t.Prompts, "prompt"), tui.Plural(t.Turns, "turn"), tokens64(t.Tokens.Total()), cost(t.Usage))
 	if t.Sessions > 0 {
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "\nPROJECT\tSESSIONS\tPROMPTS\t"+usageHead)
@@ -268,8 +274,8 @@ func writeFleetStats(w io.Writer, url, tenant string, s fleet.UsageSummary, all 
 		unpriced += m.Unpriced
 	}
 	total := fleetUsage(s.Reviews, s.Usage, s.Cost, unpriced)
-	fmt.Fprintf(w, "fleet %s, tenant %s: %d sessions, %d reviews, %s tokens, %s\n",
-		url, tenant, s.Sessions, s.Reviews, tokens64(s.Usage.Total()), cost(total))
+	fmt.Fprintf(w, "fleet %s, tenant %s: %s, %s, %s tokens, %s\n",
+		url, tenant, tui.Plural(int(s.Sessions), "session"), tui.Plural(int(s.Reviews), "review"), tokens64(s.Usage.Total()), cost(total))
 	if len(s.Models) == 0 {
 		return nil
 	}

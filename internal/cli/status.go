@@ -14,6 +14,7 @@ import (
 	"github.com/vigil-dev/vigil/contextfiles"
 	"github.com/vigil-dev/vigil/internal/attach"
 	"github.com/vigil-dev/vigil/internal/sidecar"
+	"github.com/vigil-dev/vigil/internal/tui"
 )
 
 // statusCmd is `vigil status`: where vigil is attached, and the sidecars
@@ -148,7 +149,7 @@ func sidecarStats(ctx context.Context, sock string) (sidecar.Stats, error) {
 
 // sidecarActivity is a sidecar's Activity column.
 func sidecarActivity(st sidecar.Stats) string {
-	return fmt.Sprintf("%d hooks, %d steps, %d notes (%d Stop blocks), %d withheld", st.Hooks, st.Steps, st.Delivered, st.Blocks, st.Withheld)
+	return fmt.Sprintf("%s, %s, %s (%s), %d withheld", tui.Plural(st.Hooks, "hook"), tui.Plural(st.Steps, "step"), tui.Plural(st.Delivered, "note"), tui.Plural(st.Blocks, "Stop block"), st.Withheld)
 }
 
 func printStatus(e *env, rep statusReport) {
@@ -162,7 +163,7 @@ func printStatus(e *env, rep statusReport) {
 		case a.Attached && len(a.Missing) > 0:
 			state = fmt.Sprintf("partly attached (missing %s; run vigil attach again)", strings.Join(a.Missing, ", "))
 		case a.Attached:
-			state = fmt.Sprintf("attached: %d hooks, %s", len(a.Events), strings.Join(a.Binaries, ", "))
+			state = fmt.Sprintf("attached: %s, %s", tui.Plural(len(a.Events), "hook"), strings.Join(a.Binaries, ", "))
 			if len(a.HTTP) > 0 {
 				state += fmt.Sprintf(" (%d over HTTP to vigil hookd)", len(a.HTTP))
 			}

@@ -4,9 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/vigil-dev/vigil/internal/commands"
+	"github.com/vigil-dev/vigil/internal/stats"
 	"github.com/vigil-dev/vigil/internal/tui"
 	"github.com/vigil-dev/vigil/llm"
 	"github.com/vigil-dev/vigil/session"
@@ -16,20 +18,39 @@ import (
 // both share).
 var _ tui.App = (*app)(nil)
 
-// runTUI opens the terminal UI on a, sending prompt first when set.
-func runTUI(e *env, a *app, prompt string, pick bool) error {
+// runTUI opens the terminal UI on a, sending prompt first when set; pick
+// opens the session picker, inline keeps the transcript in the
+// terminal's scrollback.
+func runTUI(e *env, a *app, prompt string, pick, inline bool) error {
 	if !tui.IsTerminal(e.stdin) || !tui.IsTerminal(e.stdout) {
 		return notTerminal(prompt)
 	}
 	// While a run goes, the commands that change the session refuse.
 	a.busy = func() bool { return a.agent().State().Running }
-	o := tui.Options{Prompt: prompt, PickSession: pick, Cwd: a.cwd, Commands: commands.New(), In: e.stdin, Out: e.stdout}
+	o := a.tuiOptions(e, prompt)
+	o.PickSession, o.Inline = pick, inline
+	err := tui.Run(e.ctx, a, o)
+	// Once the UI has left the screen: how to come back, unless the
+	// session holds nothing (it is removed then).
+	if s := a.session(); s.Len() > 0 {
+		if inline {
+			fmt.Fprintln(e.stdout) // below the UI's last frame, which stays
+		}
+		fmt.Fprintf(e.stdout, "resume with `vigil -r %s`\n", s.ID())
+	}
+	return err
+}
+
+// tuiOptions are the UI's options for a on e's terminal, sending prompt
+// first when set.
+func (a *app) tuiOptions(e *env, prompt string) tui.Options {
+	o := tui.Options{Prompt: prompt, Cwd: a.cwd, Commands: commands.New(), In: e.stdin, Out: e.stdout}
 	o.Approval = a.approval
 	o.Notices = a.userNotices()
 	if nc, ok := e.lookupEnv("NO_COLOR"); ok {
 		o.Env = append(os.Environ(), "NO_COLOR="+nc)
 	}
-	return tui.Run(e.ctx, a, o)
+	return o
 }
 
 // notTerminal says what to run instead of the UI when there is no
@@ -58,10 +79,13 @@ func (a *app) Status() tui.Status {
 	st := ag.State()
 	a.mu.Lock()
 	res, run, on, spent := a.model, a.adv, a.advOn, a.advSpent
+	prior, priorCost := a.prior, a.priorCost
 	a.mu.Unlock()
+	// The session's past (a resumed one's) and what the agent spent since.
+	all := prior.Add(st.Usage)
 	out := tui.Status{
-		Model: res.Ref().String(), Input: st.Usage.Input, Output: st.Usage.Output, CacheRead: st.Usage.CacheRead,
-		Cost: res.Info.Price.Cost(st.Usage), Context: st.ContextTokens, Window: int64(res.Info.ContextWindow),
+		Model: res.Ref().String(), Input: all.Input, Output: all.Output, CacheRead: all.CacheRead,
+		Cost: priorCost + res.Info.Price.Cost(st.Usage), Context: st.ContextTokens, Window: int64(res.Info.ContextWindow),
 	}
 	switch {
 	case on && run != nil:
@@ -83,22 +107,28 @@ func (a *app) Models() []string {
 	return out
 }
 
-// Sessions lists this folder's sessions for /resume, most recent first.
+// Sessions lists this folder's sessions for /resume, most recent first:
+// each with its title (first prompt), last change and cost. Sessions with
+// nothing in them are left out, but for the one open now.
 func (a *app) Sessions() ([]tui.SessionInfo, error) {
-	infos, err := a.manager.List(a.cwd)
+	r, err := stats.Scan(a.manager.Root(), stats.Options{Cwd: a.cwd, Price: registryPricer(a.registry)})
+	if err != nil {
+		return nil, err
+	}
 	cur := a.session().ID()
 	var out []tui.SessionInfo
-	for _, in := range infos {
-		if strings.Contains(in.Path, "__advisor") {
+	for _, s := range r.Sessions {
+		if s.Missing || (s.Updated.IsZero() && s.ID != cur) {
 			continue
 		}
-		si := tui.SessionInfo{ID: in.Header.ID, File: in.Path, Modified: in.Modified.Local().Format("2006-01-02 15:04")}
-		if in.Header.ID == cur {
-			si.Title = "(open now)"
+		modified := s.Updated
+		if modified.IsZero() {
+			modified = s.Started
 		}
-		out = append(out, si)
+		out = append(out, tui.SessionInfo{ID: s.ID, File: s.File, Title: s.Title, Modified: modified, Cost: s.Cost, Current: s.ID == cur})
 	}
-	return out, err
+	slices.SortStableFunc(out, func(x, y tui.SessionInfo) int { return y.Modified.Compare(x.Modified) })
+	return out, nil
 }
 
 // SwitchSession opens the session id (an id, a prefix or a file) and

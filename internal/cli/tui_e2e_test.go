@@ -133,7 +133,8 @@ rules:
 
 	p.text("now sleep")
 	p.keys("Enter")
-	p.waitFor(30*time.Second, "… bash sleep 3600", "esc interrupts")
+	// A running command shows a spinner and its time so far.
+	p.waitFor(30*time.Second, "bash sleep 3600 · ", "esc interrupts")
 	p.keys("Escape")
 	// sleep 3600 outlives the wait: the interrupted mark is Esc's doing
 	// (how fast is a figure for docs/benchmarks.md, not a bound here).
@@ -152,7 +153,9 @@ rules:
 	p.waitFor(10*time.Second, "CONTINUED-after-interrupt")
 	p.text("/advisor dump")
 	p.keys("Enter")
-	p.waitFor(10*time.Second, "copied the advisor's transcript", "(OSC 52 and xclip)")
+	p.waitFor(10*time.Second, "copied the advisor's transcript", "(OSC 52 and xclip)", "# Advisor transcript")
+	p.keys("Escape") // the transcript's panel
+	p.waitFor(10*time.Second, "CONTINUED-after-interrupt")
 	data, err := os.ReadFile(clip)
 	if err != nil || !strings.Contains(string(data), "NOTE-false") {
 		t.Errorf("the clipboard holds %q (%v), want the advisor's transcript", data, err)

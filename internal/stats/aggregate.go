@@ -81,6 +81,7 @@ func (s *scanner) session(owner string, files []*file) (Session, bool) {
 	if i := slices.IndexFunc(files, func(f *file) bool { return f.path == owner && f.role == RolePrimary }); i >= 0 {
 		main = files[i]
 		sess.ID, sess.Cwd, sess.Started, sess.Prompts = main.header.ID, main.header.Cwd, main.header.Created, main.prompts
+		sess.Title, sess.Updated = main.title, main.updated
 		sess.Primary = main.usage
 	} else {
 		sess.Missing = true

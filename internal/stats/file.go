@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/vigil-dev/vigil/llm"
 	"github.com/vigil-dev/vigil/session"
@@ -29,10 +30,14 @@ const (
 
 // file is what one session file holds, once read and filtered.
 type file struct {
-	path     string
-	header   session.Header
-	role     Role
-	prompts  int
+	path    string
+	header  session.Header
+	role    Role
+	prompts int
+	// title is the first prompt's first line; updated the time of the
+	// last entry.
+	title    string
+	updated  time.Time
 	reviews  int
 	consults int
 	usage    Usage
@@ -70,6 +75,9 @@ func (s *scanner) readFile(path string, nested bool) (*file, *Problem) {
 			continue
 		}
 		f.active = true
+		if e.Time.After(f.updated) {
+			f.updated = e.Time
+		}
 		switch b := e.Body.(type) {
 		case *session.Message:
 			switch {
@@ -77,6 +85,9 @@ func (s *scanner) readFile(path string, nested bool) (*file, *Problem) {
 				f.addTurn(s, b)
 			case f.role == RolePrimary && isPrompt(b.Message):
 				f.prompts++
+				if f.title == "" {
+					f.title = titleOf(b.Message)
+				}
 			}
 		case *session.Custom:
 			if f.role == RoleAdvisor && (b.CustomType == advisorUpdate || b.CustomType == advisorReview) {
@@ -169,6 +180,22 @@ func roleOf(path string, h session.Header, nested bool) Role {
 
 // isPrompt reports whether a user message is something a person typed:
 // it holds text, and no tool result.
+// maxTitle bounds a session's title, in runes.
+const maxTitle = 120
+
+// titleOf is a prompt's first non-blank line, cut at maxTitle runes.
+func titleOf(m llm.Message) string {
+	for _, line := range strings.Split(m.Text(), "\n") {
+		if line = strings.TrimSpace(line); line != "" {
+			if r := []rune(line); len(r) > maxTitle {
+				line = string(r[:maxTitle-1]) + "…"
+			}
+			return line
+		}
+	}
+	return ""
+}
+
 func isPrompt(m llm.Message) bool {
 	text := false
 	for _, b := range m.Content {

@@ -141,6 +141,12 @@ type Session struct {
 	Missing bool `json:"missing,omitempty"`
 	// Prompts counts the user's prompts ([Role] primary only).
 	Prompts int `json:"prompts"`
+	// Title is the first prompt's first line (cut at 120 characters);
+	// "" when there is no prompt.
+	Title string `json:"title,omitempty"`
+	// Updated is the time of the session file's last entry; zero when it
+	// has none.
+	Updated time.Time `json:"updated,omitzero"`
 	Usage
 	// Primary is what the session's own file used.
 	Primary Usage `json:"primary"`

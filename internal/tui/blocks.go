@@ -2,10 +2,8 @@ package tui
 
 import (
 	"encoding/json"
-	"html"
-	"regexp"
 	"strings"
-	"sync"
+	"time"
 
 	"github.com/vigil-dev/vigil/agent"
 	"github.com/vigil-dev/vigil/llm"
@@ -47,6 +45,12 @@ type block struct {
 	interrupted        bool
 	denied             bool
 	details            *tools.Details
+	// started is when a tool call began running (zero when unknown);
+	// elapsed the running time shown and spin the spinner's frame, both
+	// advanced each second while it runs.
+	started time.Time
+	elapsed time.Duration
+	spin    int
 
 	// Notes: the advisory's severity and how it was delivered.
 	severity, delivery string
@@ -107,6 +111,7 @@ func (t *transcript) entry(e session.Entry, label string) {
 	switch b := e.Body.(type) {
 	case *session.Message:
 		t.message(b.Message, label)
+		t.resultDetails(b)
 	case *session.Custom:
 		t.custom(b)
 	case *session.Compaction:
@@ -144,6 +149,25 @@ func (t *transcript) message(m llm.Message, label string) {
 	}
 }
 
+// resultDetails gives the tool block of a recorded result what the live
+// event gave it: the diff, the exit code, the interrupted mark.
+func (t *transcript) resultDetails(m *session.Message) {
+	if len(m.Details) == 0 {
+		return
+	}
+	var rd agent.ResultDetails
+	if json.Unmarshal(m.Details, &rd) != nil {
+		return
+	}
+	for _, c := range m.Message.Content {
+		if b := t.calls[c.ID]; c.Type == llm.BlockToolResult && b != nil {
+			d := rd.Details
+			b.details, b.interrupted = &d, rd.Interrupted
+			b.changed()
+		}
+	}
+}
+
 // result completes the tool block of call id.
 func (t *transcript) result(id, text string, isError bool, d *tools.Details) *block {
 	b := t.calls[id]
@@ -163,19 +187,21 @@ func (t *transcript) result(id, text string, isError bool, d *tools.Details) *bl
 func (t *transcript) custom(c *session.Custom) {
 	text := llm.Message{Content: c.Content}.Text()
 	switch {
-	case isNote(c.CustomType):
+	case agent.IsAdvisorNote(c.CustomType):
 		delivery := noteDelivery(c.Details)
-		notes := parseAdvisories(text)
+		notes := agent.ParseAdvisories(text)
 		if len(notes) == 0 {
 			t.add(&block{kind: kindNote, delivery: delivery, text: text})
 		}
 		for _, n := range notes {
-			t.add(&block{kind: kindNote, delivery: delivery, severity: n.severity, label: n.advisor, text: n.body})
+			t.add(&block{kind: kindNote, delivery: delivery, severity: n.Severity, label: n.Advisor, text: n.Body})
 		}
 	case c.CustomType == "advisor_warning":
 		t.add(&block{kind: kindError, text: "advisor: " + text})
 	case c.CustomType == agent.CustomAborted:
 		t.add(&block{kind: kindInfo, label: "interrupted", text: strings.Trim(text, "[]")})
+	case c.CustomType == agent.CustomShell:
+		t.shell(c, text)
 	case c.CustomType == agent.CustomResume:
 		t.add(&block{kind: kindUser, label: "continue", text: text})
 	case c.Display && strings.TrimSpace(text) != "":
@@ -183,11 +209,29 @@ func (t *transcript) custom(c *session.Custom) {
 	}
 }
 
-// isNote reports whether a custom type is an advisor's note (as the agent
-// reads it: "advisor", "advisor:KIND", "advisor-KIND").
-func isNote(typ string) bool {
-	rest, ok := strings.CutPrefix(typ, agent.CustomAdvisor)
-	return ok && (rest == "" || rest[0] == ':' || rest[0] == '-')
+// shell shows a command the user ran (!command) as a call of its own:
+// the block the UI opened for it when it is the last one, or a new one
+// (a resumed session).
+func (t *transcript) shell(c *session.Custom, text string) {
+	var d agent.ShellDetails
+	_ = json.Unmarshal(c.Details, &d) // without them: the text alone
+	// The model's text repeats the command first: the block shows it.
+	if _, out, ok := strings.Cut(text, "\n$ "+d.Command+"\n"); ok {
+		text = out
+	}
+	var b *block
+	if n := len(t.blocks); n > 0 && t.blocks[n-1].kind == kindTool && t.blocks[n-1].tool == "!" && !t.blocks[n-1].done {
+		b = t.blocks[n-1]
+	} else {
+		b = t.add(&block{kind: kindTool, tool: "!", args: d.Command})
+	}
+	det := d.Details
+	if len(text) > maxResultBytes {
+		text = text[len(text)-maxResultBytes:]
+	}
+	b.args, b.result, b.done, b.details, b.interrupted = sanitize(d.Command), sanitize(text), true, &det, d.Interrupted
+	b.isError = d.Interrupted || (det.ExitCode != nil && *det.ExitCode != 0)
+	b.changed()
 }
 
 // noteDelivery reads the note's delivery (aside, steer, card, withheld)
@@ -200,22 +244,6 @@ func noteDelivery(details json.RawMessage) string {
 		return "aside"
 	}
 	return d.Delivery
-}
-
-type advisory struct{ advisor, severity, body string }
-
-var advisoryRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?s)<advisory(?: advisor="([^"]*)")?(?: severity="([^"]*)")?[^>]*>\n?(.*?)\n?</advisory>`)
-})
-
-// parseAdvisories reads the notes of an advisory text, unescaped: the UI
-// shows the note, not its markup.
-func parseAdvisories(s string) []advisory {
-	var out []advisory
-	for _, m := range advisoryRe().FindAllStringSubmatch(s, -1) {
-		out = append(out, advisory{advisor: html.UnescapeString(m[1]), severity: html.UnescapeString(m[2]), body: html.UnescapeString(m[3])})
-	}
-	return out
 }
 
 // event applies one agent event. It returns what the UI must do besides:

@@ -31,7 +31,7 @@ func (m *Model) command(line string) tea.Cmd {
 		m.overlay = m.helpOverlay()
 		return nil
 	case name == "advisor" && args == "status":
-		m.overlay = &overlay{title: "advisor status", text: m.app.AdvisorStatus()}
+		m.overlay = &overlay{title: "advisor status", text: statusPanel(m.app.AdvisorStatus())}
 		return nil
 	case name == "advisor" && (args == "dump" || args == "dump raw"):
 		return m.copyDump(args == "dump raw")
@@ -92,12 +92,17 @@ func (m *Model) openSessionPicker() tea.Cmd {
 		return nil
 	}
 	var items []pickItem
+	now := m.now()
 	for _, s := range list {
 		title := s.Title
 		if title == "" {
-			title = "(no prompt)"
+			title = "(no prompt yet)"
 		}
-		items = append(items, pickItem{label: s.Modified + "  " + s.ID + "  " + oneLine(title, 80), value: s.ID})
+		if s.Current {
+			title += "  (open now)"
+		}
+		label := fmt.Sprintf("%-12s %8s  %s  %s", Age(now.Sub(s.Modified)), fmt.Sprintf("$%.2f", s.Cost), oneLine(title, 70), s.ID)
+		items = append(items, pickItem{label: label, value: s.ID})
 	}
 	m.overlay = &overlay{title: "resume a session of this folder", items: items, pick: m.switchSession}
 	return nil
@@ -116,9 +121,11 @@ func (m *Model) switchSession(id string) tea.Cmd {
 	}
 }
 
-// copyDump copies the advisor's transcript to the clipboard: OSC 52,
-// which reaches the local clipboard through SSH and tmux, and the
-// system's clipboard tool when there is one.
+// copyDump shows the advisor's transcript in a panel and copies it to
+// the clipboard: OSC 52, which reaches the local clipboard through SSH
+// and tmux when the terminal allows it, and the system's clipboard tool
+// when there is one. What the copy did is said above the text and in the
+// transcript; a copy no tool confirmed is not called copied.
 func (m *Model) copyDump(raw bool) tea.Cmd {
 	text := m.app.AdvisorTranscript(raw)
 	if strings.TrimSpace(text) == "" {
@@ -133,14 +140,15 @@ func (m *Model) copyDump(raw bool) tea.Cmd {
 	if raw {
 		what += " (raw)"
 	}
-	size := fmt.Sprintf("%d lines, %d bytes", countLines(text), len(text))
+	size := Plural(countLines(text), "line") + ", " + Plural(len(text), "byte")
+	m.overlay = &overlay{title: what, text: text, dump: true}
 	return tea.Batch(tea.SetClipboard(text), func() tea.Msg {
 		how, err := clip(text)
 		switch {
 		case err != nil:
-			return copiedMsg{text: fmt.Sprintf("copied %s (%s) with OSC 52; %s failed: %v", what, size, how, err)}
+			return copiedMsg{text: fmt.Sprintf("could not copy %s (%s): %s failed: %v; it was also sent with OSC 52, which your terminal may refuse (tmux: set -g set-clipboard on)", what, size, how, err)}
 		case how == "":
-			return copiedMsg{text: fmt.Sprintf("copied %s (%s) with OSC 52 (your terminal must allow clipboard writes; tmux: set -g set-clipboard on)", what, size)}
+			return copiedMsg{text: fmt.Sprintf("sent %s (%s) to the terminal's clipboard with OSC 52; if your terminal refuses clipboard writes nothing was copied (tmux: set -g set-clipboard on)", what, size)}
 		}
 		return copiedMsg{text: fmt.Sprintf("copied %s (%s) to the clipboard (OSC 52 and %s)", what, size, how)}
 	})

@@ -87,7 +87,7 @@ func (m *Model) paste(s string) {
 	s = sanitize(s)
 	if n := countLines(s); n > foldLines || len(s) > foldBytes {
 		m.pastes = append(m.pastes, s)
-		s = fmt.Sprintf("[paste #%d: %d lines, %d bytes]", len(m.pastes), n, len(s))
+		s = fmt.Sprintf("[paste #%d: %s, %s]", len(m.pastes), Plural(n, "line"), Plural(len(s), "byte"))
 	}
 	m.ed.InsertString(s)
 	m.layout()
@@ -116,6 +116,9 @@ func (m *Model) expandPastes(s string) string {
 type completion struct {
 	kind  int
 	items []string
+	// descs are the items' descriptions (slash commands), shown beside
+	// them; nil for files.
+	descs []string
 	sel   int
 	// word is the text being completed: "/na" or "@src/ma".
 	word string
@@ -152,12 +155,20 @@ func (c *completion) view(t *theme, width int) string {
 		return ""
 	}
 	rows := make([]string, len(c.items))
+	pad := 0
+	for _, it := range c.items {
+		pad = max(pad, len(it))
+	}
 	for i, it := range c.items {
+		desc := ""
+		if i < len(c.descs) && c.descs[i] != "" {
+			desc = strings.Repeat(" ", pad-len(it)+2) + c.descs[i]
+		}
 		row := "  " + it
 		if i == c.sel {
-			row = t.statusHi.Render("▸ " + it)
+			row = t.statusHi.Render("▸ "+it) + t.dim.Render(desc)
 		} else {
-			row = t.dim.Render(row)
+			row = t.dim.Render(row + desc)
 		}
 		rows[i] = ansi.Truncate(row, width, "…")
 	}
@@ -169,19 +180,22 @@ func (m *Model) updateCompletion() {
 	m.comp = completion{}
 	v := m.ed.Value()
 	if strings.HasPrefix(v, "/") && !strings.ContainsAny(v, " \n") {
-		var items []string
+		var items, descs []string
 		for _, c := range m.reg.Commands() {
 			if strings.HasPrefix("/"+c.Name, v) {
 				items = append(items, "/"+c.Name)
+				descs = append(descs, c.Help)
 			}
 		}
-		for _, extra := range []string{"/resume", "/quit"} {
-			if strings.HasPrefix(extra, v) && !slices.Contains(items, extra) {
-				items = append(items, extra)
+		for _, extra := range uiCommands {
+			if strings.HasPrefix(extra[0], v) && !slices.Contains(items, extra[0]) {
+				items = append(items, extra[0])
+				descs = append(descs, extra[1])
 			}
 		}
 		if len(items) > 0 && !(len(items) == 1 && items[0] == v) {
-			m.comp = completion{kind: compCommand, items: items[:min(len(items), maxCompletions)], word: v}
+			n := min(len(items), maxCompletions)
+			m.comp = completion{kind: compCommand, items: items[:n], descs: descs[:n], word: v}
 		}
 		return
 	}
@@ -195,6 +209,13 @@ func (m *Model) updateCompletion() {
 		}
 		m.comp = completion{kind: compFile, items: items, word: word}
 	}
+}
+
+// uiCommands are the slash commands the UI answers itself that the
+// registry may not list, with what each does.
+var uiCommands = [][2]string{
+	{"/resume", "switch to another session of this folder (a picker)"},
+	{"/quit", "leave vigil"},
 }
 
 // wordBeforeCursor is the text from the last space before the cursor to

@@ -71,6 +71,7 @@ func (f *fakeApp) Resume(ctx context.Context, m string) error { return f.run(ctx
 func (f *fakeApp) Steer(m string, interrupt bool)             { f.record(fmt.Sprintf("steer:%s:%v", m, interrupt)) }
 func (f *fakeApp) FollowUp(m string)                          { f.record("follow_up:" + m) }
 func (f *fakeApp) Abort()                                     { f.record("abort") }
+func (f *fakeApp) Shell(ctx context.Context, cmd string) error { return f.run(ctx, "shell:"+cmd) }
 func (f *fakeApp) Compact(ctx context.Context, instr string) error {
 	return f.run(ctx, "compact:"+instr)
 }

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"sync"
@@ -75,6 +76,13 @@ type Model struct {
 	// approval is the tool call waiting for the user's answer; nil when
 	// none waits.
 	approval *pendingApproval
+	// printed counts the blocks the inline mode printed into the
+	// scrollback; printing says a print is on its way.
+	printed  int
+	printing bool
+	// queued are the messages sent while a run goes that the agent has
+	// not taken yet.
+	queued []queuedMsg
 }
 
 type runningTurn struct {
@@ -99,6 +107,9 @@ func New(app App, o Options) *Model {
 	m.files = newFileIndex(o.Cwd)
 	m.tr.load(app.Entries())
 	m.hist.seed(m.tr)
+	for _, n := range o.Intro {
+		m.tr.info(n)
+	}
 	for _, n := range o.Notices {
 		m.tr.add(&block{kind: kindError, text: n})
 	}
@@ -140,9 +151,23 @@ func tick() tea.Cmd {
 	return tea.Tick(time.Second, func(time.Time) tea.Msg { return tickMsg{} })
 }
 
-// Update applies one message.
+// Update applies one message; in the inline mode, it then prints what
+// finished into the scrollback.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if _, ok := msg.(printedMsg); ok {
+		m.printing = false
+	}
+	_, cmd := m.update(msg)
+	if p := m.flush(); p != nil {
+		cmd = tea.Batch(cmd, p)
+	}
+	return m, cmd
+}
+
+func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
+	case printedMsg:
+		return m, nil
 	case tea.WindowSizeMsg:
 		m.width, m.height = max(msg.Width, 20), max(msg.Height, 6)
 		m.layout()
@@ -152,12 +177,20 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case eventsMsg:
 		for _, ev := range msg {
+			m.delivered(ev)
 			if m.tr.event(ev) {
 				m.tr.load(m.app.Entries())
+				m.reloaded()
+			}
+			if b := m.tr.calls[ev.ToolCallID]; ev.Type == agent.EventToolStart && b != nil {
+				b.started = m.now()
 			}
 			m.approvalEvent(ev)
 		}
 		m.refresh()
+		if m.state.QueuedSteers+m.state.QueuedFollowUps == 0 {
+			m.queued = nil
+		}
 		return m, nil
 	case turnDoneMsg:
 		m.turn = nil
@@ -168,7 +201,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case commandDoneMsg:
 		if msg.reload {
+			// Another session or branch: in the inline mode it is printed
+			// whole, below what the scrollback holds.
 			m.tr.load(m.app.Entries())
+			m.printed = 0
 		}
 		if msg.err != nil {
 			m.tr.fail(msg.err.Error())
@@ -179,11 +215,16 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case copiedMsg:
 		m.tr.info(msg.text)
+		if m.overlay != nil && m.overlay.dump {
+			m.overlay.text = msg.text + "\n\n" + m.overlay.text
+			m.overlay.dump = false
+		}
 		return m, nil
 	case pickSessionsMsg:
 		return m, m.openSessionPicker()
 	case tickMsg:
 		m.refresh()
+		m.tickTools()
 		return m, tick()
 	case tea.PasteStartMsg:
 		m.pasteStart()
@@ -207,6 +248,18 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
 	m.ed, cmd = m.ed.Update(msg)
 	return m, cmd
+}
+
+// tickTools advances the spinner and the elapsed time of the tool calls
+// that run.
+func (m *Model) tickTools() {
+	now := m.now()
+	for _, b := range m.tr.calls {
+		if !b.done && !b.started.IsZero() {
+			b.elapsed, b.spin = now.Sub(b.started), b.spin+1
+			b.changed()
+		}
+	}
 }
 
 // refresh reads the status line's facts.
@@ -351,11 +404,16 @@ func (m *Model) submit(text string, followUp bool) tea.Cmd {
 	if strings.HasPrefix(text, "/") {
 		return m.command(text)
 	}
+	if cmd, ok := strings.CutPrefix(text, "!"); ok && strings.TrimSpace(cmd) != "" {
+		return m.shell(strings.TrimSpace(cmd))
+	}
 	if m.Running() {
 		if followUp {
 			m.app.FollowUp(text)
+			m.queue("follow-up", text)
 		} else {
 			m.app.Steer(text, false)
+			m.queue("steer", text)
 		}
 		m.refresh()
 		return nil
@@ -375,6 +433,18 @@ func (m *Model) submit(text string, followUp bool) tea.Cmd {
 	})
 }
 
+// shell runs !command: the command at once, with no model, shown as a
+// running call until the session records it (a shell entry).
+func (m *Model) shell(command string) tea.Cmd {
+	if m.Running() {
+		m.tr.fail("!" + command + ": a turn is running; wait for idle or interrupt it first")
+		return nil
+	}
+	// A call id of the UI's own, so that the spinner turns for it.
+	m.tr.add(&block{kind: kindTool, tool: "!", args: command, started: m.now(), callID: fmt.Sprintf("!%d", len(m.tr.blocks))})
+	return m.start(func(ctx context.Context) error { return m.app.Shell(ctx, command) })
+}
+
 // start runs fn as the UI's turn; its end arrives as turnDoneMsg.
 func (m *Model) start(fn func(ctx context.Context) error) tea.Cmd {
 	ctx, cancel := context.WithCancelCause(context.Background())
@@ -392,7 +462,7 @@ func (m *Model) start(fn func(ctx context.Context) error) tea.Cmd {
 // the editor and the status line.
 func (m *Model) View() tea.View {
 	v := tea.NewView(m.Frame())
-	v.AltScreen = true
+	v.AltScreen = !m.opts.Inline
 	v.WindowTitle = "vigil"
 	return v
 }
@@ -401,10 +471,20 @@ func (m *Model) View() tea.View {
 func (m *Model) Frame() string {
 	var parts []string
 	h := m.transcriptHeight()
-	if m.overlay != nil {
+	switch {
+	case m.overlay != nil && m.opts.Inline:
+		parts = append(parts, m.overlay.view(m, m.width, min(h, 16)))
+	case m.overlay != nil:
 		parts = append(parts, m.overlay.view(m, m.width, h))
-	} else {
+	case m.opts.Inline:
+		if live := m.inlineLines(h); len(live) > 0 {
+			parts = append(parts, strings.Join(live, "\n"))
+		}
+	default:
 		parts = append(parts, strings.Join(m.transcriptLines(h), "\n"))
+	}
+	if q := m.queuedLines(); len(q) > 0 {
+		parts = append(parts, strings.Join(q, "\n"))
 	}
 	if m.approval != nil {
 		// The prompt takes the editor's place until it is answered.
@@ -426,9 +506,9 @@ func (m *Model) layout() {
 
 // transcriptHeight is the rows the transcript has.
 func (m *Model) transcriptHeight() int {
-	used := m.ed.Height() + len(m.statusRows()) + m.comp.height()
+	used := m.ed.Height() + len(m.statusRows()) + m.comp.height() + len(m.queued)
 	if m.approval != nil {
-		used = m.approvalHeight() + len(m.statusRows())
+		used = m.approvalHeight() + len(m.statusRows()) + len(m.queued)
 	}
 	return max(m.height-used, 1)
 }

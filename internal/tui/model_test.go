@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -188,6 +189,17 @@ func TestCompletion(t *testing.T) {
 	m := newTestModel(t, app)
 	press(m, "/adv")
 	assertContains(t, plain(m), "▸ /advisor")
+	// Each command is offered with what it does.
+	for i, it := range m.comp.items {
+		if i >= len(m.comp.descs) || m.comp.descs[i] == "" {
+			t.Errorf("%s is offered with no description", it)
+		} else {
+			assertContains(t, plain(m), it+"  "+m.comp.descs[i][:20])
+		}
+	}
+	m2 := newTestModel(t, app)
+	press(m2, "/re")
+	assertContains(t, plain(m2), "/resume  switch to another session of this folder")
 	press(m, "tab")
 	if v := m.ed.Value(); v != "/advisor " {
 		t.Errorf("tab = %q, want /advisor", v)
@@ -223,7 +235,8 @@ func TestAdvisorCommands(t *testing.T) {
 	m := newTestModel(t, app)
 	m.opts.Clipboard = func(s string) (string, error) { copied = s; return "xclip", nil }
 	runCmd(m, press(m, "/advisor status", "enter")[15])
-	assertContains(t, plain(m), "advisor status", "Advisor is enabled (fake/adv). Reviews: 3.")
+	// A panel: one sentence a line.
+	assertContains(t, plain(m), "advisor status", "│ Advisor is enabled (fake/adv). │", "│ Reviews: 3. │")
 	press(m, "esc")
 	if m.overlay != nil {
 		t.Fatal("esc left the panel open")
@@ -233,12 +246,44 @@ func TestAdvisorCommands(t *testing.T) {
 	if copied != "user: hi\nadvisor: ok\ntrue" {
 		t.Errorf("copied %q, want the raw transcript", copied)
 	}
+	// The transcript is shown in a panel, headed by what the copy did,
+	// and the copy is said in the transcript too.
+	assertContains(t, plain(m), "the advisor's transcript (raw)", "│ user: hi", "│ advisor: ok")
+	if m.overlay == nil || !strings.HasPrefix(m.overlay.text, "copied the advisor's transcript (raw) (3 lines, 25 bytes) to the clipboard (OSC 52 and xclip)\n\nuser: hi") {
+		t.Errorf("the panel does not open with the copy's outcome: %+v", m.overlay)
+	}
+	press(m, "esc")
 	assertContains(t, plain(m), "copied the advisor's transcript (raw) (3 lines, 25 bytes) to the clipboard (OSC 52 and xclip)")
+
+	// With no clipboard tool, OSC 52 alone is not called a copy.
+	m.opts.Clipboard = func(string) (string, error) { return "", nil }
+	cmds = press(m, "/advisor dump", "enter")
+	runCmd(m, cmds[len(cmds)-1])
+	press(m, "esc")
+	f := plain(m)
+	assertContains(t, f, "sent the advisor's transcript (3 lines, 26 bytes) to the terminal's clipboard with OSC 52; if your terminal refuses clipboard writes nothing was copied")
+	if strings.Contains(f, "copied the advisor's transcript (3") {
+		t.Errorf("an unconfirmed copy is called copied:\n%s", f)
+	}
+}
+
+// TestStatusPanel lays the advisor's status paragraph out one sentence a
+// line, labels in a column.
+func TestStatusPanel(t *testing.T) {
+	got := statusPanel("Advisor is enabled (anthropic/claude-haiku-5), $0.0123. Reviews: 4 (0 failed attempts). Health: running. Notes: 2 delivered.\nWarning: its last 3 reviews ended in prose.")
+	want := "Advisor is enabled (anthropic/claude-haiku-5), $0.0123.\n" +
+		"Reviews: 4 (0 failed attempts).\n" +
+		"Health:  running.\n" +
+		"Notes:   2 delivered.\n" +
+		"Warning: its last 3 reviews ended in prose."
+	if got != want {
+		t.Errorf("statusPanel:\n%s\nwant:\n%s", got, want)
+	}
 }
 
 // Other commands go to the registry; /model alone is a picker.
 func TestCommandsAndPickers(t *testing.T) {
-	app := &fakeApp{status: sampleStatus(), sessions: []SessionInfo{{ID: "abc123", Modified: "2026-12-01 10:00", Title: "old work"}}}
+	app := &fakeApp{status: sampleStatus(), sessions: []SessionInfo{{ID: "abc123", Modified: time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC), Title: "old work"}}}
 	m := newTestModel(t, app)
 	cmds := press(m, "/session", "enter")
 	runCmd(m, cmds[len(cmds)-1])

@@ -15,6 +15,9 @@ type overlay struct {
 	// text is a reading panel's content; scroll its first shown line.
 	text   string
 	scroll int
+	// dump marks the advisor's transcript panel, which the copy's outcome
+	// heads when it arrives.
+	dump bool
 	// A picker: its items, the filter typed, the selection, and what
 	// picking does.
 	items  []pickItem
@@ -138,6 +141,7 @@ func (o *overlay) view(m *Model, width, h int) string {
 // keyHelp lists the UI's keys for ? and /help.
 var keyHelp = [][2]string{
 	{"enter", "send; while a run goes, steer it (delivered at the next step)"},
+	{"!command", "run the command now, without the model; the model reads it next"},
 	{"alt+enter", "queue a follow-up for the end of the run"},
 	{"ctrl+j, shift+enter, \\ enter", "new line"},
 	{"esc", "interrupt the run (advice raised meanwhile waits as a card)"},

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"strings"
+	"time"
 
 	"charm.land/glamour/v2"
 	"charm.land/lipgloss/v2"
@@ -116,7 +117,7 @@ func (r *renderer) render(b *block, width, flags int) string {
 	case kindThinking:
 		n := strings.Count(strings.TrimSpace(b.text), "\n") + 1
 		if flags&flagThinking == 0 {
-			return t.thinking.Render(fmt.Sprintf("∴ thinking (%d lines, ctrl+t shows)", n))
+			return t.thinking.Render(fmt.Sprintf("∴ thinking (%s, ctrl+t shows)", Plural(n, "line")))
 		}
 		return t.thinking.Render("∴ " + indentRest(wrap(b.text, width-2), 2))
 	case kindTool:
@@ -205,11 +206,14 @@ func (r *renderer) renderMarkdown(text string, width int) string {
 	return trimBlankLines(out)
 }
 
+// spinner are the frames of a running tool's mark.
+var spinner = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
+
 // tool renders a tool call: its name and arguments, its state, and a
 // summary of its result that ctrl+o expands.
 func (r *renderer) tool(b *block, width, flags int) string {
 	t := r.theme
-	mark := t.running.Render("…")
+	mark := t.running.Render(spinner[b.spin%len(spinner)])
 	switch {
 	case b.interrupted:
 		mark = t.bad.Render("⊘")
@@ -219,10 +223,13 @@ func (r *renderer) tool(b *block, width, flags int) string {
 		mark = t.ok.Render("✓")
 	}
 	head := mark + " " + t.toolName.Render(b.tool) + " " + t.toolArgs.Render(b.args)
-	head = ansi.Truncate(head, width, "…")
 	if !b.done {
-		return head
+		if b.elapsed >= time.Second {
+			head += t.dim.Render(" · " + b.elapsed.Truncate(time.Second).String())
+		}
+		return ansi.Truncate(head, width, "…")
 	}
+	head = ansi.Truncate(head, width, "…")
 	expand := flags&flagExpand != 0
 	var body []string
 	summary := ""
@@ -236,11 +243,11 @@ func (r *renderer) tool(b *block, width, flags int) string {
 		}
 		body = r.diff(sanitize(d.Diff), limit)
 	case d != nil && d.Matches > 0:
-		summary = fmt.Sprintf("%d matches", d.Matches)
+		summary = Plural(d.Matches, "match")
 		body = headLines(b.result, 3, expand, 200)
 	case b.tool == "bash" || (d != nil && d.ExitCode != nil):
 		n := countLines(b.result)
-		summary = fmt.Sprintf("%d lines", n)
+		summary = Plural(n, "line")
 		if d != nil && d.ExitCode != nil {
 			summary += fmt.Sprintf(", exit %d", *d.ExitCode)
 		}
@@ -249,7 +256,7 @@ func (r *renderer) tool(b *block, width, flags int) string {
 		}
 		body = tailLines(b.result, 4, expand, 200)
 	case b.tool == "read":
-		summary = fmt.Sprintf("%d lines", countLines(b.result))
+		summary = Plural(countLines(b.result), "line")
 		if expand {
 			body = headLines(b.result, 0, true, 200)
 		}

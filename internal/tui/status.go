@@ -30,10 +30,10 @@ func (m *Model) statusRows() []string {
 		if a.Reviewing {
 			state = "reviewing"
 			if a.Backlog > 0 {
-				state += fmt.Sprintf(" (%d steps)", a.Backlog)
+				state += " (" + Plural(a.Backlog, "step") + ")"
 			}
 		}
-		row := t.statusHi.Render("advisor") + t.status.Render(" "+a.Model+" · "+state+fmt.Sprintf(" · %d reviews · $%.4f", a.Reviews, a.Cost)+contextUse(a.Context, a.Window))
+		row := t.statusHi.Render("advisor") + t.status.Render(" "+a.Model+" · "+state+fmt.Sprintf(" · %s · $%.4f", Plural(a.Reviews, "review"), a.Cost)+contextUse(a.Context, a.Window))
 		if a.Warning != "" {
 			row += " " + t.bad.Render("⚠ "+a.Warning)
 		}

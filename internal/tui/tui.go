@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/term"
 
 	"github.com/vigil-dev/vigil/agent"
 	"github.com/vigil-dev/vigil/internal/commands"
@@ -28,6 +30,10 @@ type App interface {
 	FollowUp(message string)
 	// Abort stops the running turn at once, as the user's Esc.
 	Abort()
+	// Shell runs a command the user typed as !command, with the agent's
+	// bash tool and without the model, and records it in the session for
+	// the model to read next; ctx ending stops it.
+	Shell(ctx context.Context, command string) error
 	// Compact summarises older history now.
 	Compact(ctx context.Context, instructions string) error
 	// Command runs any other slash command line, "/name args".
@@ -94,10 +100,15 @@ type AdvisorStatus struct {
 // SessionInfo is one session /resume offers.
 type SessionInfo struct {
 	ID, File string
-	// Title is its first prompt, or "" when unknown.
+	// Title is its first prompt, or "" when it has none.
 	Title string
-	// Modified is when it last changed, as text.
-	Modified string
+	// Modified is when it last changed.
+	Modified time.Time
+	// Cost is what it spent in dollars, its subagents and advisors
+	// included.
+	Cost float64
+	// Current says it is the session open now.
+	Current bool
 }
 
 // Options configure the UI.
@@ -114,6 +125,13 @@ type Options struct {
 	// write and edit wait for the user's y, a or n) or "auto" (they run
 	// unasked); "" says nothing.
 	Approval string
+	// Inline draws the UI in the terminal's normal screen, printing the
+	// transcript into its scrollback as it is written, where it stays
+	// after the UI exits, instead of taking the whole (alternate) screen.
+	Inline bool
+	// Intro are lines of the UI's own shown first, before the notices
+	// (the demo says its models are scripted).
+	Intro []string
 	// Cwd is the folder @ completes files from.
 	Cwd string
 	// Commands is the slash-command registry /help and completion use.
@@ -131,14 +149,11 @@ type Options struct {
 // terminal.
 var ErrNotTerminal = errors.New("not a terminal")
 
-// IsTerminal reports whether f is a terminal.
+// IsTerminal reports whether f is a terminal: a file the terminal
+// ioctls answer on, so that a character device such as /dev/null is not.
 func IsTerminal(f any) bool {
 	file, ok := f.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := file.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	return ok && term.IsTerminal(file.Fd())
 }
 
 // Run opens the UI on app and returns when the user quits or ctx ends.
