@@ -43,7 +43,6 @@ var cliWiringTypes = map[string]string{
 	"modelEntryJSON": "the models command's --json output",
 	"sessionsJSON":   "the sessions command's --json output",
 	"statusReport":   "the status command's --json output",
-	"attachedStatus": "the status command's --json output: one agent's attachment",
 	"sidecarStatus":  "the status command's --json output: one live sidecar",
 }
 

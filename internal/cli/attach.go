@@ -135,15 +135,10 @@ func (c *attachCmd) binary(e *env) (string, error) {
 // hooksFile is the file attach and detach edit: Claude Code's project or
 // user settings, or Codex's $CODEX_HOME/hooks.json.
 func (e *env) hooksFile(agent attach.Agent, project string, user bool) (string, error) {
-	home, err := e.home()
+	loc, err := e.locations()
 	if err != nil {
 		return "", err
 	}
-	loc := attach.Locations{Home: home}
-	if d, ok := e.lookupEnv("CODEX_HOME"); ok && d != "" {
-		loc.CodexHome = d
-	}
-	loc.PiAgent, _ = e.lookupEnv("PI_CODING_AGENT_DIR")
 	if agent == attach.Codex {
 		if project != "" {
 			return "", &exitError{code: exitUsage, err: errors.New("--project is for claude-code: Codex's hooks go into $CODEX_HOME/hooks.json (default ~/.codex/hooks.json)")}
@@ -165,6 +160,21 @@ func (e *env) hooksFile(agent attach.Agent, project string, user bool) (string, 
 	}
 	loc.Project = project
 	return loc.File(agent, attach.Project)
+}
+
+// locations is where the agents' settings files are, from HOME,
+// CODEX_HOME and PI_CODING_AGENT_DIR.
+func (e *env) locations() (attach.Locations, error) {
+	home, err := e.home()
+	if err != nil {
+		return attach.Locations{}, err
+	}
+	loc := attach.Locations{Home: home}
+	if d, ok := e.lookupEnv("CODEX_HOME"); ok && d != "" {
+		loc.CodexHome = d
+	}
+	loc.PiAgent, _ = e.lookupEnv("PI_CODING_AGENT_DIR")
+	return loc, nil
 }
 
 // home is the user's home folder: $HOME, else the system's idea of it.

@@ -29,7 +29,8 @@ func (c *attachCmd) runExtension(e *env, agent attach.Agent) error {
 		}
 	}
 	r.Path, _ = e.lookupEnv("PATH")
-	r.PiAgentDir = e.piAgentDir()
+	loc, _ := e.locations()
+	r.PiAgentDir = loc.PiAgentDir()
 	if r.Scope == attach.Project {
 		r.UserFile, _ = e.hooksFile(agent, "", true)
 	}
@@ -86,15 +87,6 @@ func (e *env) extensionRequest(agent attach.Agent, project string, user bool, fi
 		r.File, err = e.hooksFile(agent, project, true)
 	}
 	return r, err
-}
-
-// piAgentDir is pi's agent folder: $PI_CODING_AGENT_DIR, else ~/.pi/agent.
-func (e *env) piAgentDir() string {
-	if d, ok := e.lookupEnv("PI_CODING_AGENT_DIR"); ok && d != "" {
-		return d
-	}
-	home, _ := e.home()
-	return filepath.Join(home, ".pi", "agent")
 }
 
 // followFormat is the transcript format a sidecar follows for agent.
