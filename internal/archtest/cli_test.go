@@ -43,7 +43,6 @@ var cliWiringTypes = map[string]string{
 	"modelEntryJSON": "the models command's --json output",
 	"sessionsJSON":   "the sessions command's --json output",
 	"statusReport":   "the status command's --json output",
-	"attachedStatus": "the status command's --json output: one agent's attachment",
 	"sidecarStatus":  "the status command's --json output: one live sidecar",
 }
 
@@ -57,7 +56,7 @@ var newHomes = []struct {
 	{"internal/supervise", []string{"advisor", "agent", "config", "contextfiles", "history", "internal/advisorhost", "internal/fleet", "internal/models", "internal/replay", "internal/rulesadvisor", "llm", "rules", "session"}, "builds a session's advisor in any mode for any host from the settings, the roster and the models (vigil's agent's through advisorhost, a replay's for vigil eval); the sidecar and the CLI stay outside it"},
 	{"internal/commands", nil, "the slash commands act on the Target interface they are given, nothing else"},
 	{"internal/rpc", []string{"agent", "internal/commands"}, "the RPC server drives an App interface and writes the agent's events; it parses slash commands as the registry does"},
-	{"internal/tui", []string{"agent", "internal/commands", "session", "llm", "tools"}, "the terminal UI drives an App interface, shows the agent's events and the session's entries, and lists the registry's commands"},
+	{"internal/tui", []string{"agent", "internal/commands", "session", "llm", "tools", "internal/words"}, "the terminal UI drives an App interface, shows the agent's events and the session's entries, and lists the registry's commands"},
 }
 
 // cliListed is what TestCLIOnlyWires needs of each package.

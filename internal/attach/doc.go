@@ -71,5 +71,13 @@
 // warning. [PlanMCPAttach] and [PlanMCPDetach] make the [Plan]s.
 //
 // [Status] reports, for each agent and scope, whether vigil is attached and
-// with which binary, and its MCP server ([MCPStatus]).
+// with which binary, and its MCP server ([MCPStatus]); [Attachment.Report]
+// is its row in `vigil status`.
+//
+// # The commands
+//
+// [Request.Attach] and [Request.Detach] are `vigil attach` and `vigil
+// detach` once the command line has found the files: they make the
+// plans above, write them (or print their diffs for a dry run) and say
+// what they did.
 package attach

@@ -3,11 +3,9 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/vigil-dev/vigil/contextfiles"
 	"github.com/vigil-dev/vigil/internal/attach"
@@ -45,16 +43,14 @@ func (c *attachCmd) Run(e *env) error {
 	if c.File != "" {
 		return &exitError{code: exitUsage, err: errors.New("--file is for pi and omp: vigil's extension")}
 	}
-	file, err := e.hooksFile(agent, c.Project, c.User)
+	r, err := e.request(agent, c.Project, c.User, c.DryRun)
 	if err != nil {
 		return err
 	}
-	binary, err := c.binary(e)
-	if err != nil {
+	if r.Binary, err = c.binary(e); err != nil {
 		return err
 	}
-	hookURL := ""
-	var newHookd func() error // writes hookd.json, when there is none yet
+	r.NoMCP = c.NoMCP
 	if c.HTTP {
 		if agent != attach.ClaudeCode {
 			return &exitError{code: exitUsage, err: errors.New("--http is for claude-code: Codex has only command hooks")}
@@ -67,174 +63,12 @@ func (c *attachCmd) Run(e *env) error {
 		if err != nil {
 			return err
 		}
-		hookURL = cfg.URL(string(agent))
+		r.HookURL = cfg.URL(string(agent))
 		if isNew {
-			newHookd = func() error { return saveHookdConfig(agentDir, cfg) }
+			r.NewHookd, r.HookdFile = func() error { return saveHookdConfig(agentDir, cfg) }, hookdFile(agentDir)
 		}
 	}
-	plan, err := attach.PlanAttach(file, agent, binary, hookURL)
-	if err != nil {
-		return err
-	}
-	// What an older vigil wrote into the project's shared settings.json
-	// moves out of it.
-	var sharedPlan *attach.Plan
-	if shared := sharedFile(agent, file); shared != "" {
-		if sharedPlan, err = attach.PlanDetach(shared, agent); err != nil {
-			return err
-		}
-		warn(e.stderr, sharedPlan.Warnings)
-	}
-	var mcpPlan, sharedMCPPlan *attach.Plan
-	if !c.NoMCP {
-		loc, scope, err := e.mcpLocations(agent, file, c.User)
-		if err != nil {
-			return err
-		}
-		mcpFile, err := loc.MCPFile(agent, scope)
-		if err != nil {
-			return err
-		}
-		if mcpPlan, err = attach.PlanMCPAttachIn(mcpFile, loc.MCPProject(agent, scope), agent, attach.MCPBinary(binary)); err != nil {
-			return err
-		}
-		warn(e.stderr, mcpPlan.Warnings)
-		// An older vigil registered the project's server in the shared
-		// .mcp.json.
-		if shared := loc.SharedMCPFile(agent, scope); shared != "" {
-			if sharedMCPPlan, err = attach.PlanMCPDetach(shared, agent); err != nil {
-				return err
-			}
-		}
-	}
-	warn(e.stderr, plan.Warnings)
-	name := agentName(agent)
-	if !plan.Changed() && !mcpPlan.Changed() && !sharedPlan.Changed() && !sharedMCPPlan.Changed() && newHookd == nil {
-		fmt.Fprintf(e.stdout, "vigil is already attached to %s in %s: nothing to change.\n", name, file)
-		if mcpPlan != nil && mcpPlan.Registered() {
-			fmt.Fprintf(e.stdout, "Its MCP server (ask_advisor) is registered in %s.\n", mcpWhere(mcpPlan))
-		}
-		if agent == attach.Codex {
-			fmt.Fprint(e.stdout, codexTrustNote(file))
-		}
-		return nil
-	}
-	if c.DryRun {
-		fmt.Fprint(e.stdout, plan.Diff())
-		fmt.Fprint(e.stdout, sharedPlan.Diff())
-		fmt.Fprint(e.stdout, mcpPlan.Diff())
-		fmt.Fprint(e.stdout, sharedMCPPlan.Diff())
-		for _, p := range []*attach.Plan{plan, sharedPlan, mcpPlan, sharedMCPPlan} {
-			if p != nil && p.Changed() {
-				fmt.Fprintf(e.stdout, "dry run: %s not written.\n", p.File)
-			}
-		}
-		if newHookd != nil {
-			agentDir, _ := e.agentDir()
-			fmt.Fprintf(e.stdout, "dry run: %s (vigil hookd's address and secret) not written.\n", hookdFile(agentDir))
-		}
-		return nil
-	}
-	if newHookd != nil {
-		if err := newHookd(); err != nil {
-			return err
-		}
-	}
-	backup, err := plan.Write(time.Now())
-	if err != nil {
-		return err
-	}
-	if sharedPlan.Changed() {
-		if _, err := sharedPlan.Write(time.Now()); err != nil {
-			return err
-		}
-		fmt.Fprintf(e.stdout, "vigil's hooks moved out of %s, which is shared with the project, into %s (not shared: the hooks name your vigil binary, and hookd's secret).\n", sharedPlan.File, file)
-	}
-	if plan.Changed() {
-		fmt.Fprintf(e.stdout, "vigil attached to %s in %s:\n", name, file)
-		writeChanges(e.stdout, plan.Changes)
-		fmt.Fprintf(e.stdout, "  command: %s\n", attach.Command(binary, agent))
-		if hookURL != "" {
-			fmt.Fprintf(e.stdout, "  http:    %s (vigil hookd; the secret in the path keeps other local programs out)\n", hookURL)
-		}
-		if backup != "" {
-			fmt.Fprintf(e.stdout, "  backup:  %s\n", backup)
-		}
-	} else {
-		fmt.Fprintf(e.stdout, "vigil's hooks are already in %s.\n", file)
-	}
-	if sharedFile(agent, file) != "" {
-		if err := excludeFromGit(e, file); err != nil {
-			return err
-		}
-	}
-	if mcpPlan.Changed() {
-		if err := writeMCP(e, mcpPlan, "registered"); err != nil {
-			return err
-		}
-	}
-	if sharedMCPPlan.Changed() {
-		if err := writeMCP(e, sharedMCPPlan, ""); err != nil {
-			return err
-		}
-	}
-	switch agent {
-	case attach.ClaudeCode:
-		fmt.Fprintln(e.stdout, "Claude Code reads hooks and MCP servers when a session starts: sessions already running keep the ones they had.")
-	case attach.Codex:
-		fmt.Fprint(e.stdout, codexTrustNote(file))
-	}
-	return nil
-}
-
-// writeMCP writes the plan of vigil's MCP entry and says what it did.
-func writeMCP(e *env, p *attach.Plan, verb string) error {
-	backup, err := p.Write(time.Now())
-	if err != nil {
-		return err
-	}
-	for _, ch := range p.Changes {
-		switch ch.Action {
-		case attach.Removed:
-			fmt.Fprintf(e.stdout, "vigil's MCP server (ask_advisor) removed from %s (%s).\n", mcpWhere(p), ch.Event)
-		default:
-			fmt.Fprintf(e.stdout, "vigil's MCP server (ask_advisor) %s in %s as %s: %s\n", verb, mcpWhere(p), ch.Event, ch.Now)
-		}
-	}
-	if p.Remove {
-		fmt.Fprintf(e.stdout, "  %s held nothing else and is removed.\n", p.File)
-	}
-	if backup != "" {
-		fmt.Fprintf(e.stdout, "  backup:  %s\n", backup)
-	}
-	return nil
-}
-
-// mcpLocations says where agent's MCP servers are registered beside its
-// hooks file ([attach.Locations.MCPFile], MCPProject, SharedMCPFile at
-// the scope returned): for Claude Code, ~/.claude.json, under the
-// project (its local scope: hooks in PROJECT/.claude/settings.local.json)
-// or, with --user, at the top level; Codex's config.toml beside its
-// hooks.json.
-func (e *env) mcpLocations(agent attach.Agent, hooksFile string, user bool) (attach.Locations, attach.Scope, error) {
-	home, err := e.home()
-	if err != nil {
-		return attach.Locations{}, attach.User, err
-	}
-	loc := attach.Locations{Home: home, CodexHome: filepath.Dir(hooksFile)}
-	scope := attach.User
-	if agent == attach.ClaudeCode && !user {
-		loc.Project, scope = filepath.Dir(filepath.Dir(hooksFile)), attach.Project
-	}
-	return loc, scope, nil
-}
-
-// mcpWhere names where an MCP plan registers the server.
-func mcpWhere(p *attach.Plan) string {
-	if p.MCPProject != "" {
-		return fmt.Sprintf("%s (for %s only, not shared)", p.File, p.MCPProject)
-	}
-	return p.File
+	return r.Attach(e.ctx)
 }
 
 func (c *detachCmd) Run(e *env) error {
@@ -248,152 +82,24 @@ func (c *detachCmd) Run(e *env) error {
 	if c.File != "" {
 		return &exitError{code: exitUsage, err: errors.New("--file is for pi and omp: vigil's extension")}
 	}
-	file, err := e.hooksFile(agent, c.Project, c.User)
+	r, err := e.request(agent, c.Project, c.User, c.DryRun)
 	if err != nil {
 		return err
 	}
-	plans := []*attach.Plan{}
-	plan, err := attach.PlanDetach(file, agent)
-	if err != nil {
-		return err
-	}
-	plans = append(plans, plan)
-	// An older vigil wrote the project's hooks into settings.json.
-	if shared := sharedFile(agent, file); shared != "" {
-		sharedPlan, err := attach.PlanDetach(shared, agent)
-		if err != nil {
-			return err
-		}
-		plans = append(plans, sharedPlan)
-	}
-	loc, scope, err := e.mcpLocations(agent, file, c.User)
-	if err != nil {
-		return err
-	}
-	mcpFile, err := loc.MCPFile(agent, scope)
-	if err != nil {
-		return err
-	}
-	mcpPlan, err := attach.PlanMCPDetachIn(mcpFile, loc.MCPProject(agent, scope), agent)
-	if err != nil {
-		return err
-	}
-	mcpPlans := []*attach.Plan{mcpPlan}
-	if shared := loc.SharedMCPFile(agent, scope); shared != "" {
-		p, err := attach.PlanMCPDetach(shared, agent)
-		if err != nil {
-			return err
-		}
-		mcpPlans = append(mcpPlans, p)
-	}
-	name := agentName(agent)
-	changed := false
-	for _, p := range append(plans, mcpPlans...) {
-		changed = changed || p.Changed()
-	}
-	if !changed {
-		fmt.Fprintf(e.stdout, "vigil is not attached to %s in %s: nothing to change.\n", name, file)
-		return nil
-	}
-	for _, p := range plans {
-		warn(e.stderr, p.Warnings)
-	}
-	if c.DryRun {
-		for _, p := range append(plans, mcpPlans...) {
-			fmt.Fprint(e.stdout, p.Diff())
-		}
-		for _, p := range append(plans, mcpPlans...) {
-			if p.Changed() {
-				fmt.Fprintf(e.stdout, "dry run: %s not written.\n", p.File)
-			}
-		}
-		return nil
-	}
-	for _, p := range plans {
-		if !p.Changed() {
-			continue
-		}
-		if _, err := p.Write(time.Now()); err != nil {
-			return err
-		}
-		fmt.Fprintf(e.stdout, "vigil detached from %s in %s:\n", name, p.File)
-		writeChanges(e.stdout, p.Changes)
-		if p.Remove {
-			fmt.Fprintf(e.stdout, "  %s held nothing else and is removed.\n", p.File)
-			if err := unexcludeFromGit(e, p.File); err != nil {
-				return err
-			}
-		}
-		if err := sayBackups(e, p); err != nil {
-			return err
-		}
-	}
-	for _, p := range mcpPlans {
-		if !p.Changed() {
-			continue
-		}
-		if err := writeMCP(e, p, ""); err != nil {
-			return err
-		}
-		if err := sayBackups(e, p); err != nil {
-			return err
-		}
-	}
-	return nil
+	return r.Detach()
 }
 
-// excludeFromGit lists file, a project's file that names the user's
-// vigil (and maybe hookd's secret), in its repository's
-// .git/info/exclude, and says so.
-func excludeFromGit(e *env, file string) error {
-	exclude, err := attach.ExcludeFromGit(file)
+// request is attach's or detach's request for agent's hooks file.
+func (e *env) request(agent attach.Agent, project string, user, dryRun bool) (*attach.Request, error) {
+	file, err := e.hooksFile(agent, project, user)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if exclude != "" {
-		fmt.Fprintf(e.stdout, "  git:     listed in %s, so it is not committed (it names your vigil binary)\n", exclude)
-	}
-	return nil
-}
-
-// unexcludeFromGit takes out the line excludeFromGit added for file.
-func unexcludeFromGit(e *env, file string) error {
-	exclude, err := attach.UnexcludeFromGit(file)
+	home, err := e.home()
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if exclude != "" {
-		fmt.Fprintf(e.stdout, "  git:     no longer listed in %s\n", exclude)
-	}
-	return nil
-}
-
-// sayBackups removes the backups attach made of a file that detach has
-// made redundant (they hold what the file holds now) and says where the
-// others are.
-func sayBackups(e *env, p *attach.Plan) error {
-	kept, err := p.PruneBackups()
-	if err != nil {
-		return err
-	}
-	if len(kept) > 0 {
-		fmt.Fprintf(e.stdout, "  earlier backups (vigil keeps them; remove them when you no longer need them):\n")
-		for _, b := range kept {
-			fmt.Fprintf(e.stdout, "    %s\n", b)
-		}
-	}
-	return nil
-}
-
-// sharedFile is the settings file meant to be committed beside the
-// hooks file attach writes, where an older vigil wrote vigil's hooks:
-// for Claude Code's PROJECT/.claude/settings.local.json, the project's
-// settings.json; "" for the others ([attach.Locations.SharedFile]).
-func sharedFile(agent attach.Agent, hooksFile string) string {
-	if agent != attach.ClaudeCode || filepath.Base(hooksFile) != "settings.local.json" {
-		return ""
-	}
-	return filepath.Join(filepath.Dir(hooksFile), "settings.json")
+	return &attach.Request{Agent: agent, File: file, User: user, Home: home, DryRun: dryRun, Out: e.stdout, Warn: e.stderr}, nil
 }
 
 // binary is the binary the hooks run: --command as given (vigil, or the
@@ -429,15 +135,10 @@ func (c *attachCmd) binary(e *env) (string, error) {
 // hooksFile is the file attach and detach edit: Claude Code's project or
 // user settings, or Codex's $CODEX_HOME/hooks.json.
 func (e *env) hooksFile(agent attach.Agent, project string, user bool) (string, error) {
-	home, err := e.home()
+	loc, err := e.locations()
 	if err != nil {
 		return "", err
 	}
-	loc := attach.Locations{Home: home}
-	if d, ok := e.lookupEnv("CODEX_HOME"); ok && d != "" {
-		loc.CodexHome = d
-	}
-	loc.PiAgent, _ = e.lookupEnv("PI_CODING_AGENT_DIR")
 	if agent == attach.Codex {
 		if project != "" {
 			return "", &exitError{code: exitUsage, err: errors.New("--project is for claude-code: Codex's hooks go into $CODEX_HOME/hooks.json (default ~/.codex/hooks.json)")}
@@ -461,6 +162,21 @@ func (e *env) hooksFile(agent attach.Agent, project string, user bool) (string, 
 	return loc.File(agent, attach.Project)
 }
 
+// locations is where the agents' settings files are, from HOME,
+// CODEX_HOME and PI_CODING_AGENT_DIR.
+func (e *env) locations() (attach.Locations, error) {
+	home, err := e.home()
+	if err != nil {
+		return attach.Locations{}, err
+	}
+	loc := attach.Locations{Home: home}
+	if d, ok := e.lookupEnv("CODEX_HOME"); ok && d != "" {
+		loc.CodexHome = d
+	}
+	loc.PiAgent, _ = e.lookupEnv("PI_CODING_AGENT_DIR")
+	return loc, nil
+}
+
 // home is the user's home folder: $HOME, else the system's idea of it.
 func (e *env) home() (string, error) {
 	if h, ok := e.lookupEnv("HOME"); ok && h != "" {
@@ -471,50 +187,4 @@ func (e *env) home() (string, error) {
 		return "", fmt.Errorf("find the home folder: set HOME: %w", err)
 	}
 	return h, nil
-}
-
-func agentName(a attach.Agent) string {
-	switch a {
-	case attach.Codex:
-		return "Codex"
-	case attach.Pi, attach.Omp:
-		return string(a)
-	}
-	return "Claude Code"
-}
-
-// writeChanges prints one line per kind of change with its events.
-func writeChanges(w io.Writer, changes []attach.Change) {
-	var order []attach.Action
-	events := map[attach.Action][]string{}
-	for _, c := range changes {
-		if _, ok := events[c.Action]; !ok {
-			order = append(order, c.Action)
-		}
-		events[c.Action] = append(events[c.Action], c.Event)
-	}
-	for _, a := range order {
-		fmt.Fprintf(w, "  %-8s %s\n", a+":", strings.Join(events[a], ", "))
-	}
-	for _, c := range changes {
-		if c.Action == attach.Updated && c.Was != c.Now {
-			fmt.Fprintf(w, "  %s was: %s\n", c.Event, c.Was)
-		}
-	}
-}
-
-func warn(w io.Writer, warnings []string) {
-	for _, s := range warnings {
-		fmt.Fprintf(w, "vigil: warning: %s\n", s)
-	}
-}
-
-// codexTrustNote tells how to trust the hooks: Codex skips, silently, every
-// hook nobody has trusted, and vigil does not trust them on anyone's behalf.
-func codexTrustNote(file string) string {
-	return "Codex runs only hooks you have trusted, and skips the others without a word. Review and trust\n" +
-		"vigil's hooks with /hooks in the Codex TUI (Codex asks again whenever a hook changes), or pass\n" +
-		"--dangerously-bypass-hook-trust to `codex exec` to run them untrusted in that one run. Codex keeps\n" +
-		"trust in $CODEX_HOME/config.toml, one table per hook: [hooks.state.\"" + file + ":EVENT:GROUP:HANDLER\"]\n" +
-		"(docs/attach.md).\n"
 }

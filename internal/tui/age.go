@@ -1,9 +1,9 @@
 package tui
 
 import (
-	"fmt"
-	"strings"
 	"time"
+
+	"github.com/vigil-dev/vigil/internal/words"
 )
 
 // Age says how long ago something happened, d before now, in the words
@@ -27,18 +27,5 @@ func ago(n int, unit string) string {
 	return Plural(n, unit) + " ago"
 }
 
-// Plural is n and the noun, in the plural unless n is 1: "1 line",
-// "0 lines", "3 reviews", "2 matches" (es after s, x, ch and sh). Nouns
-// with another plural are not asked of it.
-func Plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	suffix := "s"
-	for _, end := range []string{"s", "x", "ch", "sh"} {
-		if strings.HasSuffix(noun, end) {
-			suffix = "es"
-		}
-	}
-	return fmt.Sprintf("%d %s%s", n, noun, suffix)
-}
+// Plural is [words.Plural].
+func Plural(n int, noun string) string { return words.Plural(n, noun) }
