@@ -66,11 +66,11 @@ func (f *fakeApp) Answer(id string, ap agent.Approval) error {
 	f.record("answer:" + id + ":" + string(ap.Decision))
 	return nil
 }
-func (f *fakeApp) Prompt(ctx context.Context, m string) error { return f.run(ctx, "prompt:"+m) }
-func (f *fakeApp) Resume(ctx context.Context, m string) error { return f.run(ctx, "resume:"+m) }
-func (f *fakeApp) Steer(m string, interrupt bool)             { f.record(fmt.Sprintf("steer:%s:%v", m, interrupt)) }
-func (f *fakeApp) FollowUp(m string)                          { f.record("follow_up:" + m) }
-func (f *fakeApp) Abort()                                     { f.record("abort") }
+func (f *fakeApp) Prompt(ctx context.Context, m string) error  { return f.run(ctx, "prompt:"+m) }
+func (f *fakeApp) Resume(ctx context.Context, m string) error  { return f.run(ctx, "resume:"+m) }
+func (f *fakeApp) Steer(m string, interrupt bool)              { f.record(fmt.Sprintf("steer:%s:%v", m, interrupt)) }
+func (f *fakeApp) FollowUp(m string)                           { f.record("follow_up:" + m) }
+func (f *fakeApp) Abort()                                      { f.record("abort") }
 func (f *fakeApp) Shell(ctx context.Context, cmd string) error { return f.run(ctx, "shell:"+cmd) }
 func (f *fakeApp) Compact(ctx context.Context, instr string) error {
 	return f.run(ctx, "compact:"+instr)
