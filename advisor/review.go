@@ -62,7 +62,8 @@ func (r *Runtime) review(ctx context.Context) (ran bool, err error) {
 // round whose calls were all advise calls the runtime took (delivered,
 // withheld, queued or held for the next update): the model has nothing
 // left to do with their results, and asking it again costs a request
-// that buys no note (unless [Options.ContinueAfterAdvise]). On error the context is cut
+// that buys no note (unless [Options.ContinueAfterAdvise]; the model
+// reads the results in its next review). On error the context is cut
 // back to the start of the call, or, when a note was delivered on the
 // way, to the results that told the advisor so; then r.continuing is set
 // and a retry goes on from there, so a note is never delivered twice.
@@ -199,7 +200,7 @@ func (r *Runtime) runTool(ctx context.Context, c llm.Block, spent bool, ct *cons
 		}
 		if ct != nil {
 			ct.notes = append(ct.notes, a.Note)
-			return llm.ToolResult(c.ID, false, llm.Text(consultAdviseResult)), false, true
+			return llm.ToolResult(c.ID, false, llm.Text(consultAdviseResult)), false, false
 		}
 		text, ok, taken := r.deliver(ctx, a)
 		return llm.ToolResult(c.ID, false, llm.Text(text)), ok, taken
