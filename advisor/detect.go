@@ -69,7 +69,7 @@ func (r *Runtime) detectorOnly(ctx context.Context) {
 	r.guard.NewUpdate()
 	r.deliverHeld(ctx)
 	for _, n := range notes {
-		if text, _ := r.deliver(ctx, n); text != "" {
+		if text, _, _ := r.deliver(ctx, n); text != "" {
 			r.logf("advisor: detector note %q: %s", n.Note, text)
 		}
 	}

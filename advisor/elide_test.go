@@ -21,7 +21,6 @@ rules:
       - tool_calls:
           - name: advise
             arguments: {note: "Run the parser tests before committing.", severity: concern}
-      - text: Sent.
       - text: Nothing to add.
 `
 	const content = "func Parse(s string) (Node, error) { return parseExpr(s) } // UNIQUE-MARK"
@@ -41,23 +40,24 @@ rules:
 				h.waitFor("a review", func(s Status) bool { return s.Reviews == i+1 })
 			}
 			reqs := srv.Requests()
-			if len(reqs) != 5 {
-				t.Fatalf("%d requests, want 5", len(reqs))
+			if len(reqs) != 4 {
+				t.Fatalf("%d requests, want 4", len(reqs))
 			}
 			// Request 2 is the first review's, after its read: the result is
-			// whole. Requests 3-5 are later reviews'.
+			// whole. Requests 3-4 are later reviews' (the second review ends
+			// with its advise call).
 			if !strings.Contains(string(reqs[1].Body), "UNIQUE-MARK") {
 				t.Errorf("the read's result is missing from its own review's request:\n%s", reqs[1].Body)
 			}
-			for i := 2; i < 5; i++ {
+			for i := 2; i < 4; i++ {
 				body := string(reqs[i].Body)
 				whole := strings.Contains(body, "UNIQUE-MARK")
 				marker := strings.Contains(body, `the result of read(\"parser.go\") from an earlier review was elided`)
 				if keep && (!whole || marker) || !keep && (whole || !marker) {
 					t.Errorf("request %d: result whole %v, marker %v (keep %v):\n%s", i+1, whole, marker, keep, body)
 				}
-				if i == 4 && !strings.Contains(body, "Run the parser tests before committing.") {
-					t.Errorf("request 5 lost the earlier review's note:\n%s", body)
+				if i == 3 && !strings.Contains(body, "Run the parser tests before committing.") {
+					t.Errorf("request 4 lost the earlier review's note:\n%s", body)
 				}
 			}
 		})

@@ -31,7 +31,7 @@ func (r *Runtime) deliverHeld(ctx context.Context) {
 	r.held = nil
 	slices.SortStableFunc(held, func(a, b Advice) int { return b.Severity.rank() - a.Severity.rank() })
 	for _, a := range held {
-		if text, _ := r.deliver(ctx, a); text != "" {
+		if text, _, _ := r.deliver(ctx, a); text != "" {
 			r.logf("advisor: held note %q: %s", a.Note, text)
 		}
 	}

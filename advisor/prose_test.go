@@ -21,7 +21,6 @@ rules:
       - text: "`+prose+`"
       - text: "`+prose+`"
       - tool_calls: [{name: advise, arguments: {note: "Read the assertion first.", severity: nit}}]
-      - text: "Sent."
       - text: "`+prose+`"
 `)
 	h := startRuntime(t, m, nil)

@@ -37,7 +37,9 @@ func TestRecorderGetsFinalMessagesOnce(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		host := &fakeHost{}
 		rec := &memRecorder{}
-		r, m := startBlockingWith(t, host, func(o *Options) { o.Recorder = rec })
+		// ContinueAfterAdvise: a failure after a delivered note needs a
+		// call after it.
+		r, m := startBlockingWith(t, host, func(o *Options) { o.Recorder = rec; o.ContinueAfterAdvise = true })
 		defer r.Stop()
 
 		// A review that fails before delivering anything is never recorded;

@@ -58,7 +58,12 @@ func (r *Runtime) review(ctx context.Context) (ran bool, err error) {
 }
 
 // converse calls the model on the advisor's context until it stops
-// calling tools or its tool rounds run out. On error the context is cut
+// calling tools or its tool rounds run out, or, in a review, after a
+// round whose calls were all advise calls the runtime took (delivered,
+// withheld, queued or held for the next update): the model has nothing
+// left to do with their results, and asking it again costs a request
+// that buys no note (unless [Options.ContinueAfterAdvise]; the model
+// reads the results in its next review). On error the context is cut
 // back to the start of the call, or, when a note was delivered on the
 // way, to the results that told the advisor so; then r.continuing is set
 // and a retry goes on from there, so a note is never delivered twice.
@@ -120,17 +125,22 @@ func (r *Runtime) converse(ctx context.Context, ct *consultTurn) error {
 		}
 		spent := round+1 >= r.opts.MaxToolRounds
 		results := make([]llm.Block, 0, len(calls))
-		delivered := false
+		delivered, allTaken := false, true
 		for _, c := range calls {
-			res, ok := r.runTool(ctx, c, spent, ct)
+			res, ok, taken := r.runTool(ctx, c, spent, ct)
 			results = append(results, res)
 			delivered = delivered || ok
+			allTaken = allTaken && taken
 		}
 		r.appendMessage(llm.Message{Role: llm.RoleUser, Content: results}, llm.Usage{})
 		if delivered {
 			keep = len(r.messages)
 		}
 		if spent {
+			return nil
+		}
+		if allTaken && ct == nil && !r.opts.ContinueAfterAdvise {
+			r.checkProse(true, "")
 			return nil
 		}
 	}
@@ -178,46 +188,49 @@ func (r *Runtime) checkProse(advised bool, text string) {
 }
 
 // runTool answers one tool call of the advisor; delivered says it was an
-// advise call whose note reached the agent. In a consult (ct set) an
-// advise call's note joins the answer and nothing is delivered.
-func (r *Runtime) runTool(ctx context.Context, c llm.Block, spent bool, ct *consultTurn) (res llm.Block, delivered bool) {
+// advise call whose note reached the agent, taken that it was an advise
+// call the runtime took (delivered, or held for the next update), not
+// dropped, refused or malformed. In a consult (ct set) an advise call's
+// note joins the answer and nothing is delivered.
+func (r *Runtime) runTool(ctx context.Context, c llm.Block, spent bool, ct *consultTurn) (res llm.Block, delivered, taken bool) {
 	if c.Name == AdviseToolName {
 		a, err := ParseAdvice(c.Arguments)
 		if err != nil {
-			return llm.ToolResult(c.ID, true, llm.Text(err.Error())), false
+			return llm.ToolResult(c.ID, true, llm.Text(err.Error())), false, false
 		}
 		if ct != nil {
 			ct.notes = append(ct.notes, a.Note)
-			return llm.ToolResult(c.ID, false, llm.Text(consultAdviseResult)), false
+			return llm.ToolResult(c.ID, false, llm.Text(consultAdviseResult)), false, false
 		}
-		text, ok := r.deliver(ctx, a)
-		return llm.ToolResult(c.ID, false, llm.Text(text)), ok
+		text, ok, taken := r.deliver(ctx, a)
+		return llm.ToolResult(c.ID, false, llm.Text(text)), ok, taken
 	}
 	if spent {
-		return llm.ToolResult(c.ID, true, llm.Text(toolBudgetSpent)), false
+		return llm.ToolResult(c.ID, true, llm.Text(toolBudgetSpent)), false, false
 	}
-	return tools.Invoke(ctx, r.ro, tools.CallFrom(c)).Block(c.ID), false
+	return tools.Invoke(ctx, r.ro, tools.CallFrom(c)).Block(c.ID), false, false
 }
 
 // deliver passes one note through the guard and the delivery policy to
-// the host, and returns the tool result text for the advisor and whether
-// the note reached the agent (or, withheld, the user). A note the host
+// the host, and returns the tool result text for the advisor, whether
+// the note reached the agent (or, withheld, the user), and whether it
+// was taken: delivered, or held for the next update. A note the host
 // refused is not recorded by the guard: the advisor may send it again.
-func (r *Runtime) deliver(ctx context.Context, a Advice) (string, bool) {
+func (r *Runtime) deliver(ctx context.Context, a Advice) (text string, delivered, taken bool) {
 	d := r.guard.Decide(a)
 	if d.Hold {
 		r.hold(a)
-		return AdviseResult(d, Route{}), false
+		return AdviseResult(d, Route{}), false, true
 	}
 	if !d.Deliver {
-		return AdviseResult(d, Route{}), false
+		return AdviseResult(d, Route{}), false, false
 	}
 	if g := r.opts.Roster; g != nil {
 		if rd := g.reserve(a); !rd.Deliver {
 			if rd.Hold {
 				r.hold(a)
 			}
-			return AdviseResult(rd, Route{}), false
+			return AdviseResult(rd, Route{}), false, rd.Hold
 		}
 	}
 	a.Advisor = r.opts.Name
@@ -254,7 +267,7 @@ func (r *Runtime) deliver(ctx context.Context, a Advice) (string, bool) {
 			g.release(a)
 		}
 		r.logf("advisor: delivering a %s: %v", route.Channel, err)
-		return "Not delivered: the agent could not be reached (" + err.Error() + ").", false
+		return "Not delivered: the agent could not be reached (" + err.Error() + ").", false, false
 	}
 	r.guard.Record(a)
 	if g := r.opts.Roster; g != nil {
@@ -267,5 +280,5 @@ func (r *Runtime) deliver(ctx context.Context, a Advice) (string, bool) {
 		r.status.Delivered++
 	}
 	r.mu.Unlock()
-	return AdviseResult(d, route), true
+	return AdviseResult(d, route), true, true
 }

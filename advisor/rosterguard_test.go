@@ -14,15 +14,14 @@ func TestRosterGuardSpansAdvisors(t *testing.T) {
 rules:
   - steps:
       - tool_calls: [{name: advise, arguments: {note: "The migration has no test; add one.", severity: concern}}]
-      - text: Sent.
 `)
 	srvB, mb := fakeServer(t, `
 rules:
   - steps:
       - tool_calls: [{name: advise, arguments: {note: "the migration has no test, add one", severity: concern}}]
-      - tool_calls: [{name: advise, arguments: {note: "The rollback script drops the users table.", severity: concern}}]
-      - tool_calls: [{name: advise, arguments: {note: "Stop: the deploy targets production, not staging.", severity: blocker}}]
-      - text: Done.
+      - tool_calls:
+          - {name: advise, arguments: {note: "The rollback script drops the users table.", severity: concern}}
+          - {name: advise, arguments: {note: "Stop: the deploy targets production, not staging.", severity: blocker}}
       - tool_calls: [{name: advise, arguments: {note: "The rollback script drops the users table.", severity: concern}}]
       - text: Done.
 `)
@@ -46,6 +45,13 @@ rules:
 	if got := FormatAdvisories(steers[1:]); !strings.HasPrefix(got, `<advisory advisor="safety" severity="blocker"`) {
 		t.Errorf("the blocker renders as %q", got)
 	}
+
+	// The agent's next step frees the slot.
+	g.NewStep()
+	b.r.Notify(b.hostStep(a.host, "fixed the deploy target"))
+	b.waitFor("the second advisor's next review", func(s Status) bool { return s.Reviews == 2 })
+	// (its first review ended with the held and the blocker's results: it
+	// reads them in this one's requests)
 	var results []string
 	for _, r := range srvB.Requests() {
 		results = append(results, string(r.Body))
@@ -56,11 +62,6 @@ rules:
 			t.Errorf("the second advisor was not told %q", w)
 		}
 	}
-
-	// The agent's next step frees the slot.
-	g.NewStep()
-	b.r.Notify(b.hostStep(a.host, "fixed the deploy target"))
-	b.waitFor("the second advisor's next review", func(s Status) bool { return s.Reviews == 2 })
 	a.host.mu.Lock()
 	defer a.host.mu.Unlock()
 	// (as an aside or a steer, as the immune turns route it)

@@ -72,6 +72,12 @@ type Options struct {
 	// after that many, further tool calls are answered with an error and
 	// the review ends. 0 means [DefaultMaxToolRounds].
 	MaxToolRounds int
+	// ContinueAfterAdvise asks the model again after a review's round
+	// whose calls were all advise calls the runtime took (delivered,
+	// withheld, queued or held), instead of ending the review there; for
+	// tests that need a model call after a delivered note. Consults
+	// always go on: they need an answer.
+	ContinueAfterAdvise bool
 	// MaxTokens caps each advisor reply; 0 means the model's default.
 	MaxTokens int
 	// OnWarning, if set, is told when a backlog is dropped after

@@ -222,11 +222,9 @@ rules:
       - tool_calls:
           - name: advise
             arguments: {note: "Run the tests before committing.", severity: concern}
-      - text: Sent.
       - tool_calls:
           - name: advise
             arguments: {note: "Rename tmp to buffer for clarity.", severity: nit}
-      - text: Sent.
 `)
 	h := startRuntime(t, m, nil)
 	h.r.Notify(h.host.step("committing now"))
@@ -255,7 +253,6 @@ rules:
       - tool_calls:
           - name: advise
             arguments: {note: "Check the error returned by Close.", severity: nit}
-      - text: Done reviewing.
       - text: Nothing to add.
 `)
 	h := startRuntime(t, m, nil)
@@ -265,8 +262,8 @@ rules:
 	h.waitFor("second review", func(s Status) bool { return s.Reviews == 2 })
 
 	reqs := srv.Requests()
-	if len(reqs) != 3 {
-		t.Fatalf("%d requests, want 3", len(reqs))
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests, want 2 (the first review ends with its advise call)", len(reqs))
 	}
 	prev := requestMessages(t, reqs[0].Body)
 	for i := 1; i < len(reqs); i++ {
@@ -276,9 +273,9 @@ rules:
 		}
 		prev = cur
 	}
-	// request 2 = update 1, advise call, result, final text, update 2.
-	if len(prev) != 5 || !strings.Contains(string(reqs[2].Body), "second step text") {
-		t.Errorf("last request has %d messages, want 5:\n%s", len(prev), reqs[2].Body)
+	// request 1 = update 1, advise call, result, update 2.
+	if len(prev) != 4 || !strings.Contains(string(reqs[1].Body), "second step text") {
+		t.Errorf("last request has %d messages, want 4:\n%s", len(prev), reqs[1].Body)
 	}
 }
 
@@ -294,7 +291,6 @@ rules:
             arguments: {note: "Run the tests before committing.", severity: concern}
           - name: advise
             arguments: {note: "Also update the changelog entry.", severity: concern}
-      - text: Done.
       - text: Nothing to add.
 `
 	// What reached the agent, steered or (in the interrupt cooldown the
@@ -316,12 +312,14 @@ rules:
 		if got := steered(h); len(got) != 1 || got[0] != "Run the tests before committing." {
 			t.Fatalf("after the first update the agent got %q, want the first concern only", got)
 		}
+		h.r.Notify(h.host.step("updated the docs"))
+		h.waitFor("the second review", func(s Status) bool { return s.Reviews == 2 })
+		// The first review ends with its advise calls: the advisor reads
+		// their results in the next review's request.
 		body := string(srv.Requests()[1].Body)
 		if !strings.Contains(body, "Held for the next update") || !strings.Contains(body, "1 note was already delivered in this update") {
 			t.Errorf("the advisor was not told its second note was held:\n%s", body)
 		}
-		h.r.Notify(h.host.step("updated the docs"))
-		h.waitFor("the second review", func(s Status) bool { return s.Reviews == 2 })
 		if got := steered(h); len(got) != 2 || got[1] != "Also update the changelog entry." {
 			t.Fatalf("after the second update the agent got %q, want the held concern too", got)
 		}

@@ -30,11 +30,9 @@ rules:
       - tool_calls:
           - name: advise
             arguments: {note: "Run the tests before committing.", severity: concern}
-      - text: Sent.
       - tool_calls:
           - name: advise
             arguments: {note: "Rename tmp to buffer for clarity.", severity: nit}
-      - text: Sent.
       - tool_calls:
           - name: advise
             arguments: {note: "Run the tests before committing.", severity: concern}
@@ -64,13 +62,15 @@ rules:
 		t.Errorf("status %+v, want 2 withheld and none delivered", st)
 	}
 	reqs := srv.Requests()
-	if len(reqs) != 6 {
-		t.Fatalf("%d advisor requests, want 6", len(reqs))
+	// Reviews end with an advise call the runtime took; the third's is
+	// dropped, so it goes on to its closing text.
+	if len(reqs) != 4 {
+		t.Fatalf("%d advisor requests, want 4", len(reqs))
 	}
 	if body := string(reqs[1].Body); !strings.Contains(body, "withheld from the agent") || !strings.Contains(body, WithheldReason) {
 		t.Errorf("the advisor was not told its note was withheld:\n%.2000s", body)
 	}
-	if body := string(reqs[5].Body); !strings.Contains(body, "Dropped, not delivered") {
+	if body := string(reqs[3].Body); !strings.Contains(body, "Dropped, not delivered") {
 		t.Errorf("the repeated note was not dropped by the guard:\n%.2000s", body)
 	}
 }
@@ -84,7 +84,6 @@ rules:
       - tool_calls:
           - name: advise
             arguments: {note: "Run the tests before committing.", severity: concern}
-      - text: Sent.
 `
 	for _, withhold := range []bool{false, true} {
 		_, m := fakeServer(t, script)

@@ -39,7 +39,8 @@ import (
 //	                     gives the primary the task tool; roster: [{name, model}] runs
 //	                     one advisor per entry (model: its fakellm model, "adv" for the
 //	                     first by default) through one RosterGuard of maxNotesPerUpdate;
-//	                     cadence: every|final|N
+//	                     cadence: every|final|N; continueAfterAdvise: true asks the
+//	                     advisor model again after a round of advise calls only
 //	-- fakellm.yml --    one fakellm script; the primary is model "m", the advisor "adv";
 //	                     a periodic review's fork goes to "m" with "### Advisor review"
 //	                     in its body, and a subagent's requests to "m" with the
@@ -85,6 +86,8 @@ type scenarioSettings struct {
 	MaxNotesPerUpdate  int    `yaml:"maxNotesPerUpdate"`
 	// Cadence is the advisor's review cadence (every, final, N).
 	Cadence string `yaml:"cadence"`
+	// ContinueAfterAdvise is the advisor's [advisor.Options.ContinueAfterAdvise].
+	ContinueAfterAdvise bool `yaml:"continueAfterAdvise"`
 }
 
 type scenario struct {
@@ -186,6 +189,8 @@ func (s *scenario) build() {
 		Logf:        s.logf,
 		Cadence:     cadence,
 		Withhold:    s.settings.AllowPromptInjection != nil && !*s.settings.AllowPromptInjection,
+
+		ContinueAfterAdvise: s.settings.ContinueAfterAdvise,
 	})
 	if err != nil {
 		t.Fatal(err)

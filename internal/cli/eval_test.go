@@ -90,7 +90,6 @@ rules:
     match: ["Still failing. Running them once more."]
     steps:
       - tool_calls: [{name: advise, arguments: {note: "The same test fails the same way each time; read the assertion before rerunning.", severity: concern}}]
-      - text: "Sent."
   - name: quiet
     model: adv
     repeat: true

@@ -11,8 +11,8 @@ import (
 
 // notesScript scripts a primary (model m) that runs bash `false` three
 // times and answers, and an advisor (model adv) whose first review raises
-// a concern and whose second a blocker (each review is a call to the advise
-// tool, then a reply once it has its result).
+// a concern and whose second a blocker (a review ends with its advise
+// call), and whose third has nothing more to add.
 const notesScript = `
 rules:
   - name: primary
@@ -28,7 +28,6 @@ rules:
     repeat: true
     steps:
       - tool_calls: [{name: advise, arguments: {note: "CONCERN-note: false fails every time; read why before running it again.", severity: concern}}]
-      - text: "Noted."
       - tool_calls: [{name: advise, arguments: {note: "BLOCKER-note: stop running false, it cannot succeed.", severity: blocker}}]
       - text: "Nothing more to add."
 `

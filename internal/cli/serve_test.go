@@ -192,7 +192,6 @@ rules:
       - tool_calls:
           - name: advise
             arguments: {note: "Run the tests before committing.", severity: concern}
-      - text: Sent.
 `))
 	agentDir := isolate(t)
 	yml := fmt.Sprintf("providers:\n  fake:\n    baseUrl: %s\n    api: anthropic-messages\n    auth: none\n    models:\n      - {id: adv, contextWindow: 200000, maxTokens: 4096, cost: {input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75}}\n", srv.URL())
@@ -232,8 +231,8 @@ rules:
 		t.Fatalf("usage record %s (%v): want the review's model spend and its one note", m.Data, err)
 	}
 	reqs := srv.Requests()
-	if len(reqs) != 2 {
-		t.Errorf("%d model requests, want 2 (advise, its result)", len(reqs))
+	if len(reqs) != 1 {
+		t.Errorf("%d model requests, want 1 (advise, which ends the review)", len(reqs))
 	}
 	for _, r := range reqs {
 		if strings.Contains(string(r.Body), secret) {

@@ -19,7 +19,6 @@ rules:
       - tool_calls:
           - name: advise
             arguments: {note: "Run the tests before committing.", severity: concern}
-      - text: Sent.
       - text: Nothing to add.
 `))
 	m, err := anthropic.New(anthropic.Config{BaseURL: llmsrv.URL(), APIKey: "k", Model: "m"})
@@ -48,7 +47,7 @@ rules:
 	if r.Seq != 2 || r.Notes != 0 || len(r.Models) != 1 || r.Models[0].Usage.PromptTokens() == 0 {
 		t.Fatalf("second review %+v, want no note, one call's usage", r)
 	}
-	if got := len(llmsrv.Requests()); got != 3 {
-		t.Errorf("%d model requests, want 3 (advise, its result, the second step)", got)
+	if got := len(llmsrv.Requests()); got != 2 {
+		t.Errorf("%d model requests, want 2 (advise, which ends the first review; the second step)", got)
 	}
 }

@@ -50,7 +50,6 @@ rules:
       - text: "Fine so far."
       - text: "Fine so far."
       - tool_calls: [{name: advise, arguments: {note: "make has failed three times the same way; read the error.", severity: concern}}]
-      - text: "Sent."
   - repeat: true
     steps:
       - text: "Nothing new."
@@ -71,8 +70,8 @@ rules:
 	if f.StartStep != 3 || f.EndStep != 3 || f.Severity != rules.Concern || f.Detector != replay.DetectorName || !strings.Contains(f.Message, "three times") {
 		t.Errorf("finding %+v, want the concern at step 3", f)
 	}
-	if n := len(srv.Requests()); n != 6 {
-		t.Errorf("%d advisor requests, want one per step plus the reply to the advise call", n)
+	if n := len(srv.Requests()); n != 5 {
+		t.Errorf("%d advisor requests, want one per step (the review that advises ends with its advise call)", n)
 	}
 	if r.Spent().Output == 0 {
 		t.Errorf("no tokens recorded")

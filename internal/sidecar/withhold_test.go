@@ -19,9 +19,7 @@ const withholdScript = `
 rules:
   - steps:
       - tool_calls: [{name: advise, arguments: {note: "WITHHELD-concern: make fails the same way; read the error.", severity: concern}}]
-      - text: "Sent."
       - tool_calls: [{name: advise, arguments: {note: "WITHHELD-blocker: the build still fails.", severity: blocker}}]
-      - text: "Sent."
   - repeat: true
     steps:
       - text: "Nothing new."
