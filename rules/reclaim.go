@@ -107,8 +107,8 @@ func (d *reclaim) observe(v *view, emit func(candidate)) {
 // fails: short, with words of failure at its start or a pasted error.
 func (d *reclaim) listen(v *view) {
 	for _, t := range v.notes {
-		if strings.HasPrefix(t, "<") || len(t) > 4<<10 {
-			continue // a harness's block, or a long template
+		if harnessText(t) {
+			continue
 		}
 		d.buf = lowerInto(d.buf, t)
 		loc := stillFails().FindIndex(d.buf)

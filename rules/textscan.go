@@ -207,3 +207,10 @@ func lastIndex(s, sub string) int {
 		i += 1 + j
 	}
 }
+
+// harnessText reports whether a message before a step is a harness's block
+// (<environment_context>, <skills_instructions>) or a long template rather
+// than something the user said about this task.
+func harnessText(t string) bool {
+	return strings.HasPrefix(t, "<") || len(t) > 4<<10
+}

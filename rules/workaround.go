@@ -102,10 +102,7 @@ func (d *workaround) reset() { d.fails, d.lastRun, d.askedSkip = nil, 0, false }
 func (d *workaround) observe(v *view, emit func(candidate)) {
 	if v.userSpoke && !d.askedSkip {
 		for _, t := range v.notes {
-			if strings.HasPrefix(t, "<") || len(t) > 4<<10 {
-				// A harness's block (<skills_instructions>, an
-				// environment) or a long template: no request of the
-				// user's for this task.
+			if harnessText(t) {
 				continue
 			}
 			d.buf = lowerInto(d.buf, t)
