@@ -23,8 +23,8 @@ var (
 	testWrong = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`\b(?:slip|typo|mistake|error|bug) in the (?:test|expectation|assertion)|\b(?:test|tests|expectation|assertion|expected value)\b[^.\n]{0,60}\b(?:is|was|are|were) (?:wrong|incorrect|mistaken|outdated|stale|off)\b|\bthe test (?:itself )?(?:is|was) (?:the )?(?:wrong|bug)`)
 	})
-	// settingOn and settingOff match a setting's line switched on and off:
-	// `forbid_print = true`, `"strict": false`, `enabled: off`.
+	// settingLine matches a setting's line that switches something on or
+	// off: `forbid_print = true`, `"strict": false`, `enabled: off`.
 	settingLine = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?m)^\s*"?([\w.-]+)"?\s*[:=]\s*"?(true|false|yes|no|on|off|error|warn|0|1)"?\s*,?\s*$`)
 	})
@@ -133,9 +133,8 @@ func containsWord(s, w string) bool {
 	}
 }
 
-func wordByte(c byte) bool {
-	return c == '.' || c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-}
+// wordByte is isWordByte, and the dot of a number or a file name.
+func wordByte(c byte) bool { return c == '.' || isWordByte(c) }
 
 // runsFile reports whether a command runs the file at path: the command
 // names it (tools/check.sh, ./check.sh).
