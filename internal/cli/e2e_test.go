@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vigil-dev/vigil/config"
+	"github.com/vigil-dev/vigil/internal/config"
 	"github.com/vigil-dev/vigil/internal/fakellm"
 	"github.com/vigil-dev/vigil/session"
 )

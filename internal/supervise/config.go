@@ -7,9 +7,9 @@ import (
 	"strings"
 
 	"github.com/vigil-dev/vigil/advisor"
-	"github.com/vigil-dev/vigil/config"
 	"github.com/vigil-dev/vigil/contextfiles"
 	"github.com/vigil-dev/vigil/history"
+	"github.com/vigil-dev/vigil/internal/config"
 	"github.com/vigil-dev/vigil/internal/models"
 	"github.com/vigil-dev/vigil/internal/rulesadvisor"
 	"github.com/vigil-dev/vigil/llm"

@@ -5,8 +5,8 @@ import (
 	"fmt"
 
 	"github.com/vigil-dev/vigil/advisor"
-	"github.com/vigil-dev/vigil/config"
 	"github.com/vigil-dev/vigil/internal/advisorhost"
+	"github.com/vigil-dev/vigil/internal/config"
 	"github.com/vigil-dev/vigil/internal/models"
 	"github.com/vigil-dev/vigil/llm"
 )
