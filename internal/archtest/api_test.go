@@ -2,7 +2,6 @@ package archtest
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"go/ast"
 	"go/importer"
@@ -11,7 +10,6 @@ import (
 	"go/types"
 	"io"
 	"os"
-	"os/exec"
 	"slices"
 	"strings"
 	"testing"
@@ -34,15 +32,7 @@ func isInternal(path string) bool {
 // It reads each package's API from the compiler's export data, as go
 // list -export leaves it.
 func TestPublicAPIHidesInternal(t *testing.T) {
-	cmd := exec.Command("go", "list", "-export", "-deps", "-json=ImportPath,Name,Export", module+"/...")
-	out, err := cmd.Output()
-	if err != nil {
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			t.Fatalf("go list -export: %v\n%s", err, ee.Stderr)
-		}
-		t.Fatalf("go list -export: %v", err)
-	}
+	out := goList(t, "-export", "-deps", "-json=ImportPath,Name,Export", module+"/...")
 	exports := map[string]string{}
 	var public []string
 	dec := json.NewDecoder(strings.NewReader(string(out)))

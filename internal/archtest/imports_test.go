@@ -21,10 +21,11 @@ type pkg struct {
 	GoFiles    []string
 }
 
-func listPackages(t *testing.T) []pkg {
+// goList runs go list with args and returns its output; it fails the
+// test with go list's own error when it fails.
+func goList(t *testing.T, args ...string) []byte {
 	t.Helper()
-	cmd := exec.Command("go", "list", "-json", module+"/...")
-	out, err := cmd.Output()
+	out, err := exec.Command("go", append([]string{"list"}, args...)...).Output()
 	if err != nil {
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
@@ -32,6 +33,12 @@ func listPackages(t *testing.T) []pkg {
 		}
 		t.Fatalf("go list: %v", err)
 	}
+	return out
+}
+
+func listPackages(t *testing.T) []pkg {
+	t.Helper()
+	out := goList(t, "-json", module+"/...")
 	var pkgs []pkg
 	dec := json.NewDecoder(strings.NewReader(string(out)))
 	for {
