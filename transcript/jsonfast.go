@@ -11,7 +11,6 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"github.com/vigil-dev/vigil/llm"
 )
 
 // A fast path for decoding the JSON the readers spend their time on.
@@ -56,9 +55,6 @@ type jdec struct {
 	// model, a session id) is not allocated again.
 	recent     [8]string
 	nextRecent int
-	// blockBufs gather the blocks of a list of llm.Block, one buffer per
-	// depth, for decodeBlocks.
-	blockBufs [][]llm.Block
 }
 
 // jdecMaxDepth is how deep the fast path follows nesting before it gives
