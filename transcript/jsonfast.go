@@ -10,7 +10,6 @@ import (
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
-
 )
 
 // A fast path for decoding the JSON the readers spend their time on.

@@ -227,8 +227,8 @@ func (g *gen) structFunc(n *types.Named) error {
 // fieldOpts are what a field's fast tag or hint says.
 type fieldOpts struct {
 	recent, copy, text bool
-	of           []string
-	into, fn     string
+	of                 []string
+	into, fn           string
 }
 
 func parseOpts(s string) (fieldOpts, error) {
