@@ -287,32 +287,6 @@ func TestValidJSON(t *testing.T) {
 	}
 }
 
-// TestSafeRun checks the eight-bytes-at-a-time scan against the table,
-// with each kind of byte that ends a run at each position.
-func TestSafeRun(t *testing.T) {
-	for _, stop := range []byte{'"', '\\', 0, 0x1f, 0x80, 0xff} {
-		for n := range 40 {
-			for at := range n + 1 {
-				b := bytes.Repeat([]byte{'a'}, n)
-				// Bytes near the stopping ones that must not stop a run.
-				for i := range b {
-					b[i] = " !#[]^_~\x7fa"[i%10]
-				}
-				want := n
-				if at < n {
-					b[at] = stop
-					want = at
-				}
-				for from := range min(at, 3) + 1 {
-					if got := safeRun(b, from); got != max(want, from) {
-						t.Fatalf("safeRun(%q, %d) = %d, want %d", b, from, got, want)
-					}
-				}
-			}
-		}
-	}
-}
-
 // TestParseStampBytes compares the fast time parser with parseStamp.
 func TestParseStampBytes(t *testing.T) {
 	cases := []string{"", "2026-11-30T01:33:52.344Z", "2026-11-30T01:33:52Z", "2026-11-30T01:33:52.1Z",
