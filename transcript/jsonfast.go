@@ -533,15 +533,6 @@ func (d *jdec) int64v() int64 {
 	return n
 }
 
-// intp reads an optional integer that fits in an int: nil for null.
-func (d *jdec) intp() *int {
-	if d.null() {
-		return nil
-	}
-	n := int(d.int64v())
-	return &n
-}
-
 // float64v reads a number; null gives 0.
 func (d *jdec) float64v() float64 {
 	switch c := d.peek(); {
