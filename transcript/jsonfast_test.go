@@ -427,3 +427,21 @@ func TestMarshalWithout(t *testing.T) {
 		}
 	}
 }
+
+// TestFastPathVigilLines compares the vigil reader with and without the
+// fast path on entry lines the recording lacks: a tool result's details,
+// null blocks, members of other types.
+func TestFastPathVigilLines(t *testing.T) {
+	head := `{"type":"session","version":1,"id":"f5d6a6217b581afc","cwd":"/tmp","created":"2026-11-30T01:42:28.559Z"}` + "\n"
+	for _, line := range []string{
+		`{"type":"message","id":"a","parentId":null,"timestamp":"2026-11-30T01:42:28.567Z","message":{"role":"user","content":[{"type":"tool_result","id":"t1","content":[{"type":"text","text":"hi"}]}]},"details":{"exit":1}}`,
+		`{"type":"message","id":"a","parentId":null,"timestamp":"2026-11-30T01:42:28.567Z","message":{"role":"user","content":[]},"details":null}`,
+		`{"type":"message","id":"a","parentId":null,"timestamp":"2026-11-30T01:42:28.567Z","message":{"role":"user","content":[null,{"type":"text","text":"x","content":[null]}]}}`,
+		`{"type":"custom","id":"a","parentId":null,"timestamp":"2026-11-30T01:42:28.567Z","customType":"x","content":[null],"message":{"role":"user"}}`,
+		`{"type":"compaction","id":"a","parentId":null,"timestamp":"2026-11-30T01:42:28.567Z","summary":"s","tokensBefore":null,"details":[1]}`,
+	} {
+		if diff := readBoth([]byte(head+line+"\n"), FormatVigil); diff != "" {
+			t.Errorf("%s\n%s", line, diff)
+		}
+	}
+}
