@@ -442,6 +442,7 @@ func (g *gen) hook(t types.Type) bool {
 
 var (
 	rawMessage    = "encoding/json.RawMessage"
+	jsonNumber    = "encoding/json.Number"
 	textUnmarshal = types.NewInterfaceType([]*types.Func{types.NewFunc(0, nil, "UnmarshalText",
 		types.NewSignatureType(nil, nil, nil, types.NewTuple(types.NewVar(0, nil, "", types.NewSlice(types.Typ[types.Byte]))),
 			types.NewTuple(types.NewVar(0, nil, "", types.Universe.Lookup("error").Type())), false))}, nil).Complete()
@@ -473,6 +474,9 @@ func (g *gen) value(w *bytes.Buffer, target string, t types.Type, o fieldOpts, i
 	}
 	if types.Implements(types.NewPointer(t), unmarshal) {
 		return fmt.Errorf("%s implements json.Unmarshaler but has no decodeFast method", g.typeName(t))
+	}
+	if n, ok := t.(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path()+"."+n.Obj().Name() == jsonNumber {
+		return errors.New("a json.Number takes a number, or a string only when it holds one: not supported")
 	}
 	if types.Implements(types.NewPointer(t), textUnmarshal) {
 		return fmt.Errorf("%s implements encoding.TextUnmarshaler, which encoding/json calls: not supported", g.typeName(t))

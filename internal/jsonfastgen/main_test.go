@@ -97,6 +97,7 @@ func TestRefuses(t *testing.T) {
 		{"withIntoOfAnotherType", "into=buf: the field is a fine, not a inner"},
 		{"withRecentNumber", "recent does not apply to a int"},
 		{"withCopiedString", "copy does not apply to a string"},
+		{"withNumber", "json.Number"},
 		{"withSameNames", "Same and same would both be read by fastSame"},
 	} {
 		_, err := generate(dir, "gen.go", []string{c.root}, nil)

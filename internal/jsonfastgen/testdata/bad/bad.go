@@ -103,3 +103,7 @@ type fineToo struct {
 	P    *inner  `json:"p" fast:"into=buf"`
 	buf  inner
 }
+
+type withNumber struct {
+	N json.Number `json:"n"`
+}
