@@ -111,7 +111,11 @@ func generate(dir, out string, roots []string, hints []string) ([]byte, error) {
 		if obj == nil {
 			return nil, fmt.Errorf("%s: no such type in %s", name, pkg.PkgPath)
 		}
-		if err := g.root(obj.Type().(*types.Named)); err != nil {
+		n, ok := obj.Type().(*types.Named)
+		if !ok || n.TypeParams().Len() > 0 {
+			return nil, fmt.Errorf("%s: a root must be a defined type, not an alias or a generic one", name)
+		}
+		if err := g.root(n); err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 	}

@@ -98,6 +98,7 @@ func TestRefuses(t *testing.T) {
 		{"withRecentNumber", "recent does not apply to a int"},
 		{"withCopiedString", "copy does not apply to a string"},
 		{"withNumber", "json.Number"},
+		{"aliasOfFine", "not an alias"},
 		{"withSameNames", "Same and same would both be read by fastSame"},
 	} {
 		_, err := generate(dir, "gen.go", []string{c.root}, nil)

@@ -107,3 +107,5 @@ type fineToo struct {
 type withNumber struct {
 	N json.Number `json:"n"`
 }
+
+type aliasOfFine = fine
