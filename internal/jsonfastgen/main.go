@@ -46,6 +46,7 @@ import (
 	"go/constant"
 	"go/format"
 	"go/types"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -97,7 +98,7 @@ func generate(dir, out string, roots []string, hints []string) ([]byte, error) {
 		return nil, errors.New("loading the package: not one package")
 	}
 	pkg := pkgs[0]
-	g := &gen{pkg: pkg, out: absOut, hints: map[string]string{}, made: map[string]*types.Named{}}
+	g := &gen{pkg: pkg, out: absOut, hints: map[string]string{}, made: map[string]*types.Named{}, hinted: map[string]bool{}}
 	for _, h := range hints {
 		k, v, ok := strings.Cut(h, "=")
 		if !ok {
@@ -129,11 +130,17 @@ func generate(dir, out string, roots []string, hints []string) ([]byte, error) {
 	if g.err != nil {
 		return nil, g.err
 	}
+	for _, k := range slices.Sorted(maps.Keys(g.hints)) {
+		if !g.hinted[k] {
+			// A hint that misses (copy, say) would go unnoticed.
+			return nil, fmt.Errorf("-hint %s=%s: no field of the structs decoded is %s", k, g.hints[k], k)
+		}
+	}
 	var src bytes.Buffer
 	src.Write(g.head.Bytes())
 	if len(g.imports) > 0 {
 		src.WriteString("import (\n")
-		for _, p := range slices.Sorted(mapKeys(g.imports)) {
+		for _, p := range slices.Sorted(maps.Keys(g.imports)) {
 			fmt.Fprintf(&src, "\t%q\n", p)
 		}
 		src.WriteString(")\n\n")
@@ -149,20 +156,12 @@ func generate(dir, out string, roots []string, hints []string) ([]byte, error) {
 	return formatted, nil
 }
 
-func mapKeys(m map[string]bool) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
-}
-
 type gen struct {
 	pkg   *packages.Package
 	out   string
 	hints map[string]string // "pkg.Type.Field" → option, for other packages' types
+	// hinted are the hints a field took.
+	hinted map[string]bool
 	// made are the struct functions queued or written, by name, and the
 	// struct each reads.
 	made map[string]*types.Named
@@ -326,6 +325,7 @@ func (g *gen) collect(expr, hintPrefix string, st *types.Struct, into *[]member)
 		optSrc, ok := tag.Lookup("fast")
 		if !ok {
 			optSrc = g.hints[hintPrefix+"."+f.Name()]
+			g.hinted[hintPrefix+"."+f.Name()] = true
 		}
 		opts, err := parseOpts(optSrc)
 		if err != nil {

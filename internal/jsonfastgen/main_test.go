@@ -109,6 +109,9 @@ func TestRefuses(t *testing.T) {
 	if _, err := generate(dir, "gen.go", []string{"fine"}, []string{"nohint"}); err == nil || !strings.Contains(err.Error(), "want pkg.Type.Field=option") {
 		t.Errorf("a bad -hint: error %v", err)
 	}
+	if _, err := generate(dir, "gen.go", []string{"fine"}, []string{"bad.fine.Rwa=copy"}); err == nil || !strings.Contains(err.Error(), "no field of the structs decoded is bad.fine.Rwa") {
+		t.Errorf("a -hint that misses: error %v", err)
+	}
 	src, err := generate(dir, "gen.go", []string{"fine"}, nil)
 	if err != nil {
 		t.Fatalf("fine: %v", err)
