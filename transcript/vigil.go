@@ -156,7 +156,7 @@ func (v *vigilDecoder) entry(l *vigilLine) (e session.Entry, ok bool) {
 		if l.Message.Role == "" {
 			return e, false
 		}
-		m := &session.Message{Message: l.Message, StopReason: l.StopReason}
+		m := &session.Message{Message: l.Message, StopReason: l.StopReason, Details: bytes.Clone(l.Details)}
 		if l.Usage != nil {
 			m.Usage = *l.Usage
 		}

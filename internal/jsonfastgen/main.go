@@ -34,7 +34,8 @@
 // pkg.Type.Field=option flags. A type that decodes itself (it implements
 // json.Unmarshaler) must have a hand-written decodeFast(*jdec) method that
 // decodes one value as its UnmarshalJSON does; the generated code calls
-// it.
+// it, behind a pointer too. One that implements encoding.TextUnmarshaler
+// is refused, and so is an option that does not fit its field's type.
 package main
 
 import (
@@ -45,6 +46,7 @@ import (
 	"go/constant"
 	"go/format"
 	"go/types"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -96,7 +98,7 @@ func generate(dir, out string, roots []string, hints []string) ([]byte, error) {
 		return nil, errors.New("loading the package: not one package")
 	}
 	pkg := pkgs[0]
-	g := &gen{pkg: pkg, out: absOut, hints: map[string]string{}, made: map[string]bool{}}
+	g := &gen{pkg: pkg, out: absOut, hints: map[string]string{}, made: map[string]*types.Named{}, hinted: map[string]bool{}}
 	for _, h := range hints {
 		k, v, ok := strings.Cut(h, "=")
 		if !ok {
@@ -110,7 +112,11 @@ func generate(dir, out string, roots []string, hints []string) ([]byte, error) {
 		if obj == nil {
 			return nil, fmt.Errorf("%s: no such type in %s", name, pkg.PkgPath)
 		}
-		if err := g.root(obj.Type().(*types.Named)); err != nil {
+		n, ok := obj.Type().(*types.Named)
+		if !ok || n.TypeParams().Len() > 0 {
+			return nil, fmt.Errorf("%s: a root must be a defined type, not an alias or a generic one", name)
+		}
+		if err := g.root(n); err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 	}
@@ -121,11 +127,20 @@ func generate(dir, out string, roots []string, hints []string) ([]byte, error) {
 			return nil, fmt.Errorf("%s: %w", n.Obj().Name(), err)
 		}
 	}
+	if g.err != nil {
+		return nil, g.err
+	}
+	for _, k := range slices.Sorted(maps.Keys(g.hints)) {
+		if !g.hinted[k] {
+			// A hint that misses (copy, say) would go unnoticed.
+			return nil, fmt.Errorf("-hint %s=%s: no field of the structs decoded is %s", k, g.hints[k], k)
+		}
+	}
 	var src bytes.Buffer
 	src.Write(g.head.Bytes())
 	if len(g.imports) > 0 {
 		src.WriteString("import (\n")
-		for _, p := range slices.Sorted(mapKeys(g.imports)) {
+		for _, p := range slices.Sorted(maps.Keys(g.imports)) {
 			fmt.Fprintf(&src, "\t%q\n", p)
 		}
 		src.WriteString(")\n\n")
@@ -141,22 +156,17 @@ func generate(dir, out string, roots []string, hints []string) ([]byte, error) {
 	return formatted, nil
 }
 
-func mapKeys(m map[string]bool) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
-}
-
 type gen struct {
 	pkg   *packages.Package
 	out   string
 	hints map[string]string // "pkg.Type.Field" → option, for other packages' types
-	// made are the struct functions queued or written, by name.
-	made    map[string]bool
+	// hinted are the hints a field took.
+	hinted map[string]bool
+	// made are the struct functions queued or written, by name, and the
+	// struct each reads.
+	made map[string]*types.Named
+	// err is the first error found where none can be returned.
+	err     error
 	queue   []*types.Named
 	imports map[string]bool
 	head    bytes.Buffer
@@ -199,9 +209,12 @@ func (g *gen) structFuncName(n *types.Named) string {
 		name = upperFirst(n.Obj().Pkg().Name()) + name
 	}
 	fn := "fast" + upperFirst(name)
-	if !g.made[fn] {
-		g.made[fn] = true
+	switch prev := g.made[fn]; {
+	case prev == nil:
+		g.made[fn] = n
 		g.queue = append(g.queue, n)
+	case !types.Identical(prev, n) && g.err == nil:
+		g.err = fmt.Errorf("%s and %s would both be read by %s", g.typeName(prev), g.typeName(n), fn)
 	}
 	return fn
 }
@@ -229,6 +242,20 @@ type fieldOpts struct {
 	recent, copy, text bool
 	of                 []string
 	into, fn           string
+}
+
+// only returns an error naming the first of the options recent, of=,
+// copy and text that o has and ok does not list, for a value of type t.
+func (o fieldOpts) only(t string, ok ...string) error {
+	for _, opt := range []struct {
+		name string
+		set  bool
+	}{{"recent", o.recent}, {"of", len(o.of) > 0}, {"copy", o.copy}, {"text", o.text}} {
+		if opt.set && !slices.Contains(ok, opt.name) {
+			return fmt.Errorf("the fast option %s does not apply to a %s", opt.name, t)
+		}
+	}
+	return nil
 }
 
 func parseOpts(s string) (fieldOpts, error) {
@@ -272,8 +299,8 @@ func (g *gen) collect(expr, hintPrefix string, st *types.Struct, into *[]member)
 		tag := reflect.StructTag(st.Tag(i))
 		jtag, hasTag := tag.Lookup("json")
 		name, rest, _ := strings.Cut(jtag, ",")
-		if name == "-" && rest == "" {
-			continue
+		if jtag == "-" {
+			continue // but "-," names a member "-"
 		}
 		if strings.Contains(","+rest+",", ",string,") {
 			return fmt.Errorf("field %s: the string option is not supported", f.Name())
@@ -298,10 +325,16 @@ func (g *gen) collect(expr, hintPrefix string, st *types.Struct, into *[]member)
 		optSrc, ok := tag.Lookup("fast")
 		if !ok {
 			optSrc = g.hints[hintPrefix+"."+f.Name()]
+			g.hinted[hintPrefix+"."+f.Name()] = true
 		}
 		opts, err := parseOpts(optSrc)
 		if err != nil {
 			return fmt.Errorf("field %s: %w", f.Name(), err)
+		}
+		if opts.into != "" {
+			if err := g.checkInto(st, f, opts.into); err != nil {
+				return fmt.Errorf("field %s: %w", f.Name(), err)
+			}
 		}
 		for _, m := range *into {
 			if m.name == name {
@@ -311,6 +344,28 @@ func (g *gen) collect(expr, hintPrefix string, st *types.Struct, into *[]member)
 		*into = append(*into, member{name: name, target: expr + "." + f.Name(), typ: f.Type(), opts: opts})
 	}
 	return nil
+}
+
+// checkInto checks that into names a field of st that f, a pointer to a
+// struct, can point to.
+func (g *gen) checkInto(st *types.Struct, f *types.Var, into string) error {
+	name := func(t types.Type) string { return types.TypeString(t, types.RelativeTo(g.pkg.Types)) }
+	p, ok := f.Type().(*types.Pointer)
+	if !ok {
+		return fmt.Errorf("into=%s: %s is not a pointer", into, name(f.Type()))
+	}
+	if _, ok := p.Elem().Underlying().(*types.Struct); !ok {
+		return fmt.Errorf("into=%s: %s is not a pointer to a struct", into, name(f.Type()))
+	}
+	for i := range st.NumFields() {
+		if b := st.Field(i); b.Name() == into {
+			if !types.Identical(b.Type(), p.Elem()) {
+				return fmt.Errorf("into=%s: the field is a %s, not a %s", into, name(b.Type()), name(p.Elem()))
+			}
+			return nil
+		}
+	}
+	return fmt.Errorf("into=%s: no such field beside it", into)
 }
 
 // members writes the loop that reads the members of struct st, held at
@@ -390,8 +445,12 @@ func (g *gen) hook(t types.Type) bool {
 }
 
 var (
-	rawMessage = "encoding/json.RawMessage"
-	unmarshal  = types.NewInterfaceType([]*types.Func{types.NewFunc(0, nil, "UnmarshalJSON",
+	rawMessage    = "encoding/json.RawMessage"
+	jsonNumber    = "encoding/json.Number"
+	textUnmarshal = types.NewInterfaceType([]*types.Func{types.NewFunc(0, nil, "UnmarshalText",
+		types.NewSignatureType(nil, nil, nil, types.NewTuple(types.NewVar(0, nil, "", types.NewSlice(types.Typ[types.Byte]))),
+			types.NewTuple(types.NewVar(0, nil, "", types.Universe.Lookup("error").Type())), false))}, nil).Complete()
+	unmarshal = types.NewInterfaceType([]*types.Func{types.NewFunc(0, nil, "UnmarshalJSON",
 		types.NewSignatureType(nil, nil, nil, types.NewTuple(types.NewVar(0, nil, "", types.NewSlice(types.Typ[types.Byte]))),
 			types.NewTuple(types.NewVar(0, nil, "", types.Universe.Lookup("error").Type())), false))}, nil).Complete()
 )
@@ -399,10 +458,16 @@ var (
 // value writes the code that decodes one value of type t into target.
 func (g *gen) value(w *bytes.Buffer, target string, t types.Type, o fieldOpts, ind string) error {
 	if g.hook(t) {
+		if err := o.only(g.typeName(t)); err != nil {
+			return err
+		}
 		fmt.Fprintf(w, "%s%s.decodeFast(d)\n", ind, target)
 		return nil
 	}
 	if n, ok := t.(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path()+"."+n.Obj().Name() == rawMessage {
+		if err := o.only("json.RawMessage", "copy"); err != nil {
+			return err
+		}
 		if o.copy {
 			g.addImport("bytes")
 			fmt.Fprintf(w, "%s%s = bytes.Clone(d.raw())\n", ind, target)
@@ -414,12 +479,24 @@ func (g *gen) value(w *bytes.Buffer, target string, t types.Type, o fieldOpts, i
 	if types.Implements(types.NewPointer(t), unmarshal) {
 		return fmt.Errorf("%s implements json.Unmarshaler but has no decodeFast method", g.typeName(t))
 	}
+	if n, ok := t.(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path()+"."+n.Obj().Name() == jsonNumber {
+		return errors.New("a json.Number takes a number, or a string only when it holds one: not supported")
+	}
+	if types.Implements(types.NewPointer(t), textUnmarshal) {
+		return fmt.Errorf("%s implements encoding.TextUnmarshaler, which encoding/json calls: not supported", g.typeName(t))
+	}
 	switch u := t.Underlying().(type) {
 	case *types.Basic:
 		return g.basic(w, target, t, u, o, ind)
 	case *types.Pointer:
 		elem := u.Elem()
-		if st, ok := elem.Underlying().(*types.Struct); ok {
+		// A struct that decodes itself is read as any other pointed-to
+		// value, below, by its hook (or refused).
+		selfDecoding := g.hook(elem) || types.Implements(u, unmarshal) || types.Implements(u, textUnmarshal)
+		if st, ok := elem.Underlying().(*types.Struct); ok && !selfDecoding {
+			if err := o.only(g.typeName(t)); err != nil {
+				return err
+			}
 			fmt.Fprintf(w, "%sif d.object() {\n", ind)
 			if o.into != "" {
 				fmt.Fprintf(w, "%s\t%s = &%s\n", ind, target, target[:strings.LastIndex(target, ".")]+"."+o.into)
@@ -441,6 +518,9 @@ func (g *gen) value(w *bytes.Buffer, target string, t types.Type, o fieldOpts, i
 		fmt.Fprintf(w, "%s\t%s = &%s\n%s}\n", ind, target, x, ind)
 		return nil
 	case *types.Struct:
+		if err := o.only(g.typeName(t)); err != nil {
+			return err
+		}
 		fmt.Fprintf(w, "%sif d.object() {\n", ind)
 		if err := g.structValue(w, target, false, t, u, ind+"\t"); err != nil {
 			return err
@@ -451,6 +531,9 @@ func (g *gen) value(w *bytes.Buffer, target string, t types.Type, o fieldOpts, i
 		if b, ok := u.Elem().(*types.Basic); ok && b.Kind() == types.Byte {
 			if !o.text {
 				return errors.New("a []byte is base64 to encoding/json: not supported")
+			}
+			if err := o.only(g.typeName(t), "text"); err != nil {
+				return err
 			}
 			fmt.Fprintf(w, "%s%s = d.strBytes()\n", ind, target)
 			return nil
@@ -505,6 +588,13 @@ func upperFirst(s string) string {
 // basic writes the decoding of a string, bool or number.
 func (g *gen) basic(w *bytes.Buffer, target string, t types.Type, b *types.Basic, o fieldOpts, ind string) error {
 	var call string
+	ok := []string{}
+	if b.Kind() == types.String {
+		ok = []string{"recent", "of"}
+	}
+	if err := o.only(g.typeName(t), ok...); err != nil {
+		return err
+	}
 	switch b.Kind() {
 	case types.String:
 		of := o.of

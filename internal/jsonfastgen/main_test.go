@@ -90,6 +90,16 @@ func TestRefuses(t *testing.T) {
 		{"badOption", `unknown fast option "sometimes"`},
 		{"withAny", "is not supported"},
 		{"missing", "no such type"},
+		{"withTextUnmarshaler", "textLevel implements encoding.TextUnmarshaler"},
+		{"withSelfDecodingPointer", "selfDecoding implements json.Unmarshaler but has no decodeFast method"},
+		{"withIntoList", "into=buf: []*inner is not a pointer"},
+		{"withIntoMissing", "into=buf: no such field"},
+		{"withIntoOfAnotherType", "into=buf: the field is a fine, not a inner"},
+		{"withRecentNumber", "recent does not apply to a int"},
+		{"withCopiedString", "copy does not apply to a string"},
+		{"withNumber", "json.Number"},
+		{"aliasOfFine", "not an alias"},
+		{"withSameNames", "Same and same would both be read by fastSame"},
 	} {
 		_, err := generate(dir, "gen.go", []string{c.root}, nil)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -99,11 +109,28 @@ func TestRefuses(t *testing.T) {
 	if _, err := generate(dir, "gen.go", []string{"fine"}, []string{"nohint"}); err == nil || !strings.Contains(err.Error(), "want pkg.Type.Field=option") {
 		t.Errorf("a bad -hint: error %v", err)
 	}
+	if _, err := generate(dir, "gen.go", []string{"fine"}, []string{"bad.fine.Rwa=copy"}); err == nil || !strings.Contains(err.Error(), "no field of the structs decoded is bad.fine.Rwa") {
+		t.Errorf("a -hint that misses: error %v", err)
+	}
 	src, err := generate(dir, "gen.go", []string{"fine"}, nil)
 	if err != nil {
 		t.Fatalf("fine: %v", err)
 	}
 	if !strings.Contains(string(src), "func (v *fine) decodeFast(d *jdec)") || !strings.Contains(string(src), "v.Raw = d.raw()") {
 		t.Errorf("fine: generated\n%s", src)
+	}
+	// A pointer to a struct that decodes itself is read by its hook; "-,"
+	// names a member "-"; into= points at the buffer beside it.
+	src, err = generate(dir, "gen.go", []string{"fineToo"}, nil)
+	if err != nil {
+		t.Fatalf("fineToo: %v", err)
+	}
+	for _, want := range []string{"x1.decodeFast(d)", `case "-":`, "v.P = &v.buf"} {
+		if !strings.Contains(string(src), want) {
+			t.Errorf("fineToo: no %s in\n%s", want, src)
+		}
+	}
+	if strings.Contains(string(src), `"Gone"`) {
+		t.Errorf("fineToo: a member for json:\"-\" in\n%s", src)
 	}
 }

@@ -48,6 +48,11 @@ func checkAgainstStd(t *testing.T, b []byte) {
 		if s.Escaped != bytes.ContainsRune(body, '\\') {
 			t.Fatalf("%q: Escaped = %v", quoted, s.Escaped)
 		}
+		// The fast path takes a body as it is when it has neither an
+		// escape nor a byte of 0x80 or more.
+		if high := bytes.ContainsFunc(body, func(r rune) bool { return r >= 0x80 }); s.High != high {
+			t.Fatalf("%q: High = %v", quoted, s.High)
+		}
 		if got := string(AppendUnquote([]byte("x"), body)); got != "x"+want {
 			t.Fatalf("AppendUnquote(%q) = %q, want %q", body, got[1:], want)
 		}
