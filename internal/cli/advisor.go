@@ -11,6 +11,7 @@ import (
 	"github.com/vigil-dev/vigil/history"
 	"github.com/vigil-dev/vigil/internal/advisorhost"
 	"github.com/vigil-dev/vigil/internal/config"
+	"github.com/vigil-dev/vigil/internal/loopguard"
 	"github.com/vigil-dev/vigil/internal/models"
 	"github.com/vigil-dev/vigil/internal/supervise"
 	"github.com/vigil-dev/vigil/session"
@@ -93,6 +94,15 @@ func (a *app) startAdvisor(ag *agent.Agent, sess *session.Session, fwd *advisorh
 // folder, isolated from the subagent's tools like the main advisor.
 func (a *app) subagentConfig(subTools func() ([]tools.Tool, error)) *agent.SubagentConfig {
 	cfg := &agent.SubagentConfig{Tools: subTools}
+	// Each subagent has a loop guard of its own, as the parent has: the
+	// calls it repeats are its own.
+	guard := func() []agent.Hook {
+		if n := a.settings.Tools.LoopGuard; n > 0 {
+			return []agent.Hook{loopguard.New(n)}
+		}
+		return nil
+	}
+	cfg.Hooks = func(string, *session.Session) []agent.Hook { return guard() }
 	if !a.settings.Advisor.Subagents {
 		return cfg
 	}
@@ -100,7 +110,7 @@ func (a *app) subagentConfig(subTools func() ([]tools.Tool, error)) *agent.Subag
 	cfg.Hooks = func(id string, _ *session.Session) []agent.Hook {
 		f := &advisorhost.ForwardHook{}
 		hooks.Store(id, f)
-		return []agent.Hook{f}
+		return append([]agent.Hook{f}, guard()...)
 	}
 	cfg.Started = func(id string, sub *agent.Agent, s *session.Session) func() {
 		v, ok := hooks.LoadAndDelete(id)
