@@ -61,12 +61,11 @@ func fakeSetup(t *testing.T, script string) (*fakellm.Server, string, string) {
 }
 
 // vigilCommand returns the command that runs vigil with args in work, with
-// agentDir as its agent folder (see TestMain).
+// agentDir as its agent folder (vigil is the test binary; see TestMain).
 func vigilCommand(agentDir, work string, args ...string) *exec.Cmd {
-	raw, _ := json.Marshal(args)
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd := exec.Command("vigil", args...)
 	cmd.Dir = work
-	cmd.Env = append(os.Environ(), "VIGIL_TEST_ARGS="+string(raw), "VIGIL_AGENT_DIR="+agentDir, "HOME="+filepath.Dir(agentDir))
+	cmd.Env = append(os.Environ(), "VIGIL_AGENT_DIR="+agentDir, "HOME="+filepath.Dir(agentDir))
 	return cmd
 }
 

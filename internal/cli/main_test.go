@@ -2,31 +2,41 @@ package cli_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/vigil-dev/vigil/internal/cli"
 )
 
-// TestMain lets the test binary act as the vigil command: the end-to-end
-// tests start it again with VIGIL_TEST_ARGS set, so they exercise the real
-// process (stdin, stdout, signals) without a separate build.
+// TestMain lets the test binary act as the vigil command: testscript puts
+// a copy of it named vigil first in $PATH, and run by that name it is vigil.
+// The scripts (TestScripts) and the Go tests that drive a vigil process
+// (vigilCommand) run it, so they exercise the real process (stdin, stdout,
+// signals, exit status) without a separate build.
 func TestMain(m *testing.M) {
-	if raw := os.Getenv("VIGIL_TEST_ARGS"); raw != "" {
-		var args []string
-		if err := json.Unmarshal([]byte(raw), &args); err != nil {
-			fmt.Fprintln(os.Stderr, "VIGIL_TEST_ARGS:", err)
-			os.Exit(2)
+	testscript.Main(m, map[string]func(){"vigil": vigilMain})
+}
+
+// vigilMain is cmd/vigil's main.
+func vigilMain() {
+	if err := cli.Run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr); err != nil {
+		if msg := err.Error(); msg != "" {
+			fmt.Fprintln(os.Stderr, "vigil:", msg)
 		}
-		if err := cli.Run(context.Background(), args, os.Stdin, os.Stdout, os.Stderr); err != nil {
-			if msg := err.Error(); msg != "" {
-				fmt.Fprintln(os.Stderr, "vigil:", msg)
-			}
-			os.Exit(cli.ExitCode(err))
-		}
-		os.Exit(0)
+		os.Exit(cli.ExitCode(err))
 	}
-	os.Exit(m.Run())
+}
+
+// vigilPath is the vigil TestMain put in $PATH.
+func vigilPath(t testing.TB) string {
+	t.Helper()
+	path, err := exec.LookPath("vigil")
+	if err != nil {
+		t.Fatalf("vigil is not in $PATH (see TestMain): %v", err)
+	}
+	return path
 }
