@@ -69,6 +69,18 @@ func vigilCommand(agentDir, work string, args ...string) *exec.Cmd {
 	return cmd
 }
 
+// runPrint runs vigil in print mode in work and returns its stderr.
+func runPrint(t *testing.T, agentDir, work string, args ...string) string {
+	t.Helper()
+	cmd := vigilCommand(agentDir, work, args...)
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("vigil %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+	}
+	return stderr.String()
+}
+
 func startVigil(t *testing.T, agentDir, work string, args ...string) *vigilProc {
 	t.Helper()
 	cmd := vigilCommand(agentDir, work, append([]string{"--mode", "rpc", "-m", "fake/m"}, args...)...)

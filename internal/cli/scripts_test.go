@@ -43,11 +43,12 @@ var updateScripts = flag.Bool("update", false, "rewrite the expected files of Te
 //	    when none is named). With -models, models.yml is FILE instead, in
 //	    which ${FAKELLM_URL} is the server's address. Another fakellm
 //	    replaces the first, whose script starts over.
-//	requests [MODEL]
+//	requests [-with TEXT] [-without TEXT] [MODEL]
 //	    lists the requests fakellm has answered so far (those for MODEL
-//	    alone, if named), one a line: the file requests/N.json it writes
-//	    the body to (N counts every request from 1), the model, the rule
-//	    (- when it has no name). grep PATTERN requests/N.json then reads what the model was sent.
+//	    alone, if named; those whose body holds, or lacks, TEXT), one a
+//	    line: the file requests/N.json it writes the body to (N counts
+//	    every request from 1), the model, the rule (- when it has no
+//	    name). grep PATTERN requests/N.json reads what the model was sent.
 //	trust [DIR]
 //	    trusts DIR (default: the current folder) as vigil trust DIR does
 //	    (config.Trust), so that the project's settings apply.
@@ -137,17 +138,26 @@ func cmdFakellm(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 func cmdRequests(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) > 1 {
-		ts.Fatalf("usage: requests [MODEL]")
+	fs := flag.NewFlagSet("requests", flag.ContinueOnError)
+	with := fs.String("with", "", "only requests whose body holds this text")
+	without := fs.String("without", "", "only requests whose body lacks this text")
+	if neg || fs.Parse(args) != nil || fs.NArg() > 1 {
+		ts.Fatalf("usage: requests [-with TEXT] [-without TEXT] [MODEL]")
 	}
 	s := ts.Value(fakellmKey{}).(*scriptServer)
 	if s.srv == nil {
 		ts.Fatalf("requests: no fakellm started")
 	}
+	// Taking stdout now empties it, so that no requests print nothing.
+	out := ts.Stdout()
 	dir := ts.MkAbs("requests")
 	ts.Check(os.MkdirAll(dir, 0o755))
 	for i, r := range s.srv.Requests() {
-		if len(args) == 1 && r.Model != args[0] {
+		body := string(r.Body)
+		switch {
+		case fs.NArg() == 1 && r.Model != fs.Arg(0),
+			*with != "" && !strings.Contains(body, *with),
+			*without != "" && strings.Contains(body, *without):
 			continue
 		}
 		name := fmt.Sprintf("%d.json", i+1)
@@ -156,7 +166,7 @@ func cmdRequests(ts *testscript.TestScript, neg bool, args []string) {
 		if rule == "" {
 			rule = "-"
 		}
-		fmt.Fprintf(ts.Stdout(), "requests/%s %s %s\n", name, r.Model, rule)
+		fmt.Fprintf(out, "requests/%s %s %s\n", name, r.Model, rule)
 	}
 }
 
