@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/vigil-dev/vigil/agent"
-	"github.com/vigil-dev/vigil/internal/models"
 	"github.com/vigil-dev/vigil/internal/supervise"
 	"github.com/vigil-dev/vigil/session"
 )
@@ -251,13 +250,6 @@ rules:
       - tool_calls: [{name: bash, arguments: {command: "echo fixed"}}]
       - text: "READY"
 `, "advisor:\n  enabled: true\n  mode: periodic\n  periodic:\n    everyToolCalls: 3\n", "")
-	w.cfg.AgentModel = func() *models.Resolved {
-		res, err := w.cfg.Registry.Resolve("fake/m")
-		if err != nil {
-			t.Error(err)
-		}
-		return res
-	}
 	var turns atomic.Int32
 	unsub := w.ag.Subscribe(func(ev agent.Event) {
 		if ev.Type == agent.EventTurnStart {
