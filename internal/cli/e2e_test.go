@@ -3,6 +3,7 @@ package cli_test
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -67,6 +68,19 @@ func vigilCommand(agentDir, work string, args ...string) *exec.Cmd {
 	cmd.Dir = work
 	cmd.Env = append(os.Environ(), "VIGIL_AGENT_DIR="+agentDir, "HOME="+filepath.Dir(agentDir))
 	return cmd
+}
+
+// exitStatus is the exit status of a command that ran and returned err,
+// or ran false when it could not run.
+func exitStatus(err error) (code int, ran bool) {
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return 0, true
+	case errors.As(err, &ee):
+		return ee.ExitCode(), true
+	}
+	return 0, false
 }
 
 // runPrint runs vigil in print mode in work and returns its stderr.

@@ -3,7 +3,6 @@ package cli_test
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -30,12 +29,8 @@ func runCommand(t *testing.T, cmd *exec.Cmd) (stdout, stderr string, code int) {
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-	case errors.As(err, &ee):
-		code = ee.ExitCode()
-	default:
+	code, ran := exitStatus(err)
+	if !ran {
 		t.Fatal(err)
 	}
 	return out.String(), errb.String(), code

@@ -1,11 +1,9 @@
 package cli_test
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -189,13 +187,8 @@ func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
 	want, err := strconv.Atoi(args[0])
 	ts.Check(err)
 	err = ts.Exec(args[1], args[2:]...)
-	got := 0
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-	case errors.As(err, &ee):
-		got = ee.ExitCode()
-	default:
+	got, ran := exitStatus(err)
+	if !ran {
 		ts.Fatalf("%s: %v", args[1], err)
 	}
 	if got != want {
