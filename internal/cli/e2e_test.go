@@ -64,7 +64,7 @@ func fakeSetup(t *testing.T, script string) (*fakellm.Server, string, string) {
 // vigilCommand returns the command that runs vigil with args in work, with
 // agentDir as its agent folder (vigil is the test binary; see TestMain).
 func vigilCommand(agentDir, work string, args ...string) *exec.Cmd {
-	cmd := exec.Command("vigil", args...)
+	cmd := exec.Command(testVigil, args...)
 	cmd.Dir = work
 	cmd.Env = append(os.Environ(), "VIGIL_AGENT_DIR="+agentDir, "HOME="+filepath.Dir(agentDir))
 	return cmd

@@ -18,7 +18,7 @@ import (
 // (vigilCommand) run it, so they exercise the real process (stdin, stdout,
 // signals, exit status) without a separate build.
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){"vigil": vigilMain})
+	testscript.Main(findVigil{m}, map[string]func(){"vigil": vigilMain})
 }
 
 // vigilMain is cmd/vigil's main.
@@ -31,12 +31,19 @@ func vigilMain() {
 	}
 }
 
-// vigilPath is the vigil TestMain put in $PATH.
-func vigilPath(t testing.TB) string {
-	t.Helper()
+// testVigil is the path of the vigil testscript put in $PATH, found before
+// any test changes $PATH (some give their processes a PATH of their own).
+var testVigil string
+
+// findVigil runs the tests once it has found testVigil.
+type findVigil struct{ m *testing.M }
+
+func (f findVigil) Run() int {
 	path, err := exec.LookPath("vigil")
 	if err != nil {
-		t.Fatalf("vigil is not in $PATH (see TestMain): %v", err)
+		fmt.Fprintln(os.Stderr, "vigil is not in $PATH (testscript.Main puts it there):", err)
+		return 1
 	}
-	return path
+	testVigil = path
+	return f.m.Run()
 }

@@ -29,7 +29,7 @@ func startTUI(t *testing.T, env []string, work string, args ...string) *tmuxPane
 	for _, kv := range append(env, "TERM=xterm-256color") {
 		cmd.WriteString(" " + shellQuote(kv))
 	}
-	cmd.WriteString(" " + shellQuote(vigilPath(t)))
+	cmd.WriteString(" " + shellQuote(testVigil))
 	for _, a := range args {
 		cmd.WriteString(" " + shellQuote(a))
 	}
