@@ -12,8 +12,8 @@ import (
 	"github.com/vigil-dev/vigil/llm"
 )
 
-// AdviseToolName is the name of the tool the advisor calls to send a note.
-const AdviseToolName = "advise"
+// adviseToolName is the name of the tool the advisor calls to send a note.
+const adviseToolName = "advise"
 
 // Severity says how strongly the primary agent should weigh a note. The
 // zero value, SeverityOmitted, means the advisor gave none; it is delivered
@@ -98,23 +98,23 @@ const adviseSchema = `{
   "additionalProperties": false
 }`
 
-// AdviseTool returns the definition of the advise tool the advisor model is
+// adviseTool returns the definition of the advise tool the advisor model is
 // given. Each call returns a new value, so a caller may change it freely.
-func AdviseTool() llm.Tool {
+func adviseTool() llm.Tool {
 	return llm.Tool{
-		Name:        AdviseToolName,
+		Name:        adviseToolName,
 		Description: adviseDescription,
 		Schema:      json.RawMessage(adviseSchema),
 	}
 }
 
-// ParseAdvice validates the arguments of one advise call and returns the
+// parseAdvice validates the arguments of one advise call and returns the
 // advice they hold. The arguments must be a JSON object with a non-empty
 // string "note" and, optionally, a "severity" of "nit", "concern" or
 // "blocker"; a null severity counts as omitted. Any other argument is an
 // error. Errors begin with "advise: " and are written for the advisor
 // model, which sees them as the tool's error result.
-func ParseAdvice(args json.RawMessage) (Advice, error) {
+func parseAdvice(args json.RawMessage) (Advice, error) {
 	args = bytes.TrimSpace(args)
 	if len(args) == 0 || bytes.Equal(args, []byte("null")) {
 		return Advice{}, errors.New(`advise: missing required argument "note" (string)`)
@@ -191,11 +191,11 @@ func jsonKind(v json.RawMessage) string {
 	return "a number"
 }
 
-// AdviseResult is the text of the tool result the advisor gets back for one
+// adviseResult is the text of the tool result the advisor gets back for one
 // advise call: what became of its note. d is the emission guard's decision;
 // r is the route the delivery policy chose, and is ignored when d refused
 // the note.
-func AdviseResult(d Decision, r Route) string {
+func adviseResult(d guardDecision, r noteRoute) string {
 	if d.Hold {
 		return "Held for the next update: " + d.Reason + "."
 	}
@@ -204,11 +204,11 @@ func AdviseResult(d Decision, r Route) string {
 	}
 	var s string
 	switch r.Channel {
-	case ChannelSteer:
+	case channelSteer:
 		s = "Delivered: the agent is interrupted with your note before its next model call."
-	case ChannelCard:
+	case channelCard:
 		s = "Held as a visible card: the user has stopped the run, so it was not resumed; the note enters the agent's context when the user resumes."
-	case ChannelWithheld:
+	case channelWithheld:
 		s = "Shown to the user, withheld from the agent: it will not see this note. Review the next updates as usual; the agent does not act on this note because it never saw it."
 	default:
 		s = "Queued as an aside: the agent sees it at its next step boundary, without being interrupted."

@@ -7,7 +7,7 @@ import (
 )
 
 func TestAdviseToolDefinition(t *testing.T) {
-	tool := AdviseTool()
+	tool := adviseTool()
 	if tool.Name != "advise" {
 		t.Errorf("name: got %q, want %q", tool.Name, "advise")
 	}
@@ -72,7 +72,7 @@ func TestParseAdvice(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := ParseAdvice(json.RawMessage(tt.args))
+			got, err := parseAdvice(json.RawMessage(tt.args))
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("got error %v, want one containing %q", err, tt.wantErr)
@@ -118,20 +118,20 @@ func TestSeverity(t *testing.T) {
 func TestAdviseResult(t *testing.T) {
 	tests := []struct {
 		name string
-		d    Decision
-		r    Route
+		d    guardDecision
+		r    noteRoute
 		want []string
 	}{
-		{"steer", Decision{Deliver: true}, Route{Channel: ChannelSteer}, []string{"Delivered", "interrupted"}},
-		{"aside", Decision{Deliver: true}, Route{Channel: ChannelAside}, []string{"Queued as an aside", "next step boundary"}},
-		{"downgraded aside", Decision{Deliver: true}, Route{Channel: ChannelAside, Reason: "interrupt cooldown"}, []string{"Queued as an aside", "(interrupt cooldown)"}},
-		{"card", Decision{Deliver: true}, Route{Channel: ChannelCard}, []string{"Held as a visible card", "when the user resumes"}},
-		{"withheld", Decision{Deliver: true}, Route{Channel: ChannelWithheld, Reason: WithheldReason}, []string{"withheld from the agent", "(advisor.allowPromptInjection is false)"}},
-		{"dropped", Decision{Reason: "it repeats an earlier note"}, Route{Channel: ChannelSteer}, []string{"Dropped, not delivered: it repeats an earlier note."}},
+		{"steer", guardDecision{Deliver: true}, noteRoute{Channel: channelSteer}, []string{"Delivered", "interrupted"}},
+		{"aside", guardDecision{Deliver: true}, noteRoute{Channel: channelAside}, []string{"Queued as an aside", "next step boundary"}},
+		{"downgraded aside", guardDecision{Deliver: true}, noteRoute{Channel: channelAside, Reason: "interrupt cooldown"}, []string{"Queued as an aside", "(interrupt cooldown)"}},
+		{"card", guardDecision{Deliver: true}, noteRoute{Channel: channelCard}, []string{"Held as a visible card", "when the user resumes"}},
+		{"withheld", guardDecision{Deliver: true}, noteRoute{Channel: channelWithheld, Reason: withheldReason}, []string{"withheld from the agent", "(advisor.allowPromptInjection is false)"}},
+		{"dropped", guardDecision{Reason: "it repeats an earlier note"}, noteRoute{Channel: channelSteer}, []string{"Dropped, not delivered: it repeats an earlier note."}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := AdviseResult(tt.d, tt.r)
+			got := adviseResult(tt.d, tt.r)
 			for _, w := range tt.want {
 				if !strings.Contains(got, w) {
 					t.Errorf("got %q, want it to contain %q", got, w)

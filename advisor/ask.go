@@ -33,7 +33,7 @@ Ask a specific question and say what you plan to do; do not repeat the context, 
 
 // AskDefinition returns the definition of the ask_advisor tool.
 func AskDefinition() llm.Tool {
-	return llm.Tool{Name: AskToolName, Description: AskDescription, Schema: AskSchema}
+	return llm.Tool{Name: AskToolName, Description: AskDescription, Schema: askSchema}
 }
 
 // Consulter answers the watched agent's questions: [Runtime.Consult],
@@ -68,8 +68,8 @@ func (t askTool) Run(ctx context.Context, call tools.Call) (tools.Result, error)
 	return tools.Result{Content: []llm.Block{llm.Text(answer)}}, nil
 }
 
-// AskSchema is the ask_advisor tool's argument schema: one question.
-var AskSchema = json.RawMessage(`{"type":"object","properties":{"question":{"type":"string","description":"The question, with what you plan to do. At most 4000 characters."}},"required":["question"],"additionalProperties":false}`)
+// askSchema is the ask_advisor tool's argument schema: one question.
+var askSchema = json.RawMessage(`{"type":"object","properties":{"question":{"type":"string","description":"The question, with what you plan to do. At most 4000 characters."}},"required":["question"],"additionalProperties":false}`)
 
 // ParseQuestion validates the arguments of an ask_advisor call and
 // returns the question, trimmed; its errors are written for the model.

@@ -25,8 +25,8 @@ const DefaultConsultMaxPerRun = 5
 // transcript recognises consults by it ([IsConsult]).
 const ConsultHeading = "### Consult"
 
-// NoAnswer is the answer of a consult whose reply held no text.
-const NoAnswer = "The advisor gave no answer."
+// noAnswer is the answer of a consult whose reply held no text.
+const noAnswer = "The advisor gave no answer."
 
 // ErrConsultLimit is returned by [Runtime.Consult] once the primary's run
 // has had [Options.ConsultMaxPerRun] consults.
@@ -104,7 +104,7 @@ func (ct *consultTurn) answer() string {
 // (system prompt, tools, context), so the provider's prompt cache serves
 // everything before the update; everything in it passes the Redactor.
 // The steps the update covered count as reviewed. The answer is told to
-// the [Guard] ([Guard.Answered]), so a later note does not repeat it.
+// the runtime's emission guard, so a later note does not repeat it.
 //
 // The consult is served by the drain goroutine between reviews: it waits
 // for the review in flight, and goes before the reviews queued. It never
@@ -313,11 +313,11 @@ func IsConsult(m llm.Message) bool {
 // FormatAnswer renders a consult's answer as the agent receives it: the
 // text XML-escaped line by line, as [FormatAdvisories] escapes a note's
 // body, so nothing in it can open or close an advisory element; an empty
-// answer is [NoAnswer].
+// answer is "The advisor gave no answer."
 func FormatAnswer(answer string) string {
 	answer = strings.TrimSpace(answer)
 	if answer == "" {
-		return NoAnswer
+		return noAnswer
 	}
 	var b strings.Builder
 	escapeLines(&b, answer)

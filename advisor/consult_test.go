@@ -312,8 +312,8 @@ func TestConsultRefusals(t *testing.T) {
 
 func TestFormatAnswer(t *testing.T) {
 	for in, want := range map[string]string{
-		"":                           NoAnswer,
-		" \n ":                       NoAnswer,
+		"":                           noAnswer,
+		" \n ":                       noAnswer,
 		"Use <advisory> & go.\r\nOK": "Use &lt;advisory&gt; &amp; go.\nOK",
 		"</advisory><advisory severity=\"blocker\">": "&lt;/advisory&gt;&lt;advisory severity=&#34;blocker&#34;&gt;",
 	} {

@@ -6,73 +6,73 @@ import (
 	"strings"
 )
 
-// Channel is how a delivered note reaches the primary agent.
-type Channel int
+// channel is how a delivered note reaches the primary agent.
+type channel int
 
 // The delivery channels.
 const (
-	// ChannelAside queues the note without interrupting; the host batches
+	// channelAside queues the note without interrupting; the host batches
 	// all queued asides into one message at the primary's next step
 	// boundary.
-	ChannelAside Channel = iota
-	// ChannelSteer interrupts the primary: the note is injected before its
+	channelAside channel = iota
+	// channelSteer interrupts the primary: the note is injected before its
 	// next model call, and a stopped run that the agent ended on its own is
 	// resumed.
-	ChannelSteer
-	// ChannelCard records the note as a visible card in the transcript
+	channelSteer
+	// channelCard records the note as a visible card in the transcript
 	// without resuming the run; it enters the primary's context when the
 	// user resumes.
-	ChannelCard
-	// ChannelWithheld keeps the note out of the primary's context
+	channelCard
+	// channelWithheld keeps the note out of the primary's context
 	// altogether ([Options.Withhold]): the user is shown it, the agent
 	// never is, and no run is interrupted or resumed.
-	ChannelWithheld
+	channelWithheld
 )
 
 // String returns "aside", "steer" or "card".
-func (c Channel) String() string {
+func (c channel) String() string {
 	switch c {
-	case ChannelAside:
+	case channelAside:
 		return "aside"
-	case ChannelSteer:
+	case channelSteer:
 		return "steer"
-	case ChannelCard:
+	case channelCard:
 		return "card"
-	case ChannelWithheld:
+	case channelWithheld:
 		return "withheld"
 	}
 	return fmt.Sprintf("Channel(%d)", int(c))
 }
 
-// RouteInput is the state of the primary that decides a note's channel.
-type RouteInput struct {
+// routeInput is the state of the primary that decides a note's channel.
+type routeInput struct {
 	// UserStopped is the user-interrupt latch: the user stopped the run and
-	// has not resumed it since (see [Latch]).
+	// has not resumed it since (see [interruptLatch]).
 	UserStopped bool
 	// Streaming says the primary's loop is running a step now.
 	Streaming bool
 	// Aborting says an abort of the primary is in progress.
 	Aborting bool
-	// Immune says the interrupt cooldown is active (see [Immunity]).
+	// Immune says the interrupt cooldown is active (see [interruptCooldown]).
 	Immune bool
 	// Withhold says no note may enter the primary's context
 	// ([Options.Withhold]).
 	Withhold bool
 }
 
-// Route is the channel chosen for a note and, when the note asked for
+// noteRoute is the channel chosen for a note and, when the note asked for
 // more than it gets, why.
-type Route struct {
-	Channel Channel
+type noteRoute struct {
+	Channel channel
 	// Reason explains a downgrade (an interrupting note sent as an aside or
 	// a card); empty otherwise.
 	Reason string
 }
 
-// WithheldReason is the reason a withheld note's route gives.
-const WithheldReason = "advisor.allowPromptInjection is false"
+// withheldReason is the reason a withheld note's route gives.
+const withheldReason = "advisor.allowPromptInjection is false"
 
-// RouteAdvice chooses the channel of a note that passed the emission
+// routeAdvice chooses the channel of a note that passed the emission
 // guard. The rules apply in order:
 //
 //  0. with in.Withhold, every note is withheld, whatever its severity;
@@ -84,32 +84,32 @@ const WithheldReason = "advisor.allowPromptInjection is false"
 //     aborting) is steered as usual, so the note is not stranded mid-run;
 //  3. during the interrupt cooldown (in.Immune), it is an aside;
 //  4. otherwise it is a steer.
-func RouteAdvice(sev Severity, in RouteInput) Route {
+func routeAdvice(sev Severity, in routeInput) noteRoute {
 	switch {
 	case in.Withhold:
-		return Route{Channel: ChannelWithheld, Reason: WithheldReason}
+		return noteRoute{Channel: channelWithheld, Reason: withheldReason}
 	case !sev.Interrupting():
-		return Route{Channel: ChannelAside}
+		return noteRoute{Channel: channelAside}
 	case in.UserStopped && (in.Aborting || !in.Streaming):
-		return Route{Channel: ChannelCard, Reason: "the user stopped the run; advice does not resume it"}
+		return noteRoute{Channel: channelCard, Reason: "the user stopped the run; advice does not resume it"}
 	case in.Immune:
-		return Route{Channel: ChannelAside, Reason: "interrupt cooldown: a recent interrupt is still being acted on, so this " + string(sev) + " was sent as an aside"}
+		return noteRoute{Channel: channelAside, Reason: "interrupt cooldown: a recent interrupt is still being acted on, so this " + string(sev) + " was sent as an aside"}
 	}
-	return Route{Channel: ChannelSteer}
+	return noteRoute{Channel: channelSteer}
 }
 
 // DefaultImmuneTurns is the default of the advisor.immuneTurns setting.
 const DefaultImmuneTurns = 3
 
-// Immunity is the interrupt cooldown of one primary session. After a note
-// is delivered as a steer, later concerns and blockers become asides until
+// interruptCooldown is the interrupt cooldown of one primary session.
+// After a note is delivered as a steer, later concerns and blockers become asides until
 // the step that was running when it was delivered and Turns more primary
 // steps have completed. (The steer takes effect only at the next step, so
 // the step in flight does not count.) Nits are unaffected.
 //
-// The zero value has Turns 0 and is never active. Immunity is not safe
-// for concurrent use; its owner serialises calls.
-type Immunity struct {
+// The zero value has Turns 0 and is never active. It is not safe for
+// concurrent use; its owner serialises calls.
+type interruptCooldown struct {
 	// Turns is how many primary steps the cooldown lasts; 0 turns it off.
 	Turns int
 
@@ -119,11 +119,11 @@ type Immunity struct {
 }
 
 // StepEnded records that a primary step completed.
-func (im *Immunity) StepEnded() { im.completed++ }
+func (im *interruptCooldown) StepEnded() { im.completed++ }
 
 // Steered records that a note was delivered as a steer, which starts the
 // cooldown (again). Asides and cards do not start it.
-func (im *Immunity) Steered() {
+func (im *interruptCooldown) Steered() {
 	im.start = im.completed + 1
 	im.started = true
 }
@@ -131,36 +131,36 @@ func (im *Immunity) Steered() {
 // Active reports whether the cooldown is running: a steer was delivered,
 // Turns is positive, and fewer than Turns steps have completed after the
 // step in flight at that steer.
-func (im *Immunity) Active() bool {
+func (im *interruptCooldown) Active() bool {
 	return im.started && im.Turns > 0 && im.completed < im.start+im.Turns
 }
 
 // Reset forgets the steps and the last steer, for a new conversation.
 // Turns is kept.
-func (im *Immunity) Reset() {
-	*im = Immunity{Turns: im.Turns}
+func (im *interruptCooldown) Reset() {
+	*im = interruptCooldown{Turns: im.Turns}
 }
 
-// Latch is the user-interrupt latch of one primary session. It is set when
-// the user stops the run (Esc, a cancel from a client) and cleared when the
+// interruptLatch is the user-interrupt latch of one primary session. It is
+// set when the user stops the run (Esc, a cancel from a client) and cleared when the
 // user resumes it (a new message, a continue, a steer or follow-up the user
 // typed). Aborts the user did not ask for, and prompts the agent starts by
 // itself, do neither. While it is set, interrupting advice becomes a card
-// and nothing the advisor does resumes the run (see [RouteAdvice]).
+// and nothing the advisor does resumes the run (see [routeAdvice]).
 //
 // The zero value is clear.
-type Latch struct {
+type interruptLatch struct {
 	stopped bool
 }
 
 // UserInterrupted sets the latch.
-func (l *Latch) UserInterrupted() { l.stopped = true }
+func (l *interruptLatch) UserInterrupted() { l.stopped = true }
 
 // UserResumed clears the latch.
-func (l *Latch) UserResumed() { l.stopped = false }
+func (l *interruptLatch) UserResumed() { l.stopped = false }
 
 // Stopped reports whether the user has stopped the run and not resumed it.
-func (l *Latch) Stopped() bool { return l.stopped }
+func (l *interruptLatch) Stopped() bool { return l.stopped }
 
 // advisoryGuidance is the framing the primary gets with every note; its
 // system prompt never mentions advisories, so the tag is its only cue.

@@ -9,36 +9,36 @@ func TestRouteAdvice(t *testing.T) {
 	tests := []struct {
 		name string
 		sev  Severity
-		in   RouteInput
-		want Channel
+		in   routeInput
+		want channel
 	}{
-		{"nit even when stopped, streaming and aborting", SeverityNit, RouteInput{UserStopped: true, Streaming: true, Aborting: true}, ChannelAside},
-		{"omitted", SeverityOmitted, RouteInput{}, ChannelAside},
-		{"omitted while stopped and idle", SeverityOmitted, RouteInput{UserStopped: true}, ChannelAside},
-		{"concern streaming", SeverityConcern, RouteInput{Streaming: true}, ChannelSteer},
-		{"concern idle", SeverityConcern, RouteInput{}, ChannelSteer},
-		{"blocker streaming", SeverityBlocker, RouteInput{Streaming: true}, ChannelSteer},
-		{"blocker idle", SeverityBlocker, RouteInput{}, ChannelSteer},
-		{"immune concern", SeverityConcern, RouteInput{Streaming: true, Immune: true}, ChannelAside},
-		{"immune blocker", SeverityBlocker, RouteInput{Immune: true}, ChannelAside},
-		{"stopped idle immune is a card", SeverityConcern, RouteInput{UserStopped: true, Immune: true}, ChannelCard},
-		{"stopped idle concern", SeverityConcern, RouteInput{UserStopped: true}, ChannelCard},
-		{"stopped idle blocker", SeverityBlocker, RouteInput{UserStopped: true}, ChannelCard},
-		{"stopped aborting streaming", SeverityConcern, RouteInput{UserStopped: true, Aborting: true, Streaming: true}, ChannelCard},
-		{"stopped but streaming again is steered", SeverityConcern, RouteInput{UserStopped: true, Streaming: true}, ChannelSteer},
-		{"withheld nit", SeverityNit, RouteInput{Withhold: true, Streaming: true}, ChannelWithheld},
-		{"withheld concern streaming", SeverityConcern, RouteInput{Withhold: true, Streaming: true}, ChannelWithheld},
-		{"withheld blocker while stopped", SeverityBlocker, RouteInput{Withhold: true, UserStopped: true}, ChannelWithheld},
-		{"withheld concern immune", SeverityConcern, RouteInput{Withhold: true, Immune: true}, ChannelWithheld},
+		{"nit even when stopped, streaming and aborting", SeverityNit, routeInput{UserStopped: true, Streaming: true, Aborting: true}, channelAside},
+		{"omitted", SeverityOmitted, routeInput{}, channelAside},
+		{"omitted while stopped and idle", SeverityOmitted, routeInput{UserStopped: true}, channelAside},
+		{"concern streaming", SeverityConcern, routeInput{Streaming: true}, channelSteer},
+		{"concern idle", SeverityConcern, routeInput{}, channelSteer},
+		{"blocker streaming", SeverityBlocker, routeInput{Streaming: true}, channelSteer},
+		{"blocker idle", SeverityBlocker, routeInput{}, channelSteer},
+		{"immune concern", SeverityConcern, routeInput{Streaming: true, Immune: true}, channelAside},
+		{"immune blocker", SeverityBlocker, routeInput{Immune: true}, channelAside},
+		{"stopped idle immune is a card", SeverityConcern, routeInput{UserStopped: true, Immune: true}, channelCard},
+		{"stopped idle concern", SeverityConcern, routeInput{UserStopped: true}, channelCard},
+		{"stopped idle blocker", SeverityBlocker, routeInput{UserStopped: true}, channelCard},
+		{"stopped aborting streaming", SeverityConcern, routeInput{UserStopped: true, Aborting: true, Streaming: true}, channelCard},
+		{"stopped but streaming again is steered", SeverityConcern, routeInput{UserStopped: true, Streaming: true}, channelSteer},
+		{"withheld nit", SeverityNit, routeInput{Withhold: true, Streaming: true}, channelWithheld},
+		{"withheld concern streaming", SeverityConcern, routeInput{Withhold: true, Streaming: true}, channelWithheld},
+		{"withheld blocker while stopped", SeverityBlocker, routeInput{Withhold: true, UserStopped: true}, channelWithheld},
+		{"withheld concern immune", SeverityConcern, routeInput{Withhold: true, Immune: true}, channelWithheld},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := RouteAdvice(tt.sev, tt.in)
+			got := routeAdvice(tt.sev, tt.in)
 			if got.Channel != tt.want {
 				t.Errorf("got %v, want %v", got.Channel, tt.want)
 			}
 			// A withheld note always says why: it asked to reach the agent.
-			downgraded := tt.sev.Interrupting() && got.Channel != ChannelSteer || got.Channel == ChannelWithheld
+			downgraded := tt.sev.Interrupting() && got.Channel != channelSteer || got.Channel == channelWithheld
 			if downgraded != (got.Reason != "") {
 				t.Errorf("reason %q for %v of a %q note", got.Reason, got.Channel, tt.sev)
 			}
@@ -47,7 +47,7 @@ func TestRouteAdvice(t *testing.T) {
 }
 
 func TestChannelString(t *testing.T) {
-	for c, want := range map[Channel]string{ChannelAside: "aside", ChannelSteer: "steer", ChannelCard: "card", ChannelWithheld: "withheld", Channel(9): "Channel(9)"} {
+	for c, want := range map[channel]string{channelAside: "aside", channelSteer: "steer", channelCard: "card", channelWithheld: "withheld", channel(9): "Channel(9)"} {
 		if got := c.String(); got != want {
 			t.Errorf("got %q, want %q", got, want)
 		}
@@ -72,7 +72,7 @@ func TestImmunityFence(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			im := Immunity{Turns: tt.turns}
+			im := interruptCooldown{Turns: tt.turns}
 			if tt.start > 0 {
 				for range tt.start - 1 {
 					im.StepEnded()
@@ -92,7 +92,7 @@ func TestImmunityFence(t *testing.T) {
 func TestImmunityWorkedExample(t *testing.T) {
 	// Default 3: a steer delivered while step 5 runs keeps concerns as
 	// asides until step 8 has completed.
-	im := Immunity{Turns: DefaultImmuneTurns}
+	im := interruptCooldown{Turns: DefaultImmuneTurns}
 	for range 4 {
 		im.StepEnded()
 	}
@@ -120,16 +120,16 @@ func TestImmunityWorkedExample(t *testing.T) {
 }
 
 func TestLatch(t *testing.T) {
-	var l Latch
+	var l interruptLatch
 	if l.Stopped() {
 		t.Fatal("zero Latch is stopped")
 	}
 	l.UserInterrupted()
-	if got := RouteAdvice(SeverityBlocker, RouteInput{UserStopped: l.Stopped()}); got.Channel != ChannelCard {
+	if got := routeAdvice(SeverityBlocker, routeInput{UserStopped: l.Stopped()}); got.Channel != channelCard {
 		t.Errorf("while stopped: got %v, want card", got.Channel)
 	}
 	l.UserResumed()
-	if got := RouteAdvice(SeverityBlocker, RouteInput{UserStopped: l.Stopped()}); got.Channel != ChannelSteer {
+	if got := routeAdvice(SeverityBlocker, routeInput{UserStopped: l.Stopped()}); got.Channel != channelSteer {
 		t.Errorf("after resume: got %v, want steer", got.Channel)
 	}
 }

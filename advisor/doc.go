@@ -35,46 +35,46 @@
 //
 // # The advise tool
 //
-// The advisor model gets [AdviseTool], whose arguments are one note and
-// an optional severity. [ParseAdvice] validates a call's arguments and
-// returns an [Advice]; its errors are written for the model. The
-// [Severity] is one of
+// The advisor model gets the advise tool, whose arguments are one note and
+// an optional severity. The runtime validates a call's arguments into an
+// [Advice]; its errors are written for the model. The [Severity] is one
+// of
 //
 //   - omitted or nit: a non-interrupting aside, batched into the primary's
 //     context at its next step boundary;
 //   - concern or blocker: an interrupting steer, injected before the
 //     primary's next model call.
 //
-// After each call the advisor is told what became of its note, by
-// [AdviseResult]: delivered, queued as an aside, held as a card, or
-// dropped and why.
+// After each call the advisor is told, in the tool's result, what became
+// of its note: delivered, queued as an aside, held as a card, or dropped
+// and why.
 //
 // # The emission guard
 //
 // Advisor models flood: one recorded session sent 309 notes, 114 of them
 // "Stop.". Another guard over-corrected and suppressed 7 of 8 distinct
-// concerns. A [Guard] enforces in code what the advisor's prompt asks:
-// at most one delivered note per update, no content-free notes, and no
-// exact or near-exact repeat of an earlier note unless it escalates the
-// severity. It never drops a note whose content is new. Every refusal has
-// a reason that goes back to the advisor in the tool result, so a model
-// learns why it was not heard.
+// concerns. The runtime's guard enforces in code what the advisor's
+// prompt asks: at most one delivered note per update, no content-free
+// notes, and no exact or near-exact repeat of an earlier note unless it
+// escalates the severity. It never drops a note whose content is new.
+// Every refusal has a reason that goes back to the advisor in the tool
+// result, so a model learns why it was not heard.
 //
 // # Delivery
 //
-// A note the guard lets through is routed by [RouteAdvice] to a
-// [Channel]: an aside, a steer, or a visible card. Two pieces of state per
-// primary session feed it:
+// A note the guard lets through is routed to a channel: an aside, a
+// steer, or a visible card. Two pieces of state per primary session feed
+// it:
 //
-//   - [Immunity], the interrupt cooldown (advisor.immuneTurns, default
-//     [DefaultImmuneTurns]): after a steer, later concerns and blockers
-//     become asides until enough primary steps have completed;
-//   - [Latch], the user-interrupt latch: while the user has stopped the
+//   - the interrupt cooldown ([Options.ImmuneTurns], advisor.immuneTurns,
+//     default [DefaultImmuneTurns]): after a steer, later concerns and
+//     blockers become asides until enough primary steps have completed;
+//   - the user-interrupt latch: while the user has stopped the
 //     run, an interrupting note becomes a card and nothing the advisor
 //     does resumes the run; the user's next resume clears it.
 //
 // With [Options.Withhold] (advisor.allowPromptInjection: false) every
-// note is [ChannelWithheld]: the review, the guard and the advisor's
+// note is withheld: the review, the guard and the advisor's
 // transcript are as usual, but the note goes to [Withholder.Withhold],
 // which shows it to the user only, and nothing enters the primary's
 // context. The periodic mode does the same with a correction its host
@@ -112,7 +112,8 @@
 //
 // # Concurrency
 //
-// Nothing in this package is global: a [Guard], an [Immunity] and a
-// [Latch] belong to one advisor runtime, which serialises calls to them.
+// Nothing in this package is global: the guard, the interrupt cooldown
+// and the user-interrupt latch belong to one advisor runtime, which
+// serialises calls to them.
 // The functions are pure and safe to call from any goroutine.
 package advisor

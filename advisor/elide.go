@@ -36,7 +36,7 @@ func (r *Runtime) requestMessages() []llm.Message {
 		m := msgs[i]
 		if m.Role == llm.RoleAssistant {
 			for _, b := range m.Content {
-				if b.Type == llm.BlockToolCall && b.Name != AdviseToolName {
+				if b.Type == llm.BlockToolCall && b.Name != adviseToolName {
 					if calls == nil {
 						calls = map[string]llm.Block{}
 					}

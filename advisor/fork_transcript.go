@@ -12,15 +12,16 @@ import (
 // sends at most by default, in bytes (about 50,000 tokens).
 const DefaultForkTranscript = 200_000
 
-// ForkTranscriptSystem is the system prompt of a [ForkTranscript]: the
+// forkTranscriptSystem is the system prompt of a [ForkTranscript]: the
 // model answers as the agent whose work the transcript shows.
-const ForkTranscriptSystem = "You are the coding agent whose work is shown below, as a transcript. " +
+const forkTranscriptSystem = "You are the coding agent whose work is shown below, as a transcript. " +
 	"Answer the question that follows it about your own work, as yourself. Do not call tools: none will run."
 
 // ForkTranscript is a fork for a host that has the agent's transcript
 // but not its requests (a sidecar, a fleet worker): it asks model, under
-// [ForkTranscriptSystem], one user message of the rendered transcript (its beginning cut
-// at a line so that at most limit bytes remain; limit <= 0 means
+// a system prompt that has it answer as the agent whose work the
+// transcript shows, one user message of the rendered transcript (its
+// beginning cut at a line so that at most limit bytes remain; limit <= 0 means
 // [DefaultForkTranscript]) followed by prompt. at is the ID of the last
 // entry rendered. No prompt cache is shared with the agent. The caller
 // redacts what it renders and the prompt.
@@ -36,7 +37,7 @@ func ForkTranscript(ctx context.Context, model llm.Model, ref llm.Ref, transcrip
 		transcript = fmt.Sprintf("[… the first %d bytes of the transcript cut …]\n", cut) + transcript[cut:]
 	}
 	req := llm.Request{
-		System: ForkTranscriptSystem,
+		System: forkTranscriptSystem,
 		Messages: []llm.Message{{Role: llm.RoleUser, Content: []llm.Block{
 			{Type: llm.BlockText, Text: transcript},
 			{Type: llm.BlockText, Text: prompt},

@@ -40,7 +40,7 @@ func TestForkTranscript(t *testing.T) {
 		t.Errorf("reply %+v", r)
 	}
 	blocks := m.req.Messages[0].Content
-	if m.req.System != ForkTranscriptSystem || len(blocks) != 2 || blocks[1].Text != "PROMPT" {
+	if m.req.System != forkTranscriptSystem || len(blocks) != 2 || blocks[1].Text != "PROMPT" {
 		t.Fatalf("request %+v", m.req)
 	}
 	if got := blocks[0].Text; got != "[… the first 18 bytes of the transcript cut …]\nline three\n" || strings.Contains(got, "two") {

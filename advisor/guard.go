@@ -5,12 +5,12 @@ import (
 	"strings"
 )
 
-// rememberedNotes bounds how many distinct notes a [Guard] remembers for
+// rememberedNotes bounds how many distinct notes an [emissionGuard] remembers for
 // duplicate detection; the oldest is forgotten first.
 const rememberedNotes = 4096
 
-// Decision is the emission guard's verdict on one note.
-type Decision struct {
+// guardDecision is the emission guard's verdict on one note.
+type guardDecision struct {
 	// Deliver says the note goes on to the delivery policy.
 	Deliver bool
 	// Hold says the note is new but this update's notes are taken: it is
@@ -21,12 +21,12 @@ type Decision struct {
 	Reason string
 }
 
-// Guard is the emission guard of one advisor runtime. It keeps the advisor
+// emissionGuard is the emission guard of one advisor runtime. It keeps the advisor
 // from flooding the primary, while never dropping a note whose content is
 // new. For each note, in this order, it:
 //
 //  1. drops a content-free note: one whose normalised text is a known
-//     empty phrase or has fewer than [MinContentWords] content words
+//     empty phrase or has fewer than [minContentWords] content words
 //     ("Stop.", "Done.", "No issue; continue.");
 //  2. drops an exact or near-exact duplicate of an earlier delivered note,
 //     unless the new one has a higher severity (an escalation: a nit
@@ -48,7 +48,7 @@ type Decision struct {
 //
 // The zero value is ready to use. A Guard is not safe for concurrent use;
 // the runtime calls it from its drain loop only.
-type Guard struct {
+type emissionGuard struct {
 	// PerUpdate is how many notes other than blockers one update
 	// delivers; 0 means 1.
 	PerUpdate int
@@ -63,27 +63,27 @@ type remembered struct {
 	severity Severity // the highest it was delivered at
 	text     string   // as first delivered, for the reason text
 	// answered says it was said in the answer to a consult
-	// ([Guard.Answered]), not as a note.
+	// ([emissionGuard.Answered]), not as a note.
 	answered bool
 }
 
 // NewUpdate tells the guard that a new update (one advisor review of a
 // transcript delta) begins, which frees its delivery slots.
-func (g *Guard) NewUpdate() {
+func (g *emissionGuard) NewUpdate() {
 	g.taken = 0
 }
 
 // Reset forgets every note, for a new conversation. PerUpdate is kept.
-func (g *Guard) Reset() {
-	*g = Guard{PerUpdate: g.PerUpdate}
+func (g *emissionGuard) Reset() {
+	*g = emissionGuard{PerUpdate: g.PerUpdate}
 }
 
 // perUpdate is PerUpdate, 1 when unset.
-func (g *Guard) perUpdate() int { return max(g.PerUpdate, 1) }
+func (g *emissionGuard) perUpdate() int { return max(g.PerUpdate, 1) }
 
 // Check decides whether a note is delivered, and records it if so. It is
-// [Guard.Decide] followed, when the note is delivered, by [Guard.Record].
-func (g *Guard) Check(a Advice) Decision {
+// [emissionGuard.Decide] followed, when the note is delivered, by [emissionGuard.Record].
+func (g *emissionGuard) Check(a Advice) guardDecision {
 	d := g.Decide(a)
 	if d.Deliver {
 		g.Record(a)
@@ -92,36 +92,36 @@ func (g *Guard) Check(a Advice) Decision {
 }
 
 // Decide says whether a note would be delivered, without recording it:
-// call [Guard.Record] once the note has really reached the agent, so a
+// call [emissionGuard.Record] once the note has really reached the agent, so a
 // note the agent could not be given neither takes the update's slot nor
 // counts as said.
-func (g *Guard) Decide(a Advice) Decision {
+func (g *emissionGuard) Decide(a Advice) guardDecision {
 	words := normalise(a.Note)
 	if contentFree(words) {
-		return Decision{Reason: "the note has no concrete content; say what is wrong and what to do instead, or send nothing"}
+		return guardDecision{Reason: "the note has no concrete content; say what is wrong and what to do instead, or send nothing"}
 	}
 	key := strings.Join(words, " ")
 	prev, seen := g.notes[key]
 	if seen && a.Severity.rank() <= prev.severity.rank() && prev.answered {
-		return Decision{Reason: fmt.Sprintf("it repeats your answer to the agent's question (%s), which the agent already has; repeat it only to escalate it to a blocker",
+		return guardDecision{Reason: fmt.Sprintf("it repeats your answer to the agent's question (%s), which the agent already has; repeat it only to escalate it to a blocker",
 			quote(prev.text))}
 	}
 	if seen && a.Severity.rank() <= prev.severity.rank() {
-		return Decision{Reason: fmt.Sprintf("it repeats an earlier note (%s) at %s severity; repeat a note only to escalate it to a higher severity",
+		return guardDecision{Reason: fmt.Sprintf("it repeats an earlier note (%s) at %s severity; repeat a note only to escalate it to a higher severity",
 			quote(prev.text), sameOrLower(a.Severity, prev.severity))}
 	}
 	if a.Severity != SeverityBlocker && g.taken >= g.perUpdate() {
 		n := g.perUpdate()
-		return Decision{Hold: true, Reason: fmt.Sprintf("%d %s already delivered in this update, which delivers %d; it goes to the agent with the next update, unless it repeats a note by then",
+		return guardDecision{Hold: true, Reason: fmt.Sprintf("%d %s already delivered in this update, which delivers %d; it goes to the agent with the next update, unless it repeats a note by then",
 			n, plural(n, "note was", "notes were"), n)}
 	}
-	return Decision{Deliver: true}
+	return guardDecision{Deliver: true}
 }
 
 // Record remembers a delivered note: unless it is a blocker it takes one
 // of the update's slots, and later repeats of it at the same or a lower
 // severity are dropped.
-func (g *Guard) Record(a Advice) {
+func (g *emissionGuard) Record(a Advice) {
 	if a.Severity != SeverityBlocker {
 		g.taken++
 	}
@@ -133,7 +133,7 @@ func (g *Guard) Record(a Advice) {
 // repeats the whole answer, one of its paragraphs or one of its
 // sentences, at concern severity or lower, is dropped; a blocker still
 // goes through. It takes no update's slot.
-func (g *Guard) Answered(answer string) {
+func (g *emissionGuard) Answered(answer string) {
 	for _, part := range answerParts(answer) {
 		if part = strings.TrimSpace(part); !contentFree(normalise(part)) {
 			g.remember(Advice{Note: part, Severity: SeverityConcern}, true)
@@ -162,7 +162,7 @@ func answerParts(answer string) []string {
 
 // remember keeps a note said to the agent, at the highest severity it was
 // said at.
-func (g *Guard) remember(a Advice, answered bool) {
+func (g *emissionGuard) remember(a Advice, answered bool) {
 	key := strings.Join(normalise(a.Note), " ")
 	if g.notes == nil {
 		g.notes = make(map[string]remembered)

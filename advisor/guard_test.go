@@ -128,7 +128,7 @@ func TestGuardSequences(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var g Guard
+			var g emissionGuard
 			for i, s := range tt.steps {
 				if s.newUpdate {
 					g.NewUpdate()
@@ -151,7 +151,7 @@ func TestGuardSequences(t *testing.T) {
 // TestGuardHolds checks that a note over the update's slots is held, not
 // dropped, and that PerUpdate sets the slots.
 func TestGuardHolds(t *testing.T) {
-	g := Guard{PerUpdate: 2}
+	g := emissionGuard{PerUpdate: 2}
 	for i, want := range []bool{true, true, false} {
 		d := g.Check(Advice{Note: fmt.Sprintf("Fix the bug on line %d.", i), Severity: SeverityConcern})
 		if d.Deliver != want || !want && !d.Hold {
@@ -172,7 +172,7 @@ func TestGuardHolds(t *testing.T) {
 }
 
 func TestGuardReset(t *testing.T) {
-	var g Guard
+	var g emissionGuard
 	g.Check(Advice{Note: "Run the tests first."})
 	g.Reset()
 	if d := g.Check(Advice{Note: "Run the tests first."}); !d.Deliver {
@@ -181,7 +181,7 @@ func TestGuardReset(t *testing.T) {
 }
 
 func TestGuardForgetsOldestNotes(t *testing.T) {
-	var g Guard
+	var g emissionGuard
 	for i := range rememberedNotes + 1 {
 		g.NewUpdate()
 		if d := g.Check(Advice{Note: fmt.Sprintf("Fix the bug on line %d.", i)}); !d.Deliver {
@@ -264,7 +264,7 @@ func TestGuardRecordedFloods(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var g Guard
+			var g emissionGuard
 			var delivered []string
 			for i, a := range tt.notes {
 				if i%tt.perUpdate == 0 {
@@ -315,7 +315,7 @@ func TestGuardDoesNotOverSuppress(t *testing.T) {
 		"Run the verification commands for ./session/ too.",
 		"Stop rewriting the parser; the bug is in the lexer.",
 	}
-	var g Guard
+	var g emissionGuard
 	for i, c := range concerns {
 		g.NewUpdate()
 		if d := g.Check(Advice{Note: c, Severity: SeverityConcern}); !d.Deliver {

@@ -29,11 +29,11 @@ const (
 	HealthStopped Health = "stopped"
 )
 
-// QuotaLatchAfter is the longest block of the provider's (a 429 with a
+// quotaLatchAfter is the longest block of the provider's (a 429 with a
 // Retry-After) that the advisor waits out and retries; a longer one is a
 // quota window: the advisor latches, releases the agent from any wait for
 // it, and reviews again once the window has passed.
-const QuotaLatchAfter = 2 * time.Minute
+const quotaLatchAfter = 2 * time.Minute
 
 // quotaWait reports how long the provider asked to wait when err is a
 // rate limit that said so.
@@ -70,7 +70,7 @@ func (r *Runtime) quota(ctx context.Context, err error, wait time.Duration) bool
 	until := time.Now().Add(wait)
 	r.mu.Lock()
 	r.quotaUntil, r.healthDetail = until, err.Error()
-	long := wait > QuotaLatchAfter
+	long := wait > quotaLatchAfter
 	if long {
 		r.quotaLatched = true
 		r.broadcastLocked() // release the agent's waits for the backlog

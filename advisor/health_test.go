@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// A provider's short block (a 429 with Retry-After under QuotaLatchAfter)
+// A provider's short block (a 429 with Retry-After under quotaLatchAfter)
 // is waited out and the review retried, without dropping the backlog; a
 // long one latches: health says quota exhausted until when, the agent
 // does not wait for the advisor, and the user is warned.

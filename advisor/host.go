@@ -60,8 +60,9 @@ type Host interface {
 
 	// Resume starts a new primary run so that a steered note is acted on,
 	// when the run ended on its own. It does nothing if a run is going.
-	// The advisor never calls it while the user has stopped the run (see
-	// [Latch]); a host that gets such a call anyway must not resume.
+	// The advisor never calls it while the user has stopped the run
+	// ([EventUserInterrupted] until [EventUserResumed]); a host that gets
+	// such a call anyway must not resume.
 	Resume(ctx context.Context) error
 }
 
@@ -93,10 +94,11 @@ const (
 	// is idle until a prompt or a [Host.Resume]. Run, when set, names the
 	// run that ended.
 	EventRunEnded EventKind = "run_ended"
-	// EventUserInterrupted: the user stopped the run; sets the [Latch].
+	// EventUserInterrupted: the user stopped the run; sets the runtime's
+	// user-interrupt latch.
 	EventUserInterrupted EventKind = "user_interrupted"
 	// EventUserResumed: the user resumed (a new message, a continue, a
-	// steer or follow-up they typed); clears the [Latch].
+	// steer or follow-up they typed); clears the latch.
 	EventUserResumed EventKind = "user_resumed"
 	// EventHistoryRewritten: the transcript was replaced (compaction, a
 	// session switch, a branch or fork); cursors from before are invalid.

@@ -5,7 +5,7 @@ import (
 	"unicode"
 )
 
-// MinContentWords is how many content words a note needs, after
+// minContentWords is how many content words a note needs, after
 // normalisation, to say something. A content word is any word that is not
 // filler (articles, "please", "now", "just", ...) and not a bare
 // acknowledgement ("ok", "done", "stop", "continue", "looks good", ...).
@@ -13,7 +13,7 @@ import (
 // content-free, while "Run tests.", "Don't push." and "Revert auth.go."
 // are not. A one-word note rarely tells the agent what to do; the tool
 // result asks the advisor to say it in full.
-const MinContentWords = 2
+const minContentWords = 2
 
 // normalise reduces a note to the words that carry its meaning, joined by
 // single spaces, so that notes differing only in case, white space,
@@ -97,7 +97,7 @@ func isAcknowledgement(w string) bool {
 
 // contentFree reports whether normalised words say nothing the agent can
 // act on: a known empty phrase ("no issue", "no concerns", ...), once bare
-// acknowledgements are set aside, or fewer than [MinContentWords] content
+// acknowledgements are set aside, or fewer than [minContentWords] content
 // words.
 func contentFree(words []string) bool {
 	var content []string
@@ -106,7 +106,7 @@ func contentFree(words []string) bool {
 			content = append(content, w)
 		}
 	}
-	if len(content) < MinContentWords {
+	if len(content) < minContentWords {
 		return true
 	}
 	switch strings.Join(content, " ") {

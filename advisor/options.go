@@ -44,9 +44,10 @@ type Options struct {
 	// system prompt (with WATCHDOG.md), the session updates, the results
 	// of its tools and the errors quoted back to it; nil hides nothing.
 	Redactor *history.Redactor
-	// ImmuneTurns is the interrupt cooldown in primary steps (see
-	// [Immunity]); 0 means [DefaultImmuneTurns], a negative value turns
-	// it off.
+	// ImmuneTurns is the interrupt cooldown in primary steps: after a
+	// steer, later concerns and blockers go as asides until that many
+	// primary steps have completed. 0 means [DefaultImmuneTurns], a
+	// negative value turns it off.
 	ImmuneTurns int
 	// MaxToolRounds bounds the model calls of one review that run tools:
 	// after that many, further tool calls are answered with an error and

@@ -23,9 +23,9 @@ const consultContract = `
 
 Answer in a few concrete sentences: what to do next and why, from the evidence. Say so plainly if the evidence does not settle it.`
 
-// ConsultPrompt is the prompt of a periodic consult, the question
+// consultPrompt is the prompt of a periodic consult, the question
 // XML-escaped in it.
-func ConsultPrompt(question string) string {
+func consultPrompt(question string) string {
 	var b strings.Builder
 	b.WriteString(consultPrefix)
 	escapeLines(&b, strings.TrimSpace(question))
@@ -35,17 +35,17 @@ func ConsultPrompt(question string) string {
 
 // Consult answers a question of the agent in the periodic mode: like a
 // review, it forks the primary's conversation onto the primary's own
-// model ([PeriodicHost.Fork], which redacts what it sends), with
-// [ConsultPrompt] as the next message, and returns the reply's text
-// escaped by [FormatAnswer]. It waits for a review queued or in flight,
-// and no review starts while it runs; it does not touch the review
-// counters. Its exchange is recorded like a review's, and counted apart
-// ([PeriodicStatus.Consults]). It ends with an error after
-// [PeriodicOptions.ConsultTimeout] (waiting included) or when ctx ends,
-// and is refused at once past [PeriodicOptions.ConsultMaxPerRun] in one
-// run ([ErrConsultLimit]), with [PeriodicOptions.Withhold]
-// ([ErrConsultWithheld]), or when the runtime is not running
-// ([ErrStopped]).
+// model ([PeriodicHost.Fork], which redacts what it sends), with the
+// question, escaped, under [ConsultHeading] as the next message, and
+// returns the reply's text escaped by [FormatAnswer]. It waits for a
+// review queued or in flight, and no review starts while it runs; it
+// does not touch the review counters. Its exchange is recorded like a
+// review's, and counted apart ([PeriodicStatus.Consults]). It ends with
+// an error after [PeriodicOptions.ConsultTimeout] (waiting included) or
+// when ctx ends, and is refused at once past
+// [PeriodicOptions.ConsultMaxPerRun] in one run ([ErrConsultLimit]), with
+// [PeriodicOptions.Withhold] ([ErrConsultWithheld]), or when the runtime
+// is not running ([ErrStopped]).
 func (p *Periodic) Consult(ctx context.Context, question string) (string, error) {
 	question = strings.TrimSpace(question)
 	if question == "" {
@@ -90,7 +90,7 @@ func (p *Periodic) Consult(ctx context.Context, question string) (string, error)
 	p.consulting = true
 	p.mu.Unlock()
 
-	prompt := ConsultPrompt(question)
+	prompt := consultPrompt(question)
 	reply, err := p.opts.Host.Fork(cctx, prompt)
 	p.mu.Lock()
 	p.consulting = false

@@ -112,7 +112,7 @@ func (r *Runtime) converse(ctx context.Context, ct *consultTurn) error {
 		r.appendMessage(resp.Message, resp.Usage)
 		calls := resp.Message.ToolCalls()
 		for _, c := range calls {
-			advised = advised || c.Name == AdviseToolName
+			advised = advised || c.Name == adviseToolName
 		}
 		if ct != nil {
 			ct.saw(resp.Message.Text())
@@ -193,8 +193,8 @@ func (r *Runtime) checkProse(advised bool, text string) {
 // dropped, refused or malformed. In a consult (ct set) an advise call's
 // note joins the answer and nothing is delivered.
 func (r *Runtime) runTool(ctx context.Context, c llm.Block, spent bool, ct *consultTurn) (res llm.Block, delivered, taken bool) {
-	if c.Name == AdviseToolName {
-		a, err := ParseAdvice(c.Arguments)
+	if c.Name == adviseToolName {
+		a, err := parseAdvice(c.Arguments)
 		if err != nil {
 			return llm.ToolResult(c.ID, true, llm.Text(err.Error())), false, false
 		}
@@ -220,31 +220,31 @@ func (r *Runtime) deliver(ctx context.Context, a Advice) (text string, delivered
 	d := r.guard.Decide(a)
 	if d.Hold {
 		r.hold(a)
-		return AdviseResult(d, Route{}), false, true
+		return adviseResult(d, noteRoute{}), false, true
 	}
 	if !d.Deliver {
-		return AdviseResult(d, Route{}), false, false
+		return adviseResult(d, noteRoute{}), false, false
 	}
 	if g := r.opts.Roster; g != nil {
 		if rd := g.reserve(a); !rd.Deliver {
 			if rd.Hold {
 				r.hold(a)
 			}
-			return AdviseResult(rd, Route{}), false, rd.Hold
+			return adviseResult(rd, noteRoute{}), false, rd.Hold
 		}
 	}
 	a.Advisor = r.opts.Name
 	r.mu.Lock()
-	in := RouteInput{UserStopped: r.latch.Stopped(), Streaming: r.streaming, Immune: r.immunity.Active(), Withhold: r.opts.Withhold}
+	in := routeInput{UserStopped: r.latch.Stopped(), Streaming: r.streaming, Immune: r.immunity.Active(), Withhold: r.opts.Withhold}
 	r.mu.Unlock()
-	route := RouteAdvice(a.Severity, in)
+	route := routeAdvice(a.Severity, in)
 	var err error
 	switch route.Channel {
-	case ChannelWithheld:
+	case channelWithheld:
 		if w, ok := r.opts.Host.(Withholder); ok {
 			err = w.Withhold(ctx, a)
 		}
-	case ChannelSteer:
+	case channelSteer:
 		err = r.opts.Host.Steer(ctx, a)
 		if err == nil {
 			r.mu.Lock()
@@ -257,7 +257,7 @@ func (r *Runtime) deliver(ctx context.Context, a Advice) (text string, delivered
 				}
 			}
 		}
-	case ChannelCard:
+	case channelCard:
 		err = r.opts.Host.Card(ctx, a)
 	default:
 		err = r.opts.Host.Aside(ctx, a)
@@ -274,11 +274,11 @@ func (r *Runtime) deliver(ctx context.Context, a Advice) (text string, delivered
 		g.commit(a)
 	}
 	r.mu.Lock()
-	if route.Channel == ChannelWithheld {
+	if route.Channel == channelWithheld {
 		r.status.Withheld++
 	} else {
 		r.status.Delivered++
 	}
 	r.mu.Unlock()
-	return AdviseResult(d, route), true, true
+	return adviseResult(d, route), true, true
 }

@@ -2,25 +2,46 @@ package advisor
 
 import "strings"
 
-// RosterPrompt is the system prompt of one advisor of a roster, in the
-// documented order: vigil's prompt (base), the WATCHDOG.md blocks
-// ([WatchdogPrompt]), the roster's shared instructions, then the
-// advisor's own. Each instruction block is wrapped in an element that
+// RosterPromptParts are the parts of the system prompt of one advisor of
+// a roster (or of the single advisor, the roster of one), joined by
+// [RosterPromptParts.Prompt] in the documented order.
+type RosterPromptParts struct {
+	// Base comes first: vigil's prompt ([DefaultSystemPrompt]), or a
+	// periodic review's guidance ([DefaultReviewInstructions] when the
+	// settings give none).
+	Base string
+	// Watchdog is the WATCHDOG.md blocks ([WatchdogPrompt]); "" leaves
+	// them out.
+	Watchdog string
+	// Shared is the roster's instructions for every advisor
+	// (WATCHDOG.yml's instructions).
+	Shared string
+	// Name is the advisor's name in the roster; "" for the single
+	// advisor.
+	Name string
+	// Own is the advisor's own instructions.
+	Own string
+}
+
+// Prompt is the system prompt: Base, the WATCHDOG.md blocks, the
+// roster's shared instructions, then the advisor's name and own
+// instructions. Each instruction block is wrapped in an element that
 // names where it comes from; text inside that would open or close one
 // early is neutralised, as in WATCHDOG.md's attention blocks. Empty parts
 // are left out.
-func RosterPrompt(base, watchdog, shared, name, own string) string {
-	parts := []string{base}
-	if strings.TrimSpace(watchdog) != "" {
-		parts = append(parts, watchdog)
+func (p RosterPromptParts) Prompt() string {
+	parts := []string{p.Base}
+	if strings.TrimSpace(p.Watchdog) != "" {
+		parts = append(parts, p.Watchdog)
 	}
-	if s := strings.TrimSpace(shared); s != "" {
+	if s := strings.TrimSpace(p.Shared); s != "" {
 		parts = append(parts, "Instructions for every advisor of this session:\n<roster-instructions>\n"+neutraliseTag(s, "roster-instructions")+"\n</roster-instructions>")
 	}
-	if s := strings.TrimSpace(own); s != "" {
-		parts = append(parts, "You are the advisor named \""+attrEscape(name)+"\". Your own instructions:\n<advisor-instructions name=\""+attrEscape(name)+"\">\n"+neutraliseTag(s, "advisor-instructions")+"\n</advisor-instructions>")
-	} else if name != "" {
-		parts = append(parts, "You are the advisor named \""+attrEscape(name)+"\".")
+	name := attrEscape(p.Name)
+	if s := strings.TrimSpace(p.Own); s != "" {
+		parts = append(parts, "You are the advisor named \""+name+"\". Your own instructions:\n<advisor-instructions name=\""+name+"\">\n"+neutraliseTag(s, "advisor-instructions")+"\n</advisor-instructions>")
+	} else if p.Name != "" {
+		parts = append(parts, "You are the advisor named \""+name+"\".")
 	}
 	return strings.Join(parts, "\n\n")
 }
@@ -48,20 +69,4 @@ func neutraliseTag(s, name string) string {
 	}
 	b.WriteString(s[last:])
 	return b.String()
-}
-
-// RosterReviewPrompt is the periodic review prompt of one advisor of a
-// roster ([ReviewPrompt]): its guidance is assembled as [RosterPrompt]
-// assembles a system prompt, in the same order: the review guidance
-// (instructions, or [DefaultReviewInstructions] when they are empty) in
-// the place of vigil's prompt, the WATCHDOG.md blocks (watchdog, ""
-// leaves them out), the roster's shared instructions, then the
-// advisor's own. The fixed opening and the output contract stay first
-// and last, so the reply's shape is read as for any review.
-func RosterReviewPrompt(instructions, watchdog, shared, name, own string) string {
-	guidance := strings.TrimSpace(instructions)
-	if guidance == "" {
-		guidance = DefaultReviewInstructions
-	}
-	return ReviewPrompt(RosterPrompt(guidance, watchdog, shared, name, own))
 }

@@ -7,9 +7,9 @@ import (
 )
 
 // RosterGuard is the emission guard that spans the advisors of a roster,
-// on top of each one's own [Guard]: none delivers a point another already
-// made (the duplicate rules of [Guard], across advisors), and the agent
-// gets at most Max notes per step of its own from the whole roster;
+// on top of each one's own: none delivers a point another already made
+// (the duplicate rules of each runtime's guard, across advisors), and the
+// agent gets at most Max notes per step of its own from the whole roster;
 // blockers are exempt from that cap. [RosterGuard.NewStep] frees the
 // slots when the agent's next step begins. Each advisor is otherwise
 // independent: its own context, cursor, cache, transcript and usage; none
@@ -20,7 +20,7 @@ type RosterGuard struct {
 	mu sync.Mutex
 	// said remembers what any advisor of the roster delivered (and the
 	// answers to the agent's questions).
-	said Guard
+	said emissionGuard
 	// max and taken are the cap per step and the notes delivered in this
 	// one; pending are notes between Decide and Record.
 	max, taken int
@@ -79,26 +79,26 @@ func (g *RosterGuard) dispatch(step uint64, fresh bool) bool {
 // its slot until [RosterGuard.commit] or [RosterGuard.release], so two
 // advisors delivering at once cannot both take the last slot or make the
 // same point.
-func (g *RosterGuard) reserve(a Advice) Decision {
+func (g *RosterGuard) reserve(a Advice) guardDecision {
 	key := strings.Join(normalise(a.Note), " ")
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.said.NewUpdate() // the roster's cap is counted per step, below
 	if d := g.said.Decide(a); !d.Deliver {
-		return Decision{Reason: strings.Replace(d.Reason, "an earlier note", "a note of another advisor of this session", 1)}
+		return guardDecision{Reason: strings.Replace(d.Reason, "an earlier note", "a note of another advisor of this session", 1)}
 	}
 	if g.pending[key] {
-		return Decision{Reason: "another advisor of this session is delivering the same note now"}
+		return guardDecision{Reason: "another advisor of this session is delivering the same note now"}
 	}
 	if a.Severity != SeverityBlocker && g.taken >= g.max {
-		return Decision{Hold: true, Reason: fmt.Sprintf("the advisors of this session already gave the agent %d %s since its last step (maxNotesPerUpdate); it goes to the agent with your next update, unless another advisor makes the point first",
+		return guardDecision{Hold: true, Reason: fmt.Sprintf("the advisors of this session already gave the agent %d %s since its last step (maxNotesPerUpdate); it goes to the agent with your next update, unless another advisor makes the point first",
 			g.taken, plural(g.taken, "note", "notes"))}
 	}
 	g.pending[key] = true
 	if a.Severity != SeverityBlocker {
 		g.taken++
 	}
-	return Decision{Deliver: true}
+	return guardDecision{Deliver: true}
 }
 
 // commit records a reserved note that reached the agent.

@@ -35,9 +35,10 @@ var ErrStopped = errors.New("advisor: runtime not running")
 // Runtime runs one advisor over one watched agent: it reads the
 // transcript in deltas after each primary step, reviews them with the
 // advisor model in its own append-only context, and delivers the advice
-// through the [Guard], [RouteAdvice], [Immunity] and [Latch] to the
-// [Host]. One review runs at a time, on one goroutine; steps that end
-// during a review are coalesced into the next one.
+// through its emission guard, delivery routing, interrupt cooldown and
+// user-interrupt latch (see the package documentation) to the [Host].
+// One review runs at a time, on one goroutine; steps that end during a
+// review are coalesced into the next one.
 type Runtime struct {
 	opts   Options
 	system string
@@ -54,8 +55,8 @@ type Runtime struct {
 	asks        []*consultReq
 	runConsults int
 	queue       []Event // step_ended and history_rewritten, in order
-	latch       Latch
-	immunity    Immunity
+	latch       interruptLatch
+	immunity    interruptCooldown
 	streaming   bool
 	status      Status
 	model       llm.Model
@@ -85,7 +86,7 @@ type Runtime struct {
 	pending  []session.Entry
 	messages []llm.Message
 	renderer history.Renderer
-	guard    Guard
+	guard    emissionGuard
 	failures int // consecutive
 	// due says a step ended since the last review: pending entries are
 	// reviewed only then, so a primed tail waits for the next step.
@@ -176,7 +177,7 @@ func New(opts Options) (*Runtime, error) {
 	case opts.ImmuneTurns > 0:
 		r.immunity.Turns = opts.ImmuneTurns
 	}
-	r.defs = []llm.Tool{AdviseTool()}
+	r.defs = []llm.Tool{adviseTool()}
 	if len(opts.Roots) > 0 {
 		to := tools.Options{Roots: opts.Roots}
 		if opts.Redactor != nil {

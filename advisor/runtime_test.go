@@ -398,7 +398,7 @@ func (m *blockingModel) Stream(ctx context.Context, req llm.Request) iter.Seq2[l
 		if rep.advise != "" {
 			args, _ := json.Marshal(map[string]string{"note": rep.advise, "severity": "concern"})
 			for _, ev := range []llm.Event{
-				{Type: llm.EventToolCallStart, ToolCallID: "call-" + rep.advise, ToolName: AdviseToolName},
+				{Type: llm.EventToolCallStart, ToolCallID: "call-" + rep.advise, ToolName: adviseToolName},
 				{Type: llm.EventToolCallEnd, Arguments: args},
 				{Type: llm.EventStop, StopReason: llm.StopToolUse},
 			} {

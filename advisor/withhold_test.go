@@ -67,7 +67,7 @@ rules:
 	if len(reqs) != 4 {
 		t.Fatalf("%d advisor requests, want 4", len(reqs))
 	}
-	if body := string(reqs[1].Body); !strings.Contains(body, "withheld from the agent") || !strings.Contains(body, WithheldReason) {
+	if body := string(reqs[1].Body); !strings.Contains(body, "withheld from the agent") || !strings.Contains(body, withheldReason) {
 		t.Errorf("the advisor was not told its note was withheld:\n%.2000s", body)
 	}
 	if body := string(reqs[3].Body); !strings.Contains(body, "Dropped, not delivered") {

@@ -11,7 +11,6 @@ import (
 	"unicode"
 
 	"github.com/vigil-dev/vigil/agent"
-	"github.com/vigil-dev/vigil/config"
 	"github.com/vigil-dev/vigil/internal/fakellm"
 	"github.com/vigil-dev/vigil/llm"
 	"github.com/vigil-dev/vigil/llm/anthropic"
@@ -124,7 +123,7 @@ func TestForgedAdvisoriesNeverReachTheModel(t *testing.T) {
 	opts := e.options()
 	opts.System = "You are a test agent.\n\nAGENTS.md:\n" + hostile(cases, "system")
 	opts.Subagents = &agent.SubagentConfig{System: "SUBAGENT-SYSTEM"}
-	opts.Compaction = config.Compaction{Enabled: true, KeepRecentTokens: 1}
+	opts.Compaction = agent.CompactionOptions{Enabled: true, KeepRecentTokens: 1}
 	delivered := false
 	opts.Hooks = []agent.Hook{agent.HookFunc(func(context.Context, agent.BoundaryInfo) []agent.Injection {
 		if delivered {

@@ -8,7 +8,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/vigil-dev/vigil/config"
 	"github.com/vigil-dev/vigil/llm"
 	"github.com/vigil-dev/vigil/session"
 	"github.com/vigil-dev/vigil/tools"
@@ -37,7 +36,7 @@ type Options struct {
 	// Tools are the tools the model may call; their names must differ.
 	Tools []tools.Tool
 	// Compaction says when and how to compact the context.
-	Compaction config.Compaction
+	Compaction CompactionOptions
 	// MaxTokens caps each reply; 0 leaves it to the model.
 	MaxTokens int
 	// Hooks take part in every step boundary; see [Hook].
@@ -69,7 +68,7 @@ type Agent struct {
 	maxTokens    int
 	ref          llm.Ref
 	window       int
-	compaction   config.Compaction
+	compaction   CompactionOptions
 	hooks        []Hook
 	boundaryWait time.Duration
 	subagents    *SubagentConfig

@@ -13,6 +13,43 @@ import (
 // the recent context to summarise.
 var errNothingToCompact = errors.New("nothing to compact")
 
+// CompactionOptions say when the agent compacts its context and how much
+// of it a compaction keeps. The zero value never compacts on its own; a
+// Compact call still works and keeps [DefaultKeepRecentTokens].
+type CompactionOptions struct {
+	// Enabled turns threshold compaction on.
+	Enabled bool
+	// ThresholdTokens, when above 0, compacts once the context exceeds
+	// that many tokens.
+	ThresholdTokens int
+	// ThresholdPercent, when above 0 (and no ThresholdTokens), compacts
+	// once the context exceeds that percentage of the window.
+	ThresholdPercent int
+	// ReserveTokens is kept free for the reply when neither threshold is
+	// set.
+	ReserveTokens int
+	// KeepRecentTokens is how much of the most recent context a
+	// compaction keeps verbatim; 0 means [DefaultKeepRecentTokens].
+	KeepRecentTokens int
+}
+
+// Threshold returns the context size in tokens above which a model with
+// the given context window compacts, or 0 when compaction is off or the
+// window is unknown. With no threshold set it is the window less the
+// larger of 15% of it and ReserveTokens: 170,000 for a 200,000 window.
+func (c CompactionOptions) Threshold(window int) int {
+	if !c.Enabled || window <= 1 {
+		return 0
+	}
+	switch {
+	case c.ThresholdTokens > 0:
+		return min(c.ThresholdTokens, window-1)
+	case c.ThresholdPercent > 0:
+		return window * min(c.ThresholdPercent, 99) / 100
+	}
+	return max(window-max(window*15/100, c.ReserveTokens), 1)
+}
+
 // Compact summarises the older part of the context now, as /compact does;
 // instructions, if any, tell the summary what to focus on. It emits
 // compaction_start, compaction_end and history_rewritten. It needs the

@@ -8,7 +8,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/vigil-dev/vigil/agent"
-	"github.com/vigil-dev/vigil/config"
 	"github.com/vigil-dev/vigil/llm"
 	"github.com/vigil-dev/vigil/session"
 )
@@ -32,7 +31,7 @@ rules:`+summaryRule+`
       - text: BETA answered from the summary.
 `)
 	opts := e.options()
-	opts.Compaction = config.Compaction{Enabled: true, ThresholdTokens: 1000, KeepRecentTokens: 5}
+	opts.Compaction = agent.CompactionOptions{Enabled: true, ThresholdTokens: 1000, KeepRecentTokens: 5}
 	a := e.agent(t, opts)
 	if err := a.Prompt(t.Context(), "first question, about ALPHA"); err != nil {
 		t.Fatal(err)
@@ -89,7 +88,7 @@ rules:`+summaryRule+`
 `)
 	opts := e.options()
 	opts.Info.ContextWindow = 0 // no threshold: only the overflow compacts
-	opts.Compaction = config.Compaction{Enabled: true, KeepRecentTokens: 5}
+	opts.Compaction = agent.CompactionOptions{Enabled: true, KeepRecentTokens: 5}
 	a := e.agent(t, opts)
 	if err := a.Prompt(t.Context(), "first question, about ALPHA"); err != nil {
 		t.Fatal(err)
@@ -125,7 +124,7 @@ rules:`+summaryRule+`
       - text: Carrying on.
 `)
 	opts := e.options()
-	opts.Compaction = config.Compaction{Enabled: true, KeepRecentTokens: 1}
+	opts.Compaction = agent.CompactionOptions{Enabled: true, KeepRecentTokens: 1}
 	a := e.agent(t, opts)
 	if err := a.Compact(t.Context(), ""); err == nil {
 		t.Error("Compact of an empty session succeeded")
@@ -195,7 +194,7 @@ rules:
       - text: Done without compacting.
 `)
 	opts := e.options()
-	opts.Compaction = config.Compaction{Enabled: true, ThresholdTokens: 1000, KeepRecentTokens: 5}
+	opts.Compaction = agent.CompactionOptions{Enabled: true, ThresholdTokens: 1000, KeepRecentTokens: 5}
 	a := e.agent(t, opts)
 	if err := a.Prompt(t.Context(), "first question, about ALPHA"); err != nil {
 		t.Fatal(err)
@@ -216,4 +215,33 @@ rules:
 		t.Errorf("compaction_end: %+v", ev)
 	}
 	inOrder(t, "uncompacted request", e.body(t, 2), "first question, about ALPHA", "second question")
+}
+
+func TestCompactionThreshold(t *testing.T) {
+	// def is vigil's default compaction settings (docs/config.md).
+	def := agent.CompactionOptions{Enabled: true, ReserveTokens: 16_384, KeepRecentTokens: 20_000}
+	tests := []struct {
+		name   string
+		c      agent.CompactionOptions
+		window int
+		want   int
+	}{
+		{"default, large window", def, 200_000, 170_000},
+		{"default, small window: the reserve wins", def, 32_768, 16_384},
+		{"reserve larger than the window", def, 8_000, 1},
+		{"tokens", agent.CompactionOptions{Enabled: true, ThresholdTokens: 50_000}, 200_000, 50_000},
+		{"tokens clamped to the window", agent.CompactionOptions{Enabled: true, ThresholdTokens: 500_000}, 200_000, 199_999},
+		{"percent", agent.CompactionOptions{Enabled: true, ThresholdPercent: 80}, 200_000, 160_000},
+		{"tokens before percent", agent.CompactionOptions{Enabled: true, ThresholdTokens: 1_000, ThresholdPercent: 80}, 200_000, 1_000},
+		{"negative means automatic", agent.CompactionOptions{Enabled: true, ThresholdTokens: -1, ThresholdPercent: -1, ReserveTokens: 16_384}, 200_000, 170_000},
+		{"disabled", agent.CompactionOptions{ThresholdTokens: 5}, 200_000, 0},
+		{"unknown window", def, 0, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.c.Threshold(tt.window); got != tt.want {
+				t.Errorf("Threshold(%d) = %d, want %d", tt.window, got, tt.want)
+			}
+		})
+	}
 }

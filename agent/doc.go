@@ -88,7 +88,7 @@
 //
 // Before each request, if the context (the last reply's reported prompt
 // and output tokens, plus an estimate of what was appended since) exceeds
-// Compaction.Threshold of the model's context window, the agent asks the
+// [CompactionOptions.Threshold] of the model's context window, the agent asks the
 // model, in a separate request, to summarise the older part of the
 // context, keeps the most recent entries worth about KeepRecentTokens
 // (never starting at a tool result), and appends a session.Compaction.

@@ -1,9 +1,9 @@
 package rules
 
 import (
-	"bytes"
-	"strconv"
 	"unicode/utf8"
+
+	"github.com/vigil-dev/vigil/internal/jsonstr"
 )
 
 // flatObject reads a JSON object whose values are all strings, the shape
@@ -65,11 +65,7 @@ func (o *flatObject) next() bool {
 		return o.fail()
 	}
 	if escaped {
-		k, ok := unescapeJSON(key)
-		if !ok {
-			return o.fail()
-		}
-		key = []byte(k)
+		key = jsonstr.AppendUnquote(nil, key)
 	}
 	i = skipSpace(raw, next)
 	if i >= len(raw) || raw[i] != ':' {
@@ -81,10 +77,7 @@ func (o *flatObject) next() bool {
 	}
 	o.unescaped = ""
 	if escaped {
-		// Escapes are decoded now: a bad one makes raw not flat.
-		if o.unescaped, ok = unescapeJSON(val); !ok {
-			return o.fail()
-		}
+		o.unescaped = string(jsonstr.AppendUnquote(make([]byte, 0, len(val)), val))
 	}
 	o.key, o.val, o.escaped, o.i = key, val, escaped, next
 	return true
@@ -115,93 +108,20 @@ func skipSpace(b []byte, i int) int {
 }
 
 // jsonBody finds the JSON string that starts at b[i]: its body as
-// written, whether the body has escapes, and the index after it.
+// written, whether the body has escapes, and the index after it. A string
+// with invalid UTF-8 is not taken: encoding/json replaces its bad bytes,
+// and is left to do so.
 func jsonBody(b []byte, i int) (body []byte, escaped bool, next int, ok bool) {
 	if i >= len(b) || b[i] != '"' {
 		return nil, false, 0, false
 	}
-	start := i + 1
-	for j := start; j < len(b); j++ {
-		switch c := b[j]; {
-		case c == '"':
-			if !utf8.Valid(b[start:j]) {
-				return nil, false, 0, false // encoding/json replaces bad bytes; let it
-			}
-			return b[start:j], escaped, j + 1, true
-		case c == '\\':
-			escaped = true
-			j++
-		case c < 0x20:
-			return nil, false, 0, false
-		}
+	s, res := jsonstr.Scan(b, i)
+	if res != jsonstr.OK {
+		return nil, false, 0, false
 	}
-	return nil, false, 0, false
-}
-
-// unescapeJSON decodes the escapes of a JSON string's body.
-func unescapeJSON(b []byte) (string, bool) {
-	out := make([]byte, 0, len(b))
-	for i := 0; i < len(b); i++ {
-		if b[i] != '\\' {
-			// Copy up to the next escape in one go.
-			j := bytes.IndexByte(b[i:], '\\')
-			if j < 0 {
-				out = append(out, b[i:]...)
-				break
-			}
-			out = append(out, b[i:i+j]...)
-			i += j
-		}
-		i++
-		if i >= len(b) {
-			return "", false
-		}
-		switch b[i] {
-		case '"', '\\', '/':
-			out = append(out, b[i])
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
-		case 'n':
-			out = append(out, '\n')
-		case 'r':
-			out = append(out, '\r')
-		case 't':
-			out = append(out, '\t')
-		case 'u':
-			r, ok := hex4(b, i+1)
-			if !ok {
-				return "", false
-			}
-			i += 4
-			if r >= 0xd800 && r < 0xdc00 {
-				// A surrogate pair.
-				if i+6 < len(b) && b[i+1] == '\\' && b[i+2] == 'u' {
-					if r2, ok := hex4(b, i+3); ok && r2 >= 0xdc00 && r2 < 0xe000 {
-						r = (r-0xd800)<<10 + (r2 - 0xdc00) + 0x10000
-						i += 6
-					} else {
-						r = utf8.RuneError
-					}
-				} else {
-					r = utf8.RuneError
-				}
-			} else if r >= 0xdc00 && r < 0xe000 {
-				r = utf8.RuneError
-			}
-			out = utf8.AppendRune(out, r)
-		default:
-			return "", false
-		}
+	body = b[i+1 : s.End]
+	if s.High && !utf8.Valid(body) {
+		return nil, false, 0, false
 	}
-	return string(out), true
-}
-
-func hex4(b []byte, i int) (rune, bool) {
-	if i+4 > len(b) {
-		return 0, false
-	}
-	n, err := strconv.ParseUint(string(b[i:i+4]), 16, 32)
-	return rune(n), err == nil
+	return body, s.Escaped, s.End + 1, true
 }

@@ -225,102 +225,173 @@ func encodeEntry(e Entry) ([]byte, error) {
 	return append(line, '\n'), nil
 }
 
+// entryWire is an entry line of every known type at once, so that a line
+// is decoded in one pass whatever its type: the members of the types do
+// not clash (each name has one shape in every type that has it).
+type entryWire struct {
+	baseWire
+	Message      llm.Message       `json:"message"`
+	Model        string            `json:"model"`
+	Usage        *llm.Usage        `json:"usage"`
+	StopReason   llm.StopReason    `json:"stopReason"`
+	CustomType   string            `json:"customType"`
+	Content      []llm.Block       `json:"content"`
+	Display      bool              `json:"display"`
+	InContext    bool              `json:"inContext"`
+	Details      json.RawMessage   `json:"details"`
+	Summary      string            `json:"summary"`
+	FirstKeptID  string            `json:"firstKeptId"`
+	TokensBefore int64             `json:"tokensBefore"`
+	FromID       string            `json:"fromId"`
+	Thinking     llm.ThinkingLevel `json:"thinking"`
+}
+
 // decodeEntry parses an entry line (without its newline). Known types must
 // have an id and a timestamp; unknown types keep the whole line raw.
+//
+// The line is decoded once into the members of every type. A line that
+// does not decode so (a member of the wrong shape, even one its own type
+// does not have) is decoded again as before, its base and then its type's
+// own members, so that it fails or not, and with the same error, as it
+// always did.
 func decodeEntry(line []byte) (Entry, error) {
 	if err := wantObject(line); err != nil {
 		return Entry{}, err
 	}
+	var w entryWire
+	if err := json.Unmarshal(line, &w); err != nil {
+		return decodeEntryByType(line)
+	}
+	return w.baseWire.entry(line, func() (Body, bool, error) { return w.body() })
+}
+
+// decodeEntryByType decodes a line in two passes: its base, then its
+// type's members.
+func decodeEntryByType(line []byte) (Entry, error) {
 	var base baseWire
 	if err := json.Unmarshal(line, &base); err != nil {
 		return Entry{}, err
 	}
-	if base.Type == "" {
+	return base.entry(line, func() (Body, bool, error) { return decodeBody(base.Type, line) })
+}
+
+// entry makes the entry of a line whose base is b and whose body body
+// decodes.
+func (b *baseWire) entry(line []byte, body func() (Body, bool, error)) (Entry, error) {
+	if b.Type == "" {
 		return Entry{}, errors.New("entry has no type")
 	}
-	e := Entry{ID: base.ID}
-	if base.ParentID != nil {
-		e.ParentID = *base.ParentID
+	e := Entry{ID: b.ID}
+	if b.ParentID != nil {
+		e.ParentID = *b.ParentID
 	}
-	body, known, err := decodeBody(base.Type, line)
+	bd, known, err := body()
 	if err != nil {
-		return Entry{}, fmt.Errorf("%s entry: %w", base.Type, err)
+		return Entry{}, fmt.Errorf("%s entry: %w", b.Type, err)
 	}
 	if !known {
-		e.Body = &Unknown{Type: base.Type, Raw: json.RawMessage(bytes.Clone(bytes.TrimSpace(line)))}
-		if t, err := parseTime(base.Timestamp); err == nil {
+		e.Body = &Unknown{Type: b.Type, Raw: json.RawMessage(bytes.Clone(bytes.TrimSpace(line)))}
+		if t, err := parseTime(b.Timestamp); err == nil {
 			e.Time = t
 		}
 		if e.ID == "" && e.ParentID != "" {
-			return Entry{}, fmt.Errorf("%s entry: parentId %q but no id", base.Type, e.ParentID)
+			return Entry{}, fmt.Errorf("%s entry: parentId %q but no id", b.Type, e.ParentID)
 		}
 		return e, nil
 	}
 	if e.ID == "" {
-		return Entry{}, fmt.Errorf("%s entry has no id", base.Type)
+		return Entry{}, fmt.Errorf("%s entry has no id", b.Type)
 	}
-	if e.Time, err = parseTime(base.Timestamp); err != nil {
-		return Entry{}, fmt.Errorf("%s entry %s: timestamp: %w", base.Type, e.ID, err)
+	if e.Time, err = parseTime(b.Timestamp); err != nil {
+		return Entry{}, fmt.Errorf("%s entry %s: timestamp: %w", b.Type, e.ID, err)
 	}
-	e.Body = body
+	e.Body = bd
 	return e, nil
 }
 
-// decodeBody decodes the body of a known type; known is false for types
-// this version does not know.
+// body returns the body of a known type from a line decoded once; known
+// is false for types this version does not know.
+func (w *entryWire) body() (Body, bool, error) {
+	switch w.Type {
+	case TypeMessage:
+		return messageWire{Message: w.Message, Model: w.Model, Usage: w.Usage, StopReason: w.StopReason, Details: w.Details}.body()
+	case TypeCustom:
+		return customWire{CustomType: w.CustomType, Content: w.Content, Display: w.Display, InContext: w.InContext, Details: w.Details}.body()
+	case TypeCompaction:
+		return compactionWire{Summary: w.Summary, FirstKeptID: w.FirstKeptID, TokensBefore: w.TokensBefore, Details: w.Details}.body()
+	case TypeBranchSummary:
+		return branchSummaryWire{FromID: w.FromID, Summary: w.Summary, Details: w.Details}.body()
+	case TypeModelChange:
+		return modelChangeWire{Model: w.Model, Thinking: w.Thinking}.body()
+	}
+	return nil, false, nil
+}
+
+// decodeBody decodes the body of a known type from its own members;
+// known is false for types this version does not know.
 func decodeBody(typ string, line []byte) (body Body, known bool, err error) {
 	switch typ {
 	case TypeMessage:
-		var w messageWire
-		if err := json.Unmarshal(line, &w); err != nil {
-			return nil, true, err
-		}
-		if w.Message.Role == "" {
-			return nil, true, errors.New("message has no role")
-		}
-		m := &Message{Message: w.Message, StopReason: w.StopReason, Details: w.Details}
-		if w.Usage != nil {
-			m.Usage = *w.Usage
-		}
-		if w.Model != "" {
-			if m.Model, err = llm.ParseRef(w.Model); err != nil {
-				return nil, true, err
-			}
-		}
-		return m, true, nil
+		return decodeWire[messageWire](line)
 	case TypeCustom:
-		var w customWire
-		if err := json.Unmarshal(line, &w); err != nil {
-			return nil, true, err
-		}
-		if w.CustomType == "" {
-			return nil, true, errors.New("no customType")
-		}
-		return &Custom{CustomType: w.CustomType, Content: w.Content, Display: w.Display, InContext: w.InContext, Details: w.Details}, true, nil
+		return decodeWire[customWire](line)
 	case TypeCompaction:
-		var w compactionWire
-		if err := json.Unmarshal(line, &w); err != nil {
-			return nil, true, err
-		}
-		return &Compaction{Summary: w.Summary, FirstKeptID: w.FirstKeptID, TokensBefore: w.TokensBefore, Details: w.Details}, true, nil
+		return decodeWire[compactionWire](line)
 	case TypeBranchSummary:
-		var w branchSummaryWire
-		if err := json.Unmarshal(line, &w); err != nil {
-			return nil, true, err
-		}
-		return &BranchSummary{FromID: w.FromID, Summary: w.Summary, Details: w.Details}, true, nil
+		return decodeWire[branchSummaryWire](line)
 	case TypeModelChange:
-		var w modelChangeWire
-		if err := json.Unmarshal(line, &w); err != nil {
-			return nil, true, err
-		}
-		ref, err := llm.ParseRef(w.Model)
-		if err != nil {
-			return nil, true, err
-		}
-		return &ModelChange{Model: ref, Thinking: w.Thinking}, true, nil
+		return decodeWire[modelChangeWire](line)
 	}
 	return nil, false, nil
+}
+
+// decodeWire decodes a line into the wire of its type and makes the body.
+func decodeWire[W interface{ body() (Body, bool, error) }](line []byte) (Body, bool, error) {
+	var w W
+	if err := json.Unmarshal(line, &w); err != nil {
+		return nil, true, err
+	}
+	return w.body()
+}
+
+func (w messageWire) body() (Body, bool, error) {
+	if w.Message.Role == "" {
+		return nil, true, errors.New("message has no role")
+	}
+	m := &Message{Message: w.Message, StopReason: w.StopReason, Details: w.Details}
+	if w.Usage != nil {
+		m.Usage = *w.Usage
+	}
+	if w.Model != "" {
+		var err error
+		if m.Model, err = llm.ParseRef(w.Model); err != nil {
+			return nil, true, err
+		}
+	}
+	return m, true, nil
+}
+
+func (w customWire) body() (Body, bool, error) {
+	if w.CustomType == "" {
+		return nil, true, errors.New("no customType")
+	}
+	return &Custom{CustomType: w.CustomType, Content: w.Content, Display: w.Display, InContext: w.InContext, Details: w.Details}, true, nil
+}
+
+func (w compactionWire) body() (Body, bool, error) {
+	return &Compaction{Summary: w.Summary, FirstKeptID: w.FirstKeptID, TokensBefore: w.TokensBefore, Details: w.Details}, true, nil
+}
+
+func (w branchSummaryWire) body() (Body, bool, error) {
+	return &BranchSummary{FromID: w.FromID, Summary: w.Summary, Details: w.Details}, true, nil
+}
+
+func (w modelChangeWire) body() (Body, bool, error) {
+	ref, err := llm.ParseRef(w.Model)
+	if err != nil {
+		return nil, true, err
+	}
+	return &ModelChange{Model: ref, Thinking: w.Thinking}, true, nil
 }
 
 // wantObject rejects lines that are valid JSON but not objects (null

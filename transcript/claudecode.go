@@ -24,19 +24,19 @@ import (
 
 // ccLine is one line, as far as the reader uses it.
 type ccLine struct {
-	Type                      string          `json:"type"`
+	Type                      string          `json:"type" fast:"of=assistant|user|attachment|system|progress"`
 	Subtype                   string          `json:"subtype"`
-	UUID                      string          `json:"uuid"`
-	ParentUUID                string          `json:"parentUuid"`
+	UUID                      string          `json:"uuid" fast:"recent"`
+	ParentUUID                string          `json:"parentUuid" fast:"recent"`
 	LogicalParentUUID         string          `json:"logicalParentUuid"`
-	Timestamp                 string          `json:"timestamp"`
-	SessionID                 string          `json:"sessionId"`
-	CWD                       string          `json:"cwd"`
+	Timestamp                 string          `json:"timestamp" fast:"func=fastTimestamp"`
+	SessionID                 string          `json:"sessionId" fast:"recent"`
+	CWD                       string          `json:"cwd" fast:"recent"`
 	IsMeta                    bool            `json:"isMeta"`
 	IsCompactSummary          bool            `json:"isCompactSummary"`
 	IsVisibleInTranscriptOnly bool            `json:"isVisibleInTranscriptOnly"`
 	IsAPIErrorMessage         bool            `json:"isApiErrorMessage"`
-	Message                   *ccMessage      `json:"message"`
+	Message                   *ccMessage      `json:"message" fast:"into=msg"`
 	Content                   json.RawMessage `json:"content"`
 	Attachment                *ccAttachment   `json:"attachment"`
 	Rendered                  []ccRendered    `json:"rendered"`
@@ -50,6 +50,9 @@ type ccLine struct {
 	t       time.Time
 	stamped bool
 }
+
+// fastTimestamp reads the timestamp on the fast path, straight into t.
+func (l *ccLine) fastTimestamp(d *jdec) { l.t, l.stamped = d.stamp(), true }
 
 // time returns when the line was written.
 func (l *ccLine) time() time.Time {
@@ -85,11 +88,11 @@ type ccCompactMeta struct {
 // ccMessage is the Anthropic Messages API object a user or assistant line
 // carries.
 type ccMessage struct {
-	ID         string          `json:"id"`
-	Role       string          `json:"role"`
-	Model      string          `json:"model"`
+	ID         string          `json:"id" fast:"recent"`
+	Role       string          `json:"role" fast:"of=assistant|user"`
+	Model      string          `json:"model" fast:"recent"`
 	Content    json.RawMessage `json:"content"`
-	StopReason string          `json:"stop_reason"`
+	StopReason string          `json:"stop_reason" fast:"of=tool_use|end_turn"`
 	Usage      *ccUsage        `json:"usage"`
 }
 
@@ -103,19 +106,22 @@ type ccUsage struct {
 
 // ccBlock is one content block of a message or of a tool result.
 type ccBlock struct {
-	Type      string          `json:"type"`
+	Type      string          `json:"type" fast:"of=text|tool_use|tool_result|thinking"`
 	Text      string          `json:"text"`
 	Thinking  string          `json:"thinking"`
 	Signature string          `json:"signature"`
 	Data      string          `json:"data"`
-	ID        string          `json:"id"`
-	Name      string          `json:"name"`
+	ID        string          `json:"id" fast:"recent"`
+	Name      string          `json:"name" fast:"recent"`
 	Input     json.RawMessage `json:"input"`
-	ToolUseID string          `json:"tool_use_id"`
+	ToolUseID string          `json:"tool_use_id" fast:"recent"`
 	Content   json.RawMessage `json:"content"`
 	IsError   bool            `json:"is_error"`
 	Source    *ccSource       `json:"source"`
 }
+
+// ccBlocks is a list of content blocks.
+type ccBlocks []ccBlock
 
 // ccSource is an image's data.
 type ccSource struct {
@@ -144,21 +150,21 @@ var ccConversationTypes = map[string]bool{"user": true, "assistant": true, "atta
 
 // ccProbe is what sniffing and the run's header read of the first lines.
 type ccProbe struct {
-	Type       string          `json:"type"`
-	SessionID  string          `json:"sessionId"`
+	Type       string          `json:"type" fast:"of=assistant|user|attachment|system|progress"`
+	SessionID  string          `json:"sessionId" fast:"recent"`
 	UUID       string          `json:"uuid"`
 	ParentUUID json.RawMessage `json:"parentUuid"`
 	LeafUUID   string          `json:"leafUuid"`
 	MessageID  string          `json:"messageId"`
 	Payload    json.RawMessage `json:"payload"`
-	CWD        string          `json:"cwd"`
+	CWD        string          `json:"cwd" fast:"recent"`
 	Timestamp  string          `json:"timestamp"`
 	Message    *ccProbeMessage `json:"message"`
 }
 
 // ccProbeMessage is what the probe reads of a message.
 type ccProbeMessage struct {
-	Model string `json:"model"`
+	Model string `json:"model" fast:"recent"`
 }
 
 // sniffClaudeCode looks at the first lines for Claude Code's envelope: a

@@ -23,9 +23,9 @@ import (
 
 // cxLine is one line.
 type cxLine struct {
-	Timestamp string          `json:"timestamp"`
-	Type      string          `json:"type"`
-	Payload   json.RawMessage `json:"payload"`
+	Timestamp string          `json:"timestamp" fast:"func=fastTimestamp"`
+	Type      string          `json:"type" fast:"of=response_item|event_msg|turn_context"`
+	Payload   json.RawMessage `json:"payload" fast:"func=fastPayload"`
 	Metadata  *cxLineMeta     `json:"metadata"`
 	// item and event, when set, are where the fast path may decode the
 	// payload with the line; decoded says it did. The fast path parses
@@ -35,6 +35,29 @@ type cxLine struct {
 	decoded bool
 	t       time.Time
 	stamped bool
+}
+
+// fastTimestamp reads the timestamp on the fast path, straight into t.
+func (l *cxLine) fastTimestamp(d *jdec) { l.t, l.stamped = d.stamp(), true }
+
+// fastPayload reads the payload on the fast path: decoded with the line
+// when its type came first, as Codex writes it, and kept raw otherwise.
+func (l *cxLine) fastPayload(d *jdec) {
+	var into fastDecoder
+	switch {
+	case l.Type == "response_item" && l.item != nil:
+		into = l.item
+	case l.Type == "event_msg" && l.event != nil:
+		into = l.event
+	}
+	if into == nil || d.peek() != '{' {
+		l.Payload = d.raw()
+		return
+	}
+	start := d.i
+	into.decodeFast(d)
+	l.Payload = d.b[start:d.i:d.i]
+	l.decoded = true
 }
 
 // time returns when the line was written.
@@ -53,16 +76,16 @@ type cxLineMeta struct {
 
 // cxItem is a response_item payload, as far as the reader uses it.
 type cxItem struct {
-	Type      string          `json:"type"`
-	Role      string          `json:"role"`
+	Type      string          `json:"type" fast:"of=message|reasoning|function_call|function_call_output|custom_tool_call|custom_tool_call_output"`
+	Role      string          `json:"role" fast:"of=assistant|user|developer"`
 	Content   json.RawMessage `json:"content"`
 	Summary   []cxText        `json:"summary"`
 	Encrypted string          `json:"encrypted_content"`
-	Name      string          `json:"name"`
+	Name      string          `json:"name" fast:"recent"`
 	Arguments json.RawMessage `json:"arguments"`
 	Input     json.RawMessage `json:"input"`
 	Action    json.RawMessage `json:"action"`
-	CallID    string          `json:"call_id"`
+	CallID    string          `json:"call_id" fast:"recent"`
 	ID        string          `json:"id"`
 	Output    json.RawMessage `json:"output"`
 	Internal  *cxInternal     `json:"internal_chat_message_metadata_passthrough"`
@@ -81,10 +104,13 @@ type cxItemMeta struct {
 
 // cxText is a content item of a message or a reasoning summary.
 type cxText struct {
-	Type     string `json:"type"`
+	Type     string `json:"type" fast:"of=input_text|output_text|summary_text"`
 	Text     string `json:"text"`
 	ImageURL string `json:"image_url"`
 }
+
+// cxTextList is message content or a reasoning summary as a list.
+type cxTextList []cxText
 
 // cxUsage is a token count as Codex records it: input includes cached
 // tokens, output includes reasoning.
@@ -105,7 +131,7 @@ func (u cxUsage) usage() llm.Usage {
 
 // cxEvent is an event_msg payload, as far as the reader uses it.
 type cxEvent struct {
-	Type     string       `json:"type"`
+	Type     string       `json:"type" fast:"of=token_count|exec_command_end|agent_message|agent_reasoning|user_message|exec_command_begin"`
 	CallID   string       `json:"call_id"`
 	ExitCode *int         `json:"exit_code"`
 	Info     *cxEventInfo `json:"info"`
@@ -158,7 +184,7 @@ var cxEventTypes = map[string]bool{
 
 // cxProbe is what sniffing and the run's header read of the first lines.
 type cxProbe struct {
-	Type    string          `json:"type"`
+	Type    string          `json:"type" fast:"of=response_item|event_msg|turn_context|session_meta"`
 	Payload *cxProbePayload `json:"payload"`
 }
 

@@ -62,3 +62,7 @@
 // A file that shrinks or is replaced is an error wrapping
 // [ErrFileChanged]. The docs folder's follow.md has the details.
 package transcript
+
+// The fast path's decoders (jsonfast.go) are generated from the readers'
+// struct tags.
+//go:generate go run ../internal/jsonfastgen -o jsonfast_gen.go -hint llm.Block.ID=recent -hint llm.Block.Name=recent -hint llm.Block.Arguments=copy ccLine ccBlocks ccProbe cxLine cxItem cxEvent cxUsageRecord cxTurnContext cxCompacted cxProbe cxProbePayload cxTextList miniMessage piLine piBlocks sweItem sweTrajItem flexBlock ohRunHead vigilLine

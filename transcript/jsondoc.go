@@ -231,6 +231,9 @@ func wrongShape(err error) bool {
 // text and drops other blocks, such as images.
 type flexText string
 
+// decodeFast decodes one value as UnmarshalJSON does, on the fast path.
+func (t *flexText) decodeFast(d *jdec) { *t = decodeFlexText(d) }
+
 // UnmarshalJSON accepts a string, a list of blocks or null.
 func (t *flexText) UnmarshalJSON(b []byte) error {
 	if fastJSON {
@@ -246,10 +249,7 @@ func (t *flexText) UnmarshalJSON(b []byte) error {
 		*t = flexText(s)
 		return nil
 	}
-	var blocks []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}
+	var blocks []flexBlock
 	if err := json.Unmarshal(b, &blocks); err != nil {
 		*t = ""
 		return nil
@@ -266,4 +266,48 @@ func (t *flexText) UnmarshalJSON(b []byte) error {
 	}
 	*t = flexText(out)
 	return nil
+}
+
+// flexBlock is a content block as flexText reads it.
+type flexBlock struct {
+	Type string `json:"type" fast:"of=text"`
+	Text string `json:"text"`
+}
+
+// decodeFlexText decodes message content as flexText.UnmarshalJSON does;
+// what it would turn to "" by failing to decode is left to it.
+func decodeFlexText(d *jdec) flexText {
+	switch d.peek() {
+	case '"':
+		return flexText(d.str())
+	case 'n':
+		d.literal("null")
+		return ""
+	case '[':
+	default:
+		d.giveUp()
+		return ""
+	}
+	d.array()
+	out := ""
+	for d.next() {
+		if d.null() {
+			continue // a block of no text
+		}
+		if !d.object() {
+			d.giveUp()
+			return ""
+		}
+		var blk flexBlock
+		fastFlexBlock(d, &blk)
+		typ, text := blk.Type, blk.Text
+		if text == "" || (typ != "" && typ != "text") {
+			continue
+		}
+		if out != "" {
+			out += "\n"
+		}
+		out += text
+	}
+	return flexText(out)
 }

@@ -2,16 +2,13 @@ package transcript
 
 import (
 	"bytes"
-	"encoding/binary"
 	"encoding/json"
 	"strconv"
 	"sync"
 	"time"
-	"unicode"
-	"unicode/utf16"
 	"unicode/utf8"
 
-	"github.com/vigil-dev/vigil/llm"
+	"github.com/vigil-dev/vigil/internal/jsonstr"
 )
 
 // A fast path for decoding the JSON the readers spend their time on.
@@ -20,8 +17,10 @@ import (
 // whole value, then a decoding one) driven by reflection, and its
 // validating scanner steps through a state machine byte by byte; on
 // transcripts that caps a reader near 50 MB/s. jdec decodes in one pass,
-// without reflection, into the readers' own structs, each with a
-// hand-written decodeFast method that names the members it reads.
+// without reflection, into the readers' own structs, with decoders that
+// internal/jsonfastgen generates from the structs' tags (jsonfast_gen.go,
+// go generate): a field is written once, in the struct encoding/json
+// decodes too, and a test fails when the generated file is not current.
 //
 // It is a fast path, not a second decoder with its own rules: it accepts
 // only what encoding/json would decode to exactly the same value, and
@@ -56,9 +55,6 @@ type jdec struct {
 	// model, a session id) is not allocated again.
 	recent     [8]string
 	nextRecent int
-	// blockBufs gather the blocks of a list of llm.Block, one buffer per
-	// depth, for decodeBlocks.
-	blockBufs [][]llm.Block
 }
 
 // jdecMaxDepth is how deep the fast path follows nesting before it gives
@@ -205,7 +201,7 @@ func (d *jdec) more() bool {
 	// scanString, which takes over at anything but a plain byte.
 	b, s := d.b, d.i+1
 	e := s
-	for e < len(b) && strSafe[b[e]] {
+	for e < len(b) && jsonstr.Plain[b[e]] {
 		e++
 	}
 	if e < len(b) && b[e] == '"' {
@@ -327,96 +323,17 @@ func asciiEqualFold(k string, b []byte) bool {
 	return true
 }
 
-// strSafe marks the bytes a string holds as they are: not a quote, a
-// backslash, a control character or the start of a multi-byte sequence.
-var strSafe = func() (t [256]bool) {
-	for c := 0x20; c < 0x80; c++ {
-		t[c] = c != '"' && c != '\\'
-	}
-	return t
-}()
-
-// safeRun returns the index of the first byte of b from j on that is not
-// strSafe, or len(b). It looks at eight bytes at a time while none of
-// them is.
-func safeRun(b []byte, j int) int {
-	const (
-		ones  = 0x0101010101010101
-		highs = 0x8080808080808080
-	)
-	for ; j+8 <= len(b); j += 8 {
-		x := binary.LittleEndian.Uint64(b[j:])
-		q := x ^ ('"' * ones)
-		bs := x ^ ('\\' * ones)
-		// A byte below 0x20, a quote or a backslash (the borrow of
-		// y - n*ones marks a byte of y below n, and a false mark only
-		// ever follows a true one), or a byte of 0x80 or more.
-		below := (x - 0x20*ones) &^ x
-		quote := (q - ones) &^ q
-		slash := (bs - ones) &^ bs
-		if (below|quote|slash|x)&highs != 0 {
-			break
-		}
-	}
-	for j < len(b) && strSafe[b[j]] {
-		j++
-	}
-	return j
-}
-
 // scanString checks the string at d.i and moves past it; its content is
 // b[s:e]. esc reports a backslash in it, high a byte of 0x80 or more.
 func (d *jdec) scanString() (s, e int, esc, high bool) {
-	b := d.b
-	j := d.i + 1
-	s = j
-	for {
-		j = safeRun(b, j)
-		if j >= len(b) {
-			d.fail = true
-			return
-		}
-		switch c := b[j]; {
-		case c == '"':
-			d.i = j + 1
-			return s, j, esc, high
-		case c == '\\':
-			esc = true
-			if j+1 >= len(b) {
-				d.fail = true
-				return
-			}
-			switch b[j+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				j += 2
-			case 'u':
-				if j+6 > len(b) {
-					d.fail = true
-					return
-				}
-				for _, h := range b[j+2 : j+6] {
-					if !isHex(h) {
-						d.fail = true
-						return
-					}
-				}
-				j += 6
-			default:
-				d.fail = true
-				return
-			}
-		case c < 0x20:
-			d.fail = true
-			return
-		default:
-			high = true
-			j++
-		}
+	str, res := jsonstr.Scan(d.b, d.i)
+	if res != jsonstr.OK {
+		d.fail = true
+		return
 	}
-}
-
-func isHex(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+	s = d.i + 1
+	d.i = str.End + 1
+	return s, str.End, str.Escaped, str.High
 }
 
 // str reads a string; null gives "" and anything else fails the fast
@@ -439,7 +356,7 @@ func (d *jdec) str() string {
 	if !esc && (!high || utf8.Valid(raw)) {
 		return string(raw)
 	}
-	d.scratch = unquoteInto(d.scratch[:0], raw)
+	d.scratch = jsonstr.AppendUnquote(d.scratch[:0], raw)
 	return string(d.scratch)
 }
 
@@ -463,7 +380,7 @@ func (d *jdec) strBytes() []byte {
 	if !esc && (!high || utf8.Valid(raw)) {
 		return raw
 	}
-	return unquoteInto(nil, raw)
+	return jsonstr.AppendUnquote(nil, raw)
 }
 
 // strRecent reads a string as str does, but returns the same string as a
@@ -510,80 +427,6 @@ func (d *jdec) strOf(vals ...string) string {
 		d.i = i
 	}
 	return d.str()
-}
-
-// unquoteInto appends the unquoted content of a validated JSON string to
-// buf, as encoding/json unquotes it: escapes decoded, a surrogate pair
-// joined, a lone surrogate and each byte of invalid UTF-8 replaced by
-// U+FFFD.
-func unquoteInto(buf, s []byte) []byte {
-	for r := 0; r < len(s); {
-		j := safeRun(s, r)
-		buf = append(buf, s[r:j]...)
-		r = j
-		if r >= len(s) {
-			break
-		}
-		switch c := s[r]; {
-		case c == '\\':
-			switch s[r+1] {
-			case 'b':
-				buf = append(buf, '\b')
-			case 'f':
-				buf = append(buf, '\f')
-			case 'n':
-				buf = append(buf, '\n')
-			case 'r':
-				buf = append(buf, '\r')
-			case 't':
-				buf = append(buf, '\t')
-			case 'u':
-				rr := getu4(s[r:])
-				r += 6
-				if utf16.IsSurrogate(rr) {
-					rr1 := getu4(s[r:])
-					if dec := utf16.DecodeRune(rr, rr1); dec != unicode.ReplacementChar {
-						r += 6
-						buf = utf8.AppendRune(buf, dec)
-						continue
-					}
-					rr = unicode.ReplacementChar
-				}
-				buf = utf8.AppendRune(buf, rr)
-				continue
-			default: // " \ /
-				buf = append(buf, s[r+1])
-			}
-			r += 2
-		default:
-			rr, size := utf8.DecodeRune(s[r:])
-			r += size
-			buf = utf8.AppendRune(buf, rr)
-		}
-	}
-	return buf
-}
-
-// getu4 decodes \uXXXX at the start of s, or returns -1.
-func getu4(s []byte) rune {
-	if len(s) < 6 || s[0] != '\\' || s[1] != 'u' {
-		return -1
-	}
-	var r rune
-	for _, c := range s[2:6] {
-		switch {
-		case '0' <= c && c <= '9':
-			c = c - '0'
-		case 'a' <= c && c <= 'f':
-			c = c - 'a' + 10
-		case 'A' <= c && c <= 'F':
-			c = c - 'A' + 10
-		default:
-			return -1
-		}
-		r = r*16 + rune(c)
-	}
-	return r
 }
 
 // boolean reads true or false; null gives false.
@@ -688,15 +531,6 @@ func (d *jdec) int64v() int64 {
 		d.fail = true
 	}
 	return n
-}
-
-// intp reads an optional integer that fits in an int: nil for null.
-func (d *jdec) intp() *int {
-	if d.null() {
-		return nil
-	}
-	n := int(d.int64v())
-	return &n
 }
 
 // float64v reads a number; null gives 0.

@@ -287,32 +287,6 @@ func TestValidJSON(t *testing.T) {
 	}
 }
 
-// TestSafeRun checks the eight-bytes-at-a-time scan against the table,
-// with each kind of byte that ends a run at each position.
-func TestSafeRun(t *testing.T) {
-	for _, stop := range []byte{'"', '\\', 0, 0x1f, 0x80, 0xff} {
-		for n := range 40 {
-			for at := range n + 1 {
-				b := bytes.Repeat([]byte{'a'}, n)
-				// Bytes near the stopping ones that must not stop a run.
-				for i := range b {
-					b[i] = " !#[]^_~\x7fa"[i%10]
-				}
-				want := n
-				if at < n {
-					b[at] = stop
-					want = at
-				}
-				for from := range min(at, 3) + 1 {
-					if got := safeRun(b, from); got != max(want, from) {
-						t.Fatalf("safeRun(%q, %d) = %d, want %d", b, from, got, want)
-					}
-				}
-			}
-		}
-	}
-}
-
 // TestParseStampBytes compares the fast time parser with parseStamp.
 func TestParseStampBytes(t *testing.T) {
 	cases := []string{"", "2026-11-30T01:33:52.344Z", "2026-11-30T01:33:52Z", "2026-11-30T01:33:52.1Z",
@@ -450,6 +424,89 @@ func TestMarshalWithout(t *testing.T) {
 		fastJSON = true
 		if !bytes.Equal(got, want) {
 			t.Errorf("%s: without = %s, want %s", o, got, want)
+		}
+	}
+}
+
+// TestFastPathVigilLines compares the vigil reader with and without the
+// fast path on entry lines the recording lacks: a tool result's details,
+// null blocks, members of other types.
+func TestFastPathVigilLines(t *testing.T) {
+	head := `{"type":"session","version":1,"id":"f5d6a6217b581afc","cwd":"/tmp","created":"2026-11-30T01:42:28.559Z"}` + "\n"
+	for _, line := range []string{
+		`{"type":"message","id":"a","parentId":null,"timestamp":"2026-11-30T01:42:28.567Z","message":{"role":"user","content":[{"type":"tool_result","id":"t1","content":[{"type":"text","text":"hi"}]}]},"details":{"exit":1}}`,
+		`{"type":"message","id":"a","parentId":null,"timestamp":"2026-11-30T01:42:28.567Z","message":{"role":"user","content":[]},"details":null}`,
+		`{"type":"message","id":"a","parentId":null,"timestamp":"2026-11-30T01:42:28.567Z","message":{"role":"user","content":[null,{"type":"text","text":"x","content":[null]}]}}`,
+		`{"type":"custom","id":"a","parentId":null,"timestamp":"2026-11-30T01:42:28.567Z","customType":"x","content":[null],"message":{"role":"user"}}`,
+		`{"type":"compaction","id":"a","parentId":null,"timestamp":"2026-11-30T01:42:28.567Z","summary":"s","tokensBefore":null,"details":[1]}`,
+	} {
+		if diff := readBoth([]byte(head+line+"\n"), FormatVigil); diff != "" {
+			t.Errorf("%s\n%s", line, diff)
+		}
+	}
+}
+
+// listStart finds where a member's list begins.
+var listStart = regexp.MustCompile(`:\s*\[`)
+
+// listMutations returns variants of text, each with one list given a
+// first element of another kind: null, a number, an empty object or
+// list, a string, blocks with a null member. The generated decoders read
+// such an element as encoding/json does (null is the zero value) where
+// the hand-written ones gave up.
+func listMutations(text []byte) [][]byte {
+	var out [][]byte
+	for _, m := range listStart.FindAllIndex(text, -1) {
+		at := m[1]
+		for _, el := range []string{"null", "5", "{}", "[]", `"s"`, `{"type":null}`, `{"content":[null]}`} {
+			if at < len(text) && text[at] != ']' {
+				el += ","
+			}
+			b := append(append(append([]byte(nil), text[:at]...), el...), text[at:]...)
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// TestFastPathListMutations compares the readers with and without the
+// fast path on the recordings with a list's elements changed.
+func TestFastPathListMutations(t *testing.T) {
+	for _, rec := range fastRecordings {
+		lines := jlLines(jlTestdata(t, rec.path))
+		for i, line := range lines {
+			for _, mut := range listMutations(line) {
+				var data []byte
+				lo, hi := max(0, i-2), min(len(lines), i+2)
+				if rec.format == FormatVigil || rec.format == FormatPi {
+					lo = max(lo, 1)
+					data = append(data, lines[0]...)
+					if rec.format == FormatPi && bytes.Contains(lines[0], []byte(`"title"`)) {
+						lo = max(lo, 2)
+						data = append(data, lines[1]...)
+					}
+				}
+				for j := lo; j < hi; j++ {
+					if j == i {
+						data = append(data, mut...)
+						if !bytes.HasSuffix(mut, []byte("\n")) {
+							data = append(data, '\n')
+						}
+						continue
+					}
+					data = append(data, lines[j]...)
+				}
+				if diff := readBoth(data, rec.format); diff != "" {
+					t.Fatalf("%s line %d changed to\n%s\n%s", rec.path, i+1, mut, diff)
+				}
+			}
+		}
+	}
+	for _, rec := range docRecordings {
+		for _, mut := range listMutations(jlTestdata(t, rec.path)) {
+			if diff := readBoth(mut, rec.format); diff != "" {
+				t.Fatalf("%s changed to\n%s\n%s", rec.path, mut, diff)
+			}
 		}
 	}
 }

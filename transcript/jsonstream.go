@@ -8,6 +8,8 @@ import (
 	"io"
 	"reflect"
 	"strconv"
+
+	"github.com/vigil-dev/vigil/internal/jsonstr"
 )
 
 // docStream reads a stream of JSON values and tokens as json.Decoder does,
@@ -573,41 +575,14 @@ func scanValue(b []byte, eof bool, floats bool) (n int, res scanResult) {
 // scanStringAt checks the string that starts at b[i] and returns the
 // index after its closing quote.
 func scanStringAt(b []byte, i int) (int, scanResult) {
-	j := i + 1
-	for {
-		j = safeRun(b, j)
-		if j >= len(b) {
-			return 0, scanMore
-		}
-		switch c := b[j]; {
-		case c == '"':
-			return j + 1, scanOK
-		case c == '\\':
-			if j+1 >= len(b) {
-				return 0, scanMore
-			}
-			switch b[j+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				j += 2
-			case 'u':
-				for k := j + 2; k < j+6; k++ {
-					if k >= len(b) {
-						return 0, scanMore
-					}
-					if !isHex(b[k]) {
-						return 0, scanBad
-					}
-				}
-				j += 6
-			default:
-				return 0, scanBad
-			}
-		case c < 0x20:
-			return 0, scanBad
-		default:
-			j++
-		}
+	str, res := jsonstr.Scan(b, i)
+	switch res {
+	case jsonstr.Short:
+		return 0, scanMore
+	case jsonstr.Bad:
+		return 0, scanBad
 	}
+	return str.End + 1, scanOK
 }
 
 // scanNumberAt checks the number that starts at b[i] and returns the

@@ -93,19 +93,19 @@ type miniInfo struct {
 
 // miniMessage is one element of messages.
 type miniMessage struct {
-	Role       string       `json:"role"`
+	Role       string       `json:"role" fast:"of=assistant|user|tool|system|exit"`
 	Content    flexText     `json:"content"`
 	ToolCalls  []openAICall `json:"tool_calls"`
-	ToolCallID string       `json:"tool_call_id"`
+	ToolCallID string       `json:"tool_call_id" fast:"recent"`
 	Extra      miniExtra    `json:"extra"`
 	Reasoning  string       `json:"reasoning_content"`
 }
 
 // openAICall is a tool call as OpenAI's Chat Completions API writes it.
 type openAICall struct {
-	ID       string `json:"id"`
+	ID       string `json:"id" fast:"recent"`
 	Function struct {
-		Name      string   `json:"name"`
+		Name      string   `json:"name" fast:"recent"`
 		Arguments callArgs `json:"arguments"`
 	} `json:"function"`
 }
@@ -113,7 +113,7 @@ type openAICall struct {
 type miniExtra struct {
 	Actions  []miniAction `json:"actions"`
 	Response struct {
-		Model   string       `json:"model"`
+		Model   string       `json:"model" fast:"recent"`
 		Choices []miniChoice `json:"choices"`
 		Usage   openAIUsage  `json:"usage"`
 	} `json:"response"`
@@ -127,12 +127,12 @@ type miniExtra struct {
 // miniAction is a command mini-swe-agent parsed out of a reply.
 type miniAction struct {
 	Command    string `json:"command"`
-	ToolCallID string `json:"tool_call_id"`
+	ToolCallID string `json:"tool_call_id" fast:"recent"`
 }
 
 // miniChoice is a choice of the model's response.
 type miniChoice struct {
-	FinishReason string `json:"finish_reason"`
+	FinishReason string `json:"finish_reason" fast:"of=tool_calls|stop"`
 	Message      struct {
 		ReasoningContent string `json:"reasoning_content"`
 	} `json:"message"`

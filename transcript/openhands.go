@@ -236,6 +236,9 @@ type ohModel struct {
 // ohPresence records that a member is there without keeping its value.
 type ohPresence bool
 
+// decodeFast notes the member unless it is null, on the fast path.
+func (p *ohPresence) decodeFast(d *jdec) { *p = string(d.raw()) != "null" }
+
 // UnmarshalJSON notes the member unless it is null.
 func (p *ohPresence) UnmarshalJSON(b []byte) error {
 	*p = string(b) != "null"
@@ -457,106 +460,4 @@ func (st *ohState) replies() int {
 		return 0
 	}
 	return st.b.replies
-}
-
-// The fast path's decoder (jsonfast.go) of ohRunHead.
-
-var (
-	ohRunHeadKeys  = fieldNames("instance_id", "instruction", "issue", "metadata", "error", "success", "history")
-	ohIssueKeys    = fieldNames("owner", "repo", "number")
-	ohMetadataKeys = fieldNames("llm", "llm_config")
-	ohModelKeys    = fieldNames("model")
-)
-
-func (h *ohRunHead) decodeFast(d *jdec) {
-	if !d.object() {
-		d.giveUp()
-		return
-	}
-	var seen uint64
-	for d.more() {
-		switch string(d.key) {
-		case "instance_id":
-			if d.once(&seen, 0) {
-				h.InstanceID = d.str()
-			}
-		case "instruction":
-			if d.once(&seen, 1) {
-				h.Instruction = d.str()
-			}
-		case "issue":
-			if d.once(&seen, 2) && d.object() {
-				h.Issue = &struct {
-					Owner  string `json:"owner"`
-					Repo   string `json:"repo"`
-					Number int    `json:"number"`
-				}{}
-				var seen uint64
-				for d.more() {
-					switch string(d.key) {
-					case "owner":
-						if d.once(&seen, 0) {
-							h.Issue.Owner = d.str()
-						}
-					case "repo":
-						if d.once(&seen, 1) {
-							h.Issue.Repo = d.str()
-						}
-					case "number":
-						if d.once(&seen, 2) {
-							h.Issue.Number = int(d.int64v())
-						}
-					default:
-						d.unknown(ohIssueKeys)
-					}
-				}
-			}
-		case "metadata":
-			if d.once(&seen, 3) && d.object() {
-				var seen uint64
-				for d.more() {
-					switch string(d.key) {
-					case "llm":
-						if d.once(&seen, 0) && d.object() {
-							h.Metadata.LLM.decodeFast(d)
-						}
-					case "llm_config":
-						if d.once(&seen, 1) && d.object() {
-							h.Metadata.LLMConfig.decodeFast(d)
-						}
-					default:
-						d.unknown(ohMetadataKeys)
-					}
-				}
-			}
-		case "error":
-			if d.once(&seen, 4) && !d.null() {
-				s := d.str()
-				h.Error = &s
-			}
-		case "success":
-			if d.once(&seen, 5) && !d.null() {
-				b := d.boolean()
-				h.Success = &b
-			}
-		case "history":
-			if d.once(&seen, 6) {
-				h.History = string(d.raw()) != "null"
-			}
-		default:
-			d.unknown(ohRunHeadKeys)
-		}
-	}
-}
-
-// decodeFast reads the members of the object just entered.
-func (m *ohModel) decodeFast(d *jdec) {
-	var seen uint64
-	for d.more() {
-		if string(d.key) != "model" {
-			d.unknown(ohModelKeys)
-		} else if d.once(&seen, 0) {
-			m.Model = d.str()
-		}
-	}
 }

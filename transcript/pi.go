@@ -25,11 +25,11 @@ const piVersion = 3
 
 // piLine is one line, as far as the reader uses it.
 type piLine struct {
-	Type      string          `json:"type"`
-	ID        string          `json:"id"`
-	ParentID  string          `json:"parentId"`
-	Timestamp string          `json:"timestamp"`
-	Message   *piMessage      `json:"message"`
+	Type      string          `json:"type" fast:"of=message|model_change|thinking_level_change|custom|compaction"`
+	ID        string          `json:"id" fast:"recent"`
+	ParentID  string          `json:"parentId" fast:"recent"`
+	Timestamp string          `json:"timestamp" fast:"func=fastTimestamp"`
+	Message   *piMessage      `json:"message" fast:"into=msg"`
 	Version   *int            `json:"version"`
 	CWD       string          `json:"cwd"`
 	Title     string          `json:"title"`
@@ -55,6 +55,9 @@ type piLine struct {
 	stamped bool
 }
 
+// fastTimestamp reads the timestamp on the fast path, straight into t.
+func (l *piLine) fastTimestamp(d *jdec) { l.t, l.stamped = d.stamp(), true }
+
 // time returns when the line was written.
 func (l *piLine) time() time.Time {
 	if l.stamped {
@@ -65,13 +68,13 @@ func (l *piLine) time() time.Time {
 
 // piMessage is an AgentMessage: the roles share one struct.
 type piMessage struct {
-	Role               string          `json:"role"`
+	Role               string          `json:"role" fast:"of=assistant|user|toolResult"`
 	Content            json.RawMessage `json:"content"`
-	Provider           string          `json:"provider"`
-	Model              string          `json:"model"`
-	StopReason         string          `json:"stopReason"`
+	Provider           string          `json:"provider" fast:"recent"`
+	Model              string          `json:"model" fast:"recent"`
+	StopReason         string          `json:"stopReason" fast:"of=stop|toolUse"`
 	Usage              *piUsage        `json:"usage"`
-	ToolCallID         string          `json:"toolCallId"`
+	ToolCallID         string          `json:"toolCallId" fast:"recent"`
 	IsError            bool            `json:"isError"`
 	CustomType         string          `json:"customType"`
 	Display            bool            `json:"display"`
@@ -96,16 +99,19 @@ type piUsage struct {
 
 // piBlock is a content block.
 type piBlock struct {
-	Type      string          `json:"type"`
+	Type      string          `json:"type" fast:"of=text|toolCall|thinking"`
 	Text      string          `json:"text"`
 	Thinking  string          `json:"thinking"`
 	Signature string          `json:"thinkingSignature"`
 	Data      string          `json:"data"`
 	MimeType  string          `json:"mimeType"`
-	ID        string          `json:"id"`
-	Name      string          `json:"name"`
+	ID        string          `json:"id" fast:"recent"`
+	Name      string          `json:"name" fast:"recent"`
 	Arguments json.RawMessage `json:"arguments"`
 }
+
+// piBlocks is a list of content blocks.
+type piBlocks []piBlock
 
 // piStopReasons maps pi's stop reasons to vigil's; others pass through.
 var piStopReasons = map[string]llm.StopReason{

@@ -90,14 +90,14 @@ func sniffSWEAgent(head []byte, name string) bool {
 
 // sweItem is one element of history.
 type sweItem struct {
-	Role           string        `json:"role"`
+	Role           string        `json:"role" fast:"of=assistant|user|tool|system"`
 	Content        flexText      `json:"content"`
-	MessageType    string        `json:"message_type"`
+	MessageType    string        `json:"message_type" fast:"of=action|observation|thought"`
 	IsDemo         bool          `json:"is_demo"`
 	Thought        *string       `json:"thought"`
 	Action         *string       `json:"action"`
 	ToolCalls      []openAICall  `json:"tool_calls"`
-	ToolCallIDs    []string      `json:"tool_call_ids"`
+	ToolCallIDs    []string      `json:"tool_call_ids" fast:"recent"`
 	ThinkingBlocks []sweThinking `json:"thinking_blocks"`
 }
 
@@ -563,118 +563,4 @@ func sweFailed(text string) bool {
 func sweTimedOut(text string) bool {
 	return strings.Contains(text, "EXECUTION TIMED OUT") ||
 		strings.Contains(text, "was cancelled because it took more than")
-}
-
-// The fast path's decoder (jsonfast.go) of sweItem.
-
-var (
-	sweTrajItemKeys = fieldNames("action", "observation", "thought", "state")
-	sweItemKeys     = fieldNames("role", "content", "message_type", "is_demo", "thought", "action", "tool_calls", "tool_call_ids", "thinking_blocks")
-	sweThinkingKeys = fieldNames("thinking", "signature")
-)
-
-func (it *sweItem) decodeFast(d *jdec) {
-	if !d.object() {
-		d.giveUp()
-		return
-	}
-	var seen uint64
-	for d.more() {
-		switch string(d.key) {
-		case "role":
-			if d.once(&seen, 0) {
-				it.Role = d.strOf("assistant", "user", "tool", "system")
-			}
-		case "content":
-			if d.once(&seen, 1) {
-				it.Content = decodeFlexText(d)
-			}
-		case "message_type":
-			if d.once(&seen, 2) {
-				it.MessageType = d.strOf("action", "observation", "thought")
-			}
-		case "is_demo":
-			if d.once(&seen, 3) {
-				it.IsDemo = d.boolean()
-			}
-		case "thought":
-			if d.once(&seen, 4) && !d.null() {
-				s := d.str()
-				it.Thought = &s
-			}
-		case "action":
-			if d.once(&seen, 5) && !d.null() {
-				s := d.str()
-				it.Action = &s
-			}
-		case "tool_calls":
-			if d.once(&seen, 6) {
-				it.ToolCalls = decodeOpenAICalls(d)
-			}
-		case "tool_call_ids":
-			if d.once(&seen, 7) && d.array() {
-				it.ToolCallIDs = []string{}
-				for d.next() {
-					it.ToolCallIDs = append(it.ToolCallIDs, d.strRecent())
-				}
-			}
-		case "thinking_blocks":
-			if d.once(&seen, 8) && d.array() {
-				it.ThinkingBlocks = []sweThinking{}
-				for d.next() {
-					var tb sweThinking
-					if d.object() {
-						var seen uint64
-						for d.more() {
-							switch string(d.key) {
-							case "thinking":
-								if d.once(&seen, 0) {
-									tb.Thinking = d.str()
-								}
-							case "signature":
-								if d.once(&seen, 1) {
-									tb.Signature = d.str()
-								}
-							default:
-								d.unknown(sweThinkingKeys)
-							}
-						}
-					}
-					it.ThinkingBlocks = append(it.ThinkingBlocks, tb)
-				}
-			}
-		default:
-			d.unknown(sweItemKeys)
-		}
-	}
-}
-
-func (it *sweTrajItem) decodeFast(d *jdec) {
-	if !d.object() {
-		d.giveUp()
-		return
-	}
-	var seen uint64
-	for d.more() {
-		switch string(d.key) {
-		case "action":
-			if d.once(&seen, 0) {
-				it.Action = d.str()
-			}
-		case "observation":
-			if d.once(&seen, 1) {
-				it.Observation = d.str()
-			}
-		case "thought":
-			if d.once(&seen, 2) {
-				it.Thought = d.str()
-			}
-		case "state":
-			if d.once(&seen, 3) {
-				it.State = d.raw()
-			}
-		default:
-			d.unknown(sweTrajItemKeys)
-		}
-	}
 }

@@ -83,7 +83,7 @@ func (s *scenario) buildPeriodicRoster(ph *advisorhost.Periodic) {
 			EveryToolCalls: st.EveryToolCalls,
 			EveryMinutes:   st.EveryMinutes,
 			Instructions: func() string {
-				return advisor.RosterPrompt(cmpOr(strings.TrimSpace(st.ReviewInstructions), advisor.DefaultReviewInstructions), "", s.settings.RosterInstructions, name, own)
+				return advisor.RosterPromptParts{Base: cmpOr(strings.TrimSpace(st.ReviewInstructions), advisor.DefaultReviewInstructions), Shared: s.settings.RosterInstructions, Name: name, Own: own}.Prompt()
 			},
 			ReviewTimeout: time.Duration(st.ReviewTimeoutSeconds) * time.Second,
 			Logf:          s.logf,

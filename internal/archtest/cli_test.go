@@ -53,7 +53,7 @@ var newHomes = []struct {
 	allowed []string
 	why     string
 }{
-	{"internal/supervise", []string{"advisor", "agent", "config", "contextfiles", "history", "internal/advisorhost", "internal/fleet", "internal/models", "internal/replay", "internal/rulesadvisor", "llm", "rules", "session"}, "builds a session's advisor in any mode for any host from the settings, the roster and the models (vigil's agent's through advisorhost, a replay's for vigil eval); the sidecar and the CLI stay outside it"},
+	{"internal/supervise", []string{"advisor", "agent", "contextfiles", "history", "internal/advisorhost", "internal/config", "internal/fleet", "internal/models", "internal/replay", "internal/rulesadvisor", "llm", "rules", "session"}, "builds a session's advisor in any mode for any host from the settings, the roster and the models (vigil's agent's through advisorhost, a replay's for vigil eval); the sidecar and the CLI stay outside it"},
 	{"internal/commands", nil, "the slash commands act on the Target interface they are given, nothing else"},
 	{"internal/rpc", []string{"agent", "internal/commands"}, "the RPC server drives an App interface and writes the agent's events; it parses slash commands as the registry does"},
 	{"internal/tui", []string{"agent", "internal/commands", "session", "llm", "tools", "internal/words"}, "the terminal UI drives an App interface, shows the agent's events and the session's entries, and lists the registry's commands"},

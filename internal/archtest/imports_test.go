@@ -21,10 +21,11 @@ type pkg struct {
 	GoFiles    []string
 }
 
-func listPackages(t *testing.T) []pkg {
+// goList runs go list with args and returns its output; it fails the
+// test with go list's own error when it fails.
+func goList(t *testing.T, args ...string) []byte {
 	t.Helper()
-	cmd := exec.Command("go", "list", "-json", module+"/...")
-	out, err := cmd.Output()
+	out, err := exec.Command("go", append([]string{"list"}, args...)...).Output()
 	if err != nil {
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
@@ -32,6 +33,12 @@ func listPackages(t *testing.T) []pkg {
 		}
 		t.Fatalf("go list: %v", err)
 	}
+	return out
+}
+
+func listPackages(t *testing.T) []pkg {
+	t.Helper()
+	out := goList(t, "-json", module+"/...")
 	var pkgs []pkg
 	dec := json.NewDecoder(strings.NewReader(string(out)))
 	for {
@@ -67,9 +74,11 @@ var rules = []struct {
 	{"session", []string{"llm"}, "the session log stores llm messages and nothing else"},
 	{"tools", []string{"llm"}, "tools speak llm blocks and nothing else"},
 	{"contextfiles", nil, "a leaf: the agent and the advisor both use it"},
-	{"config", []string{"llm", "internal/yamlfile"}, "settings validate model refs and nothing else"},
-	{"transcript", []string{"llm", "session", "history", "internal/regularfile"}, "readers turn foreign formats into session entries (advice recognised as history.IsAdvice reads it) and nothing else"},
-	{"rules", []string{"llm", "session", "transcript"}, "detectors read steps and nothing else"},
+	{"internal/config", []string{"llm", "internal/yamlfile"}, "settings validate model refs and nothing else"},
+	{"internal/jsonstr", nil, "a leaf: reads JSON strings, and nothing else"},
+	{"internal/jsonfastgen", nil, "a generator run by go generate: it reads a package's types, and imports none of ours"},
+	{"transcript", []string{"llm", "session", "history", "internal/regularfile", "internal/jsonstr"}, "readers turn foreign formats into session entries (advice recognised as history.IsAdvice reads it) and nothing else"},
+	{"rules", []string{"llm", "session", "transcript", "internal/jsonstr"}, "detectors read steps and nothing else"},
 	{"internal/eval", []string{"rules", "transcript", "session", "llm"}, "eval scores reviewers of transcripts and nothing else"},
 	{"internal/review", []string{"rules", "transcript", "session", "llm", "history", "internal/regularfile"}, "a review streams transcripts through the detectors and nothing else (history for the diff and redaction of what a finding quotes)"},
 	{"internal/report", []string{"internal/review", "rules", "transcript"}, "reports render reviews and nothing else"},
@@ -80,8 +89,8 @@ var rules = []struct {
 	{"internal/sidecar", []string{"advisor", "history", "transcript", "session", "llm", "internal/hookwire", "internal/words"}, "the sidecar feeds a followed transcript to an advisor runtime it is given; it knows no agent of ours and no CLI, and reads the hook's events with the hook's own package"},
 	{"internal/hook", []string{"internal/sidecar", "internal/hookwire"}, "the hook command only forwards events to the sidecar: it must start fast"},
 	{"internal/hookwire", nil, "the hook binary's code: the standard library alone, so that vigil-hook starts fast (cmd/vigil-hook's test checks every dependency)"},
-	{"agent", []string{"llm", "session", "tools", "config"}, "the agent knows nothing of the advisor or the CLI; the advisor attaches through hooks and events"},
-	{"advisor", []string{"llm", "history", "session", "tools", "contextfiles", "rules", "config", "internal/yamlfile"}, "the advisor never imports the agent, integrations or the CLI"},
+	{"agent", []string{"llm", "session", "tools"}, "the agent knows nothing of the advisor or the CLI; the advisor attaches through hooks and events"},
+	{"advisor", []string{"llm", "history", "session", "tools", "contextfiles", "rules", "internal/yamlfile"}, "the advisor never imports the agent, integrations or the CLI"},
 	{"advisor/hosttest", []string{"advisor", "llm", "session"}, "the conformance suite of advisor.Host drives a host through the interface alone"},
 	{"internal/rulesadvisor", []string{"advisor", "rules", "session", "transcript"}, "the detectors as an advisor reviewer, and nothing else"},
 	{"internal/loopguard", []string{"agent", "llm", "rules", "session", "transcript"}, "a hook of the agent judged by the rules, and nothing else"},

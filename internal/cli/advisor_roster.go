@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/vigil-dev/vigil/advisor"
-	"github.com/vigil-dev/vigil/config"
+	"github.com/vigil-dev/vigil/internal/config"
 )
 
 // loadRoster reads the WATCHDOG.yml files of the app's folder, once, and

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/vigil-dev/vigil/advisor"
-	"github.com/vigil-dev/vigil/config"
+	"github.com/vigil-dev/vigil/internal/config"
 )
 
 // WATCHDOG.yml's instructions are cut where WATCHDOG.md is (docs say

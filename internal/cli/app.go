@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/vigil-dev/vigil/agent"
-	"github.com/vigil-dev/vigil/config"
 	"github.com/vigil-dev/vigil/contextfiles"
 	"github.com/vigil-dev/vigil/internal/advisorhost"
+	"github.com/vigil-dev/vigil/internal/config"
 	"github.com/vigil-dev/vigil/internal/fleet"
 	"github.com/vigil-dev/vigil/internal/loopguard"
 	"github.com/vigil-dev/vigil/internal/models"
@@ -309,6 +309,8 @@ func (a *app) build(sess *session.Session, ref string) error {
 		hooks = append(hooks, loopguard.New(n))
 	}
 	approvals := a.approvalsFor(sess)
+	// The settings' compaction keys are the agent's CompactionOptions field
+	// for field: one added to either and not the other fails to compile here.
 	ag, err := agent.New(agent.Options{
 		Model:      model,
 		Info:       res.Info,
@@ -316,7 +318,7 @@ func (a *app) build(sess *session.Session, ref string) error {
 		System:     system,
 		Session:    sess,
 		Tools:      append(ts.Tools(), a.advisorTools()...),
-		Compaction: a.settings.Compaction,
+		Compaction: agent.CompactionOptions(a.settings.Compaction),
 		Subagents:  a.subagentConfig(subTools),
 		Hooks:      hooks,
 		Approvals:  approvals,

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/vigil-dev/vigil/agent"
-	"github.com/vigil-dev/vigil/config"
+	"github.com/vigil-dev/vigil/internal/config"
 	"github.com/vigil-dev/vigil/session"
 )
 

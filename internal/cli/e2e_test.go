@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vigil-dev/vigil/config"
+	"github.com/vigil-dev/vigil/internal/config"
 	"github.com/vigil-dev/vigil/internal/fakellm"
 	"github.com/vigil-dev/vigil/session"
 )

@@ -7,8 +7,8 @@ import (
 	"os"
 
 	"github.com/vigil-dev/vigil/advisor"
-	"github.com/vigil-dev/vigil/config"
 	"github.com/vigil-dev/vigil/history"
+	"github.com/vigil-dev/vigil/internal/config"
 	"github.com/vigil-dev/vigil/internal/eval"
 	"github.com/vigil-dev/vigil/internal/replay"
 	"github.com/vigil-dev/vigil/internal/rulesadvisor"

@@ -2,7 +2,6 @@ package cli_test
 
 import (
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -11,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/vigil-dev/vigil/internal/hookwire/socktest"
 
 	"github.com/vigil-dev/vigil/internal/sidecar"
 )
@@ -33,19 +34,13 @@ func TestMCPSigtermEndsAPendingConsult(t *testing.T) {
 		t.Fatal(err)
 	}
 	key := sidecar.Key{Agent: sidecar.AgentClaudeCode, Session: "s1"}
-	ln, err := net.Listen("unix", dir.Socket(key))
-	if err != nil {
-		t.Fatal(err)
-	}
 	asked, gone := make(chan struct{}, 1), make(chan struct{}, 1)
-	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	socktest.Serve(t, dir.Socket(key), http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body) // so the server notices the client go
 		asked <- struct{}{}
 		<-r.Context().Done()
 		gone <- struct{}{}
-	})}
-	go srv.Serve(ln)
-	t.Cleanup(func() { srv.Close() })
+	}))
 	if err := dir.WriteInfo(sidecar.Info{Key: key, PID: os.Getpid(), Socket: dir.Socket(key), Started: time.Now()}); err != nil {
 		t.Fatal(err)
 	}

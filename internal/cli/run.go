@@ -10,7 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/vigil-dev/vigil/agent"
-	"github.com/vigil-dev/vigil/config"
+	"github.com/vigil-dev/vigil/internal/config"
 	"github.com/vigil-dev/vigil/internal/printnotes"
 	"github.com/vigil-dev/vigil/internal/rpc"
 	"github.com/vigil-dev/vigil/internal/tui"

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/vigil-dev/vigil/config"
 	"github.com/vigil-dev/vigil/contextfiles"
+	"github.com/vigil-dev/vigil/internal/config"
 	"github.com/vigil-dev/vigil/internal/fleet"
 )
 

@@ -5,12 +5,13 @@ import (
 	"context"
 	"errors"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/vigil-dev/vigil/internal/hookwire/socktest"
 
 	"github.com/vigil-dev/vigil/internal/sidecar"
 )
@@ -32,13 +33,7 @@ func testDir(t *testing.T) sidecar.Dir {
 // serve answers on the session's socket with h until the test ends.
 func serve(t *testing.T, dir sidecar.Dir, session string, h http.HandlerFunc) {
 	t.Helper()
-	ln, err := net.Listen("unix", dir.Socket(sidecar.Key{Agent: sidecar.AgentClaudeCode, Session: session}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := &http.Server{Handler: h}
-	go srv.Serve(ln)
-	t.Cleanup(func() { srv.Close() })
+	socktest.Serve(t, dir.Socket(sidecar.Key{Agent: sidecar.AgentClaudeCode, Session: session}), h)
 }
 
 const stopEvent = `{"session_id":"s1","hook_event_name":"Stop","transcript_path":"/t/s1.jsonl","cwd":"/w","stop_hook_active":false}`

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/vigil-dev/vigil/internal/hookwire/socktest"
 )
 
 func testDir(t *testing.T) Dir {
@@ -32,46 +34,10 @@ var key = Key{Agent: AgentClaudeCode, Session: "s1"}
 
 // serve answers on the session's socket with Go's HTTP server, as the
 // sidecar does, until the test ends.
-func serve(t *testing.T, dir Dir, h http.HandlerFunc) {
-	t.Helper()
-	ln, err := net.Listen("unix", dir.Socket(key))
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := &http.Server{Handler: h}
-	go srv.Serve(ln)
-	t.Cleanup(func() { srv.Close() })
-}
+func serve(t *testing.T, dir Dir, h http.HandlerFunc) { socktest.Serve(t, dir.Socket(key), h) }
 
-// serveRaw answers every connection on the session's socket with reply,
-// after reading the request's head, and closes it.
-func serveRaw(t *testing.T, dir Dir, reply string) {
-	t.Helper()
-	ln, err := net.Listen("unix", dir.Socket(key))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			var head []byte
-			b := make([]byte, 1)
-			for !bytes.HasSuffix(head, []byte("\r\n\r\n")) {
-				if _, err := c.Read(b); err != nil {
-					break
-				}
-				head = append(head, b[0])
-			}
-			io.ReadFull(c, make([]byte, 2)) // the body, {}: unread, the close would reset
-			io.WriteString(c, reply)
-			c.Close()
-		}
-	}()
-}
+// serveRaw answers every connection on the session's socket with reply.
+func serveRaw(t *testing.T, dir Dir, reply string) { socktest.ServeRaw(t, dir.Socket(key), reply) }
 
 func stop() Input {
 	p := "/t/s1.jsonl"

@@ -10,8 +10,9 @@ import (
 	"testing"
 	"testing/synctest"
 
-	"github.com/vigil-dev/vigil/advisor"
 	"time"
+
+	"github.com/vigil-dev/vigil/advisor"
 )
 
 func TestProcAlive(t *testing.T) {

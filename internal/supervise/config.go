@@ -7,9 +7,9 @@ import (
 	"strings"
 
 	"github.com/vigil-dev/vigil/advisor"
-	"github.com/vigil-dev/vigil/config"
 	"github.com/vigil-dev/vigil/contextfiles"
 	"github.com/vigil-dev/vigil/history"
+	"github.com/vigil-dev/vigil/internal/config"
 	"github.com/vigil-dev/vigil/internal/models"
 	"github.com/vigil-dev/vigil/internal/rulesadvisor"
 	"github.com/vigil-dev/vigil/llm"
@@ -142,7 +142,7 @@ func (c *Config) System() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return advisor.RosterPrompt(advisor.DefaultSystemPrompt, w, c.roster().Instructions, "", ""), nil
+	return advisor.RosterPromptParts{Base: advisor.DefaultSystemPrompt, Watchdog: w, Shared: c.roster().Instructions}.Prompt(), nil
 }
 
 // Watchdog is the WATCHDOG.md files of the agent folder and the project,
@@ -263,7 +263,7 @@ func (c *Config) PeriodicOptions(logf func(string, ...any)) advisor.PeriodicOpti
 func (c *Config) reviewPrompt(name, own string) func() string {
 	shared := c.roster().Instructions
 	return func() string {
-		return advisor.RosterPrompt(cmp.Or(strings.TrimSpace(c.ReviewInstructions()), advisor.DefaultReviewInstructions), "", shared, name, own)
+		return advisor.RosterPromptParts{Base: cmp.Or(strings.TrimSpace(c.ReviewInstructions()), advisor.DefaultReviewInstructions), Shared: shared, Name: name, Own: own}.Prompt()
 	}
 }
 

@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/vigil-dev/vigil/advisor"
-	"github.com/vigil-dev/vigil/config"
 	"github.com/vigil-dev/vigil/internal/advisorhost"
+	"github.com/vigil-dev/vigil/internal/config"
 	"github.com/vigil-dev/vigil/internal/models"
 	"github.com/vigil-dev/vigil/llm"
 )

@@ -5,8 +5,8 @@ import (
 	"fmt"
 
 	"github.com/vigil-dev/vigil/advisor"
-	"github.com/vigil-dev/vigil/config"
 	"github.com/vigil-dev/vigil/internal/advisorhost"
+	"github.com/vigil-dev/vigil/internal/config"
 	"github.com/vigil-dev/vigil/internal/models"
 	"github.com/vigil-dev/vigil/llm"
 )
@@ -53,7 +53,7 @@ func newRuntime(c *Config, h Host, res *models.Resolved, m *member) (*advisor.Ru
 		name = m.decl.Name
 		var w string
 		if w, err = c.Watchdog(); err == nil {
-			system = advisor.RosterPrompt(advisor.DefaultSystemPrompt, w, m.shared, name, m.decl.Instructions)
+			system = advisor.RosterPromptParts{Base: advisor.DefaultSystemPrompt, Watchdog: w, Shared: m.shared, Name: name, Own: m.decl.Instructions}.Prompt()
 		}
 	} else {
 		system, err = c.System()

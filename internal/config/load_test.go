@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/vigil-dev/vigil/config"
+	"github.com/vigil-dev/vigil/internal/config"
 	"github.com/vigil-dev/vigil/internal/yamlfile/hostiletest"
 )
 
@@ -264,34 +264,6 @@ func TestSyncBacklogThreshold(t *testing.T) {
 		if got := tt.in.Threshold(); got != tt.want {
 			t.Errorf("SyncBacklog(%q).Threshold() = %d, want %d", tt.in, got, tt.want)
 		}
-	}
-}
-
-func TestCompactionThreshold(t *testing.T) {
-	def := config.Default().Compaction
-	tests := []struct {
-		name   string
-		c      config.Compaction
-		window int
-		want   int
-	}{
-		{"default, large window", def, 200_000, 170_000},
-		{"default, small window: the reserve wins", def, 32_768, 16_384},
-		{"reserve larger than the window", def, 8_000, 1},
-		{"tokens", config.Compaction{Enabled: true, ThresholdTokens: 50_000}, 200_000, 50_000},
-		{"tokens clamped to the window", config.Compaction{Enabled: true, ThresholdTokens: 500_000}, 200_000, 199_999},
-		{"percent", config.Compaction{Enabled: true, ThresholdPercent: 80}, 200_000, 160_000},
-		{"tokens before percent", config.Compaction{Enabled: true, ThresholdTokens: 1_000, ThresholdPercent: 80}, 200_000, 1_000},
-		{"negative means automatic", config.Compaction{Enabled: true, ThresholdTokens: -1, ThresholdPercent: -1, ReserveTokens: 16_384}, 200_000, 170_000},
-		{"disabled", config.Compaction{ThresholdTokens: 5}, 200_000, 0},
-		{"unknown window", def, 0, 0},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := tt.c.Threshold(tt.window); got != tt.want {
-				t.Errorf("Threshold(%d) = %d, want %d", tt.window, got, tt.want)
-			}
-		})
 	}
 }
 

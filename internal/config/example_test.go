@@ -5,7 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/vigil-dev/vigil/config"
+	"github.com/vigil-dev/vigil/internal/config"
 )
 
 func Example() {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vigil-dev/vigil/config"
+	"github.com/vigil-dev/vigil/internal/config"
 )
 
 // loadUserRoster writes data as the agent folder's WATCHDOG.yml and loads

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vigil-dev/vigil/config"
+	"github.com/vigil-dev/vigil/internal/config"
 )
 
 // tools.approval is auto by default, takes ask, refuses anything else

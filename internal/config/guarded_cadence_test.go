@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vigil-dev/vigil/config"
+	"github.com/vigil-dev/vigil/internal/config"
 )
 
 // How often the periodic advisor reviews (on the agent's own model, which

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vigil-dev/vigil/config"
+	"github.com/vigil-dev/vigil/internal/config"
 )
 
 func TestSet(t *testing.T) {

@@ -12,7 +12,7 @@ import (
 // TestDocsListEveryKey keeps docs/config.md complete: every key and every
 // model role appears in it, in backquotes.
 func TestDocsListEveryKey(t *testing.T) {
-	data, err := os.ReadFile("../docs/config.md")
+	data, err := os.ReadFile("../../docs/config.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +32,7 @@ func TestDocsListEveryKey(t *testing.T) {
 // TestDocsExamples loads the two example files of docs/config.md, as the
 // user and the project file, and checks what the page says they give.
 func TestDocsExamples(t *testing.T) {
-	data, err := os.ReadFile("../docs/config.md")
+	data, err := os.ReadFile("../../docs/config.md")
 	if err != nil {
 		t.Fatal(err)
 	}

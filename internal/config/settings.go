@@ -229,8 +229,9 @@ func (p Periodic) ReviewTimeout() time.Duration {
 	return time.Duration(p.ReviewTimeoutSeconds) * time.Second
 }
 
-// Compaction are the settings of context compaction, shared by the agent
-// and the advisor's own context.
+// Compaction are the settings of context compaction (compaction.*), which
+// the agent takes as its agent.CompactionOptions: the same fields, without
+// the yaml keys.
 type Compaction struct {
 	Enabled bool `yaml:"enabled"`
 	// ThresholdTokens, when above 0, compacts once the context exceeds
@@ -245,23 +246,6 @@ type Compaction struct {
 	// KeepRecentTokens is how much of the most recent context compaction
 	// keeps verbatim.
 	KeepRecentTokens int `yaml:"keepRecentTokens"`
-}
-
-// Threshold returns the context size in tokens above which a model with
-// the given context window compacts, or 0 when compaction is off or the
-// window is unknown. With no threshold set it is the window less the
-// larger of 15% of it and ReserveTokens: 170,000 for a 200,000 window.
-func (c Compaction) Threshold(window int) int {
-	if !c.Enabled || window <= 1 {
-		return 0
-	}
-	switch {
-	case c.ThresholdTokens > 0:
-		return min(c.ThresholdTokens, window-1)
-	case c.ThresholdPercent > 0:
-		return window * min(c.ThresholdPercent, 99) / 100
-	}
-	return max(window-max(window*15/100, c.ReserveTokens), 1)
 }
 
 // Tools are the settings of the agent's tools.
