@@ -100,49 +100,6 @@ func addAdvisorModel(t *testing.T, agentDir string) {
 	}
 }
 
-// TestRPCAdvisorSyncBacklog runs vigil with advisor.syncBacklog 1 in the
-// project's config: at each step end the primary waits for the review of
-// that step, so the advisor's concern about the first step is in the very
-// next primary request. No step blocks: only the wait orders the two.
-func TestRPCAdvisorSyncBacklog(t *testing.T) {
-	const advice = "ADVICE-sync-stop-running-false"
-	srv, agentDir, work := fakeSetup(t, advisorScript("false", advice))
-	addAdvisorModel(t, agentDir)
-	if err := os.MkdirAll(filepath.Join(work, ".vigil"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	cfg := "advisor:\n  enabled: true\n  syncBacklog: \"1\"\n  syncTimeoutSeconds: 30\n"
-	if err := os.WriteFile(filepath.Join(work, ".vigil", "config.yml"), []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
-
-	p := startVigil(t, agentDir, work, "--advisor-model", "fake/adv")
-	p.send(map[string]any{"type": "prompt", "id": "1", "message": "run false until it works"})
-	p.waitFor("prompt accepted", func(m map[string]any) bool { return m["id"] == "1" && m["success"] == true })
-	p.waitFor("the final answer", func(m map[string]any) bool {
-		return m["type"] == "message_end" && strings.Contains(fmt.Sprint(m["entry"]), "FINAL-answer")
-	})
-	p.waitFor("idle", isType("idle"))
-	p.finish()
-
-	var primary []string
-	for _, r := range srv.Requests() {
-		if r.Model == "m" {
-			primary = append(primary, string(r.Body))
-		}
-	}
-	landed := -1
-	for i, body := range primary {
-		if strings.Contains(body, advice) {
-			landed = i
-			break
-		}
-	}
-	if landed != 1 {
-		t.Fatalf("the advice first lands in primary request index %d (of %d), want 1: the one right after the first step", landed, len(primary))
-	}
-}
-
 // advisorScript scripts a primary (model m) that runs bash `false`, then
 // second, then `false` and answers, and an advisor (model adv) whose first
 // review raises advice as a concern.

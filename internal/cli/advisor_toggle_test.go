@@ -115,20 +115,3 @@ rules:
 		t.Errorf("the advisor enabled mid-session was shown history from before it: %.400s", adv[0])
 	}
 }
-
-// TestRPCAdvisorOnWithoutModel says so and runs nothing.
-func TestRPCAdvisorOnWithoutModel(t *testing.T) {
-	_, agentDir, work := fakeSetup(t, "rules: [{steps: [{text: hi}]}]")
-	p := startVigil(t, agentDir, work)
-	p.send(map[string]any{"type": "prompt", "id": "on", "message": "/advisor on"})
-	got := fmt.Sprint(p.waitFor("reply", func(m map[string]any) bool { return m["id"] == "on" }))
-	if !strings.Contains(got, "no model is assigned to the 'advisor' role") {
-		t.Errorf("/advisor on without a model = %s", got)
-	}
-	p.send(map[string]any{"type": "prompt", "id": "st", "message": "/advisor status"})
-	got = fmt.Sprint(p.waitFor("reply", func(m map[string]any) bool { return m["id"] == "st" }))
-	if !strings.Contains(got, "Advisor setting is enabled, but no model") {
-		t.Errorf("/advisor status = %s", got)
-	}
-	p.finish()
-}

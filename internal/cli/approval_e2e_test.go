@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/vigil-dev/vigil/agent"
+	"github.com/vigil-dev/vigil/internal/fakellm"
 )
 
 // approvalScript calls bash three times, then writes a file, then
@@ -198,4 +199,13 @@ rules:
 	if fmt.Sprint(asked) != "[call_1 call_3]" {
 		t.Errorf("asked for %v, want call_1 and, after /new, call_3", asked)
 	}
+}
+
+// requestBodies is each request's body, for a failure message.
+func requestBodies(reqs []fakellm.Request) []string {
+	out := make([]string, len(reqs))
+	for i, r := range reqs {
+		out[i] = string(r.Body)
+	}
+	return out
 }

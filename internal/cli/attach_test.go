@@ -2,9 +2,7 @@ package cli_test
 
 import (
 	"bytes"
-	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -46,12 +44,8 @@ func (h *attachHome) run(t *testing.T, folder string, args ...string) (stdout, s
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-	case errors.As(err, &ee):
-		code = ee.ExitCode()
-	default:
+	code, ran := exitStatus(err)
+	if !ran {
 		t.Fatal(err)
 	}
 	return out.String(), errb.String(), code

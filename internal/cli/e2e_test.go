@@ -3,6 +3,7 @@ package cli_test
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -61,13 +62,37 @@ func fakeSetup(t *testing.T, script string) (*fakellm.Server, string, string) {
 }
 
 // vigilCommand returns the command that runs vigil with args in work, with
-// agentDir as its agent folder (see TestMain).
+// agentDir as its agent folder (vigil is the test binary; see TestMain).
 func vigilCommand(agentDir, work string, args ...string) *exec.Cmd {
-	raw, _ := json.Marshal(args)
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd := exec.Command(testVigil, args...)
 	cmd.Dir = work
-	cmd.Env = append(os.Environ(), "VIGIL_TEST_ARGS="+string(raw), "VIGIL_AGENT_DIR="+agentDir, "HOME="+filepath.Dir(agentDir))
+	cmd.Env = append(os.Environ(), "VIGIL_AGENT_DIR="+agentDir, "HOME="+filepath.Dir(agentDir))
 	return cmd
+}
+
+// exitStatus is the exit status of a command that ran and returned err,
+// or ran false when it could not run.
+func exitStatus(err error) (code int, ran bool) {
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return 0, true
+	case errors.As(err, &ee):
+		return ee.ExitCode(), true
+	}
+	return 0, false
+}
+
+// runPrint runs vigil in print mode in work and returns its stderr.
+func runPrint(t *testing.T, agentDir, work string, args ...string) string {
+	t.Helper()
+	cmd := vigilCommand(agentDir, work, args...)
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("vigil %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+	}
+	return stderr.String()
 }
 
 func startVigil(t *testing.T, agentDir, work string, args ...string) *vigilProc {

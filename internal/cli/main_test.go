@@ -2,31 +2,48 @@ package cli_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/vigil-dev/vigil/internal/cli"
 )
 
-// TestMain lets the test binary act as the vigil command: the end-to-end
-// tests start it again with VIGIL_TEST_ARGS set, so they exercise the real
-// process (stdin, stdout, signals) without a separate build.
+// TestMain lets the test binary act as the vigil command: testscript puts
+// a copy of it named vigil first in $PATH, and run by that name it is vigil.
+// The scripts (TestScripts) and the Go tests that drive a vigil process
+// (vigilCommand) run it, so they exercise the real process (stdin, stdout,
+// signals, exit status) without a separate build.
 func TestMain(m *testing.M) {
-	if raw := os.Getenv("VIGIL_TEST_ARGS"); raw != "" {
-		var args []string
-		if err := json.Unmarshal([]byte(raw), &args); err != nil {
-			fmt.Fprintln(os.Stderr, "VIGIL_TEST_ARGS:", err)
-			os.Exit(2)
+	testscript.Main(findVigil{m}, map[string]func(){"vigil": vigilMain})
+}
+
+// vigilMain is cmd/vigil's main.
+func vigilMain() {
+	if err := cli.Run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr); err != nil {
+		if msg := err.Error(); msg != "" {
+			fmt.Fprintln(os.Stderr, "vigil:", msg)
 		}
-		if err := cli.Run(context.Background(), args, os.Stdin, os.Stdout, os.Stderr); err != nil {
-			if msg := err.Error(); msg != "" {
-				fmt.Fprintln(os.Stderr, "vigil:", msg)
-			}
-			os.Exit(cli.ExitCode(err))
-		}
-		os.Exit(0)
+		os.Exit(cli.ExitCode(err))
 	}
-	os.Exit(m.Run())
+}
+
+// testVigil is the path of the vigil testscript put in $PATH, found before
+// any test changes $PATH (some give their processes a PATH of their own).
+var testVigil string
+
+// findVigil runs the tests once it has found testVigil.
+type findVigil struct{ m *testing.M }
+
+func (f findVigil) Run() int {
+	path, err := exec.LookPath("vigil")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "vigil is not in $PATH (testscript.Main puts it there):", err)
+		return 1
+	}
+	testVigil = path
+	return f.m.Run()
 }

@@ -77,29 +77,3 @@ func TestReviewFindsProjectSessions(t *testing.T) {
 		t.Errorf("reviewed another project's session:\n%s", out)
 	}
 }
-
-// TestReviewNoProjectSessions: with none found, vigil says where it
-// looked and what to pass instead, and fails as a usage error.
-func TestReviewNoProjectSessions(t *testing.T) {
-	home := t.TempDir()
-	work := filepath.Join(home, "p")
-	if err := os.MkdirAll(work, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	out, errOut, code := reviewProject(t, home, work)
-	if code != 2 || out != "" {
-		t.Fatalf("exit %d, stdout %q", code, out)
-	}
-	for _, want := range []string{
-		"no sessions of this project (" + work + ") found",
-		"Claude Code: ~/.claude/projects/" + locate.ClaudeSlug(work),
-		"Codex: ~/.codex/sessions",
-		"pi: ~/.pi/agent/sessions/",
-		"vigil review PATH",
-		"vigil review --sample",
-	} {
-		if !strings.Contains(errOut, want) {
-			t.Errorf("stderr lacks %q:\n%s", want, errOut)
-		}
-	}
-}

@@ -1,7 +1,6 @@
 package cli_test
 
 import (
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -23,15 +22,18 @@ func startTUI(t *testing.T, env []string, work string, args ...string) *tmuxPane
 		t.Skip("tmux is not installed (.ci/run installs it)")
 	}
 	p := &tmuxPane{t: t, socket: filepath.Join(t.TempDir(), "tmux.sock")}
-	raw, _ := json.Marshal(args)
 	// The test binary is vigil (see TestMain); tmux runs it with the
 	// test's environment.
 	var cmd strings.Builder
 	cmd.WriteString("env")
-	for _, kv := range append(env, "VIGIL_TEST_ARGS="+string(raw), "TERM=xterm-256color") {
+	for _, kv := range append(env, "TERM=xterm-256color") {
 		cmd.WriteString(" " + shellQuote(kv))
 	}
-	cmd.WriteString(" " + shellQuote(os.Args[0]) + " -test.run='^$'; echo VIGIL-EXITED $?; sleep 600")
+	cmd.WriteString(" " + shellQuote(testVigil))
+	for _, a := range args {
+		cmd.WriteString(" " + shellQuote(a))
+	}
+	cmd.WriteString("; echo VIGIL-EXITED $?; sleep 600")
 	p.tmux("-f", "/dev/null", "new-session", "-d", "-x", "100", "-y", "30", "-c", work, cmd.String())
 	p.tmux("set-option", "-g", "set-clipboard", "on")
 	t.Cleanup(func() { exec.Command("tmux", "-S", p.socket, "kill-server").Run() })

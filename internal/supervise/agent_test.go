@@ -31,14 +31,23 @@ type agentWorld struct {
 	warn     []string
 }
 
-func newAgentWorld(t *testing.T, script, settings, watchdog string, models ...string) *agentWorld {
+func newAgentWorld(t *testing.T, script, settings, watchdog string, ids ...string) *agentWorld {
+	t.Helper()
+	return newAgentWorldOn(t, script, settings, watchdog, "fake/m", func(srv *fakellm.Server) *models.Registry {
+		return registry(t, srv, append([]string{"m"}, ids...)...)
+	})
+}
+
+// newAgentWorldOn is newAgentWorld with the agent on agentRef of the
+// registry reg makes.
+func newAgentWorldOn(t *testing.T, script, settings, watchdog, agentRef string, reg func(*fakellm.Server) *models.Registry) *agentWorld {
 	t.Helper()
 	w := &agentWorld{srv: fakellm.StartTest(t, fakellm.MustParse(t, script)), work: t.TempDir(), fwd: &advisorhost.ForwardHook{}}
 	// The work folder is a project's root.
 	if err := os.Mkdir(filepath.Join(w.work, ".git"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	reg := registry(t, w.srv, append([]string{"m"}, models...)...)
+	registry := reg(w.srv)
 	s, err := config.Parse("settings.yml", []byte(settings))
 	if err != nil {
 		t.Fatal(err)
@@ -62,7 +71,7 @@ func newAgentWorld(t *testing.T, script, settings, watchdog string, models ...st
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { w.sess.Close() })
-	res, err := reg.Resolve("fake/m")
+	res, err := registry.Resolve(agentRef)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,9 +88,10 @@ func newAgentWorld(t *testing.T, script, settings, watchdog string, models ...st
 		t.Fatal(err)
 	}
 	w.cfg = &supervise.Config{
-		Settings: s, Registry: reg, Roster: roster,
+		Settings: s, Registry: registry, Roster: roster,
 		AgentDir: agentDir, ProjectDir: w.work, Dir: w.work, Roots: []string{w.work},
-		Logf: t.Logf,
+		Logf:       t.Logf,
+		AgentModel: func() *models.Resolved { return res },
 	}
 	return w
 }

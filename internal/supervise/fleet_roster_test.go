@@ -51,8 +51,14 @@ func registry(t *testing.T, srv *fakellm.Server, ids ...string) *models.Registry
 	for _, id := range ids {
 		fmt.Fprintf(&b, "      - {id: %s, contextWindow: 200000, maxTokens: 4096}\n", id)
 	}
+	return registryOf(t, b.String())
+}
+
+// registryOf is the model registry of the models.yml text yml.
+func registryOf(t *testing.T, yml string) *models.Registry {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "models.yml")
-	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
+	if err := os.WriteFile(path, []byte(yml), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	f, err := models.LoadFile(path)
