@@ -188,26 +188,7 @@ func TestFastPathMutations(t *testing.T) {
 			for _, mut := range muts {
 				// The line with a few before and after it, so that merged
 				// and pending entries are compared too.
-				var data []byte
-				lo, hi := max(0, i-3), min(len(lines), i+3)
-				if rec.format == FormatVigil || rec.format == FormatPi {
-					lo = max(lo, 1)
-					data = append(data, lines[0]...)
-					if rec.format == FormatPi && bytes.Contains(lines[0], []byte(`"title"`)) {
-						lo = max(lo, 2)
-						data = append(data, lines[1]...)
-					}
-				}
-				for j := lo; j < hi; j++ {
-					if j == i {
-						data = append(data, mut...)
-						if !bytes.HasSuffix(mut, []byte("\n")) {
-							data = append(data, '\n')
-						}
-						continue
-					}
-					data = append(data, lines[j]...)
-				}
+				data := spliceLine(lines, i, mut, rec.format, 3)
 				if diff := readBoth(data, rec.format); diff != "" {
 					t.Fatalf("%s line %d changed to\n%s\n%s", rec.path, i+1, mut, diff)
 				}
@@ -476,26 +457,7 @@ func TestFastPathListMutations(t *testing.T) {
 		lines := jlLines(jlTestdata(t, rec.path))
 		for i, line := range lines {
 			for _, mut := range listMutations(line) {
-				var data []byte
-				lo, hi := max(0, i-2), min(len(lines), i+2)
-				if rec.format == FormatVigil || rec.format == FormatPi {
-					lo = max(lo, 1)
-					data = append(data, lines[0]...)
-					if rec.format == FormatPi && bytes.Contains(lines[0], []byte(`"title"`)) {
-						lo = max(lo, 2)
-						data = append(data, lines[1]...)
-					}
-				}
-				for j := lo; j < hi; j++ {
-					if j == i {
-						data = append(data, mut...)
-						if !bytes.HasSuffix(mut, []byte("\n")) {
-							data = append(data, '\n')
-						}
-						continue
-					}
-					data = append(data, lines[j]...)
-				}
+				data := spliceLine(lines, i, mut, rec.format, 2)
 				if diff := readBoth(data, rec.format); diff != "" {
 					t.Fatalf("%s line %d changed to\n%s\n%s", rec.path, i+1, mut, diff)
 				}
@@ -509,4 +471,31 @@ func TestFastPathListMutations(t *testing.T) {
 			}
 		}
 	}
+}
+
+// spliceLine returns the lines around line i, radius on either side, with
+// line i replaced by mut, after the header lines a reader of format needs
+// first (vigil's and pi's session header, and pi's title line).
+func spliceLine(lines [][]byte, i int, mut []byte, format Format, radius int) []byte {
+	var data []byte
+	lo, hi := max(0, i-radius), min(len(lines), i+radius)
+	if format == FormatVigil || format == FormatPi {
+		lo = max(lo, 1)
+		data = append(data, lines[0]...)
+		if format == FormatPi && bytes.Contains(lines[0], []byte(`"title"`)) {
+			lo = max(lo, 2)
+			data = append(data, lines[1]...)
+		}
+	}
+	for j := lo; j < hi; j++ {
+		if j == i {
+			data = append(data, mut...)
+			if !bytes.HasSuffix(mut, []byte("\n")) {
+				data = append(data, '\n')
+			}
+			continue
+		}
+		data = append(data, lines[j]...)
+	}
+	return data
 }
