@@ -3,9 +3,12 @@
 # docs/tui.md: the demo runs in tmux (100×34), scrolled up to the
 # advisor's note once the story ends; capture-pane -e keeps the colours,
 # aha turns them into HTML and headless Chromium takes the picture.
+# With "end" as the second argument it takes the story's end instead, not
+# scrolled: docs/img/demo.sh docs/tui.png end.
 # Needs tmux, aha and chromium (Debian packages). Run from the repository.
 set -eu
 out=${1:-docs/img/demo.png}
+at=${2:-note}
 tmp=$(mktemp -d)
 trap 'tmux -S "$tmp/sock" kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
 go build -o "$tmp/vigil" ./cmd/vigil
@@ -18,8 +21,10 @@ until tmux -S "$tmp/sock" capture-pane -p | grep -q '○ idle'; do
 	[ "$i" -lt 120 ] || { echo "demo.sh: the demo did not finish" >&2; exit 1; }
 	sleep 0.5
 done
-tmux -S "$tmp/sock" send-keys PPage
-until tmux -S "$tmp/sock" capture-pane -p | grep -q 'advisor · concern'; do sleep 0.2; done
+if [ "$at" = note ]; then
+	tmux -S "$tmp/sock" send-keys PPage
+	until tmux -S "$tmp/sock" capture-pane -p | grep -q 'advisor · concern'; do sleep 0.2; done
+fi
 tmux -S "$tmp/sock" capture-pane -e -p >"$tmp/screen.ansi"
 aha --black --title 'vigil demo' <"$tmp/screen.ansi" |
 	sed 's|</head>|<style>body{margin:12px;font:15px/1.25 "DejaVu Sans Mono",monospace}pre{margin:0}</style></head>|' >"$tmp/screen.html"
