@@ -31,6 +31,7 @@ The agent (vigil run --help lists every flag):
       --thinking LEVEL      off, minimal, low, medium, high or xhigh
       --advisor             watch the agent with the advisor (--advisor-model REF)
       --inline              keep the UI's transcript in the terminal's scrollback
+                            (also: ui.inline; --no-inline for the whole screen)
       --mode json|rpc       every event as a JSON line, or JSON commands on stdin
 
 In the UI: Enter sends (while a run goes: steers it), !command runs a command

@@ -29,7 +29,7 @@ type runCmd struct {
 	Thinking string   `help:"The model's thinking level: off, minimal, low, medium, high or xhigh (the same as -m REF:LEVEL)." placeholder:"LEVEL"`
 	Advisor  bool     `help:"Run the advisor, a second model that reviews the agent's steps (also: advisor.enabled)."`
 	AdvModel string   `name:"advisor-model" help:"The advisor's model reference; default: modelRoles.advisor." placeholder:"REF"`
-	Inline   bool     `help:"Terminal UI: draw in the normal screen and print the transcript into the terminal's scrollback, where it stays after vigil exits (default: the whole screen, cleared on exit)."`
+	Inline   *bool    `negatable:"" help:"Terminal UI: draw in the normal screen and print the transcript into the terminal's scrollback, where it stays after vigil exits; --no-inline takes the whole screen, cleared on exit. Default: ui.inline (off)."`
 	Models   string   `name:"models-file" help:"models.yml to read instead of the agent folder's." type:"path" placeholder:"PATH"`
 	Approval string   `help:"ask: confirm each bash, write and edit call (once, for the session, or deny), as Claude Code and Codex do; auto: run them unasked, as pi and omp do. Default: tools.approval (auto) in the terminal UI, auto in -p, json and rpc modes; in -p and json modes ask denies them, as no one can answer." placeholder:"ask|auto"`
 }
@@ -58,7 +58,11 @@ func (c *runCmd) Run(e *env) error {
 	}
 	defer a.close()
 	if ui {
-		return runTUI(e, a, prompt, pick, c.Inline)
+		inline := a.settings.UI.Inline
+		if c.Inline != nil {
+			inline = *c.Inline
+		}
+		return runTUI(e, a, prompt, pick, inline)
 	}
 	for _, n := range a.userNotices() {
 		fmt.Fprintln(e.stderr, "vigil:", n)

@@ -1,6 +1,7 @@
 package cli_test
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,6 +12,21 @@ import (
 // normal screen and prints the transcript into the scrollback, where it
 // stays after vigil exits, followed by how to resume.
 func TestTUIInlineKeepsTheTranscript(t *testing.T) {
+	checkInline(t, "", []string{"--inline"}, 1)
+}
+
+// TestTUIInlineSetting: ui.inline does what --inline does, and
+// --no-inline overrides it: the whole screen, given back on exit, so the
+// transcript is not left in the terminal.
+func TestTUIInlineSetting(t *testing.T) {
+	t.Run("setting", func(t *testing.T) { checkInline(t, "ui:\n  inline: true\n", nil, 1) })
+	t.Run("flag overrides", func(t *testing.T) { checkInline(t, "ui:\n  inline: true\n", []string{"--no-inline"}, 0) })
+}
+
+// checkInline runs a prompt in the UI with the user settings settings and
+// the flags args, leaves, and checks that the terminal then holds each
+// part of the transcript want times (1 inline, 0 full screen).
+func checkInline(t *testing.T, settings string, args []string, want int) {
 	_, agentDir, work := fakeSetup(t, `
 rules:
   - name: primary
@@ -19,8 +35,13 @@ rules:
       - tool_calls: [{name: bash, arguments: {command: "echo INLINE-tool-output"}}]
       - text: "INLINE-answer: done."
 `)
+	if settings != "" {
+		if err := os.WriteFile(filepath.Join(agentDir, "config.yml"), []byte(settings), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
 	env := []string{"VIGIL_AGENT_DIR=" + agentDir, "HOME=" + filepath.Dir(agentDir)}
-	p := startTUI(t, env, work, "-m", "fake/m", "--inline")
+	p := startTUI(t, env, work, append([]string{"-m", "fake/m"}, args...)...)
 	p.waitFor(20*time.Second, "Ask vigil")
 	p.text("INLINE-prompt")
 	p.keys("Enter")
@@ -30,9 +51,9 @@ rules:
 	// Scrollback and screen together, once the UI is gone.
 	all := p.tmux("capture-pane", "-p", "-t", "0", "-S", "-")
 	flat := strings.Join(strings.Fields(all), " ")
-	for _, want := range []string{"› INLINE-prompt", "bash echo INLINE-tool-output", "INLINE-answer: done."} {
-		if n := strings.Count(flat, want); n != 1 {
-			t.Errorf("after exit the terminal holds %q %d times, want once:\n%s", want, n, all)
+	for _, part := range []string{"› INLINE-prompt", "bash echo INLINE-tool-output", "INLINE-answer: done."} {
+		if n := strings.Count(flat, part); n != want {
+			t.Errorf("after exit the terminal holds %q %d times, want %d:\n%s", part, n, want, all)
 		}
 	}
 }

@@ -81,6 +81,7 @@ func TestKeys(t *testing.T) {
 		"compaction.reserveTokens", "compaction.keepRecentTokens",
 		"tools.bash.timeoutSeconds", "tools.output.maxLines", "tools.output.maxBytes", "tools.allowOutsideRoots", "tools.loopGuard",
 		"tools.approval",
+		"ui.inline",
 	}
 	if diff := cmp.Diff(want, keys()); diff != "" {
 		t.Errorf("keys (-want +got):\n%s", diff)

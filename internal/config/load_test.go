@@ -152,7 +152,7 @@ func TestLoadErrors(t *testing.T) {
 		user, project string
 		want          string // FILE is replaced by the file's path
 	}{
-		{"unknown key", "advisr:\n  enabled: true\n", "", "user:1:1: advisr: unknown key (the top level takes modelRoles, advisor, compaction, tools; keys are case-sensitive)"},
+		{"unknown key", "advisr:\n  enabled: true\n", "", "user:1:1: advisr: unknown key (the top level takes modelRoles, advisor, compaction, tools, ui; keys are case-sensitive)"},
 		{"unknown nested key", "advisor:\n  enable: true\n", "", "user:2:3: advisor.enable: unknown key (advisor takes enabled, subagents, reviewer, gate, mode, cadence, effort, syncBacklog, syncTimeoutSeconds, immuneTurns, maxNotesPerUpdate, periodic, allowPromptInjection, promotion, consult, roster, fleet; "},
 		{"wrong type", "advisor:\n  enabled: yes\n", "", `user:2:12: advisor.enabled: want true or false, got "yes"`},
 		{"number wanted", "tools:\n  bash:\n    timeoutSeconds: 2m\n", "", `user:3:21: tools.bash.timeoutSeconds: want a whole number, got "2m"`},

@@ -16,6 +16,16 @@ type Settings struct {
 	Advisor    Advisor           `yaml:"advisor"`
 	Compaction Compaction        `yaml:"compaction"`
 	Tools      Tools             `yaml:"tools"`
+	UI         UI                `yaml:"ui"`
+}
+
+// UI are the terminal UI's settings.
+type UI struct {
+	// Inline draws the UI in the terminal's normal screen and prints the
+	// transcript into its scrollback, where it stays after vigil exits,
+	// as --inline does; off, the UI takes the whole screen. --inline and
+	// --no-inline override it.
+	Inline bool `yaml:"inline"`
 }
 
 // Role returns the model reference set for a role, and whether one is set.
