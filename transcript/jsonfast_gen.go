@@ -8,59 +8,59 @@ import (
 )
 
 var (
-	ccLineKeys         = fieldNames("type", "subtype", "uuid", "parentUuid", "logicalParentUuid", "timestamp", "sessionId", "cwd", "isMeta", "isCompactSummary", "isVisibleInTranscriptOnly", "isApiErrorMessage", "message", "content", "attachment", "rendered", "renderedRole", "compactMetadata", "summary", "leafUuid")
-	ccBlockKeys        = fieldNames("type", "text", "thinking", "signature", "data", "id", "name", "input", "tool_use_id", "content", "is_error", "source")
-	ccProbeKeys        = fieldNames("type", "sessionId", "uuid", "parentUuid", "leafUuid", "messageId", "payload", "cwd", "timestamp", "message")
-	cxLineKeys         = fieldNames("timestamp", "type", "payload", "metadata")
-	cxItemKeys         = fieldNames("type", "role", "content", "summary", "encrypted_content", "name", "arguments", "input", "action", "call_id", "id", "output", "internal_chat_message_metadata_passthrough")
-	cxEventKeys        = fieldNames("type", "call_id", "exit_code", "info", "item")
-	cxUsageRecordKeys  = fieldNames("usage")
-	cxTurnContextKeys  = fieldNames("model")
-	cxCompactedKeys    = fieldNames("message")
-	cxProbeKeys        = fieldNames("type", "payload")
-	cxProbePayloadKeys = fieldNames("id", "cwd", "timestamp", "model_provider", "model")
-	cxTextKeys         = fieldNames("type", "text", "image_url")
-	miniMessageKeys    = fieldNames("role", "content", "tool_calls", "tool_call_id", "extra", "reasoning_content")
-	piLineKeys         = fieldNames("type", "id", "parentId", "timestamp", "message", "version", "cwd", "title", "name", "provider", "modelId", "model", "summary", "firstKeptEntryId", "tokensBefore", "fromId", "details", "customType", "content", "display", "titleSource", "providerPromptCacheKey")
-	piBlockKeys        = fieldNames("type", "text", "thinking", "thinkingSignature", "data", "mimeType", "id", "name", "arguments")
-	sweItemKeys        = fieldNames("role", "content", "message_type", "is_demo", "thought", "action", "tool_calls", "tool_call_ids", "thinking_blocks")
-	sweTrajItemKeys    = fieldNames("action", "observation", "thought", "state")
-	flexBlockKeys      = fieldNames("type", "text")
-	ohRunHeadKeys      = fieldNames("instance_id", "instruction", "issue", "metadata", "error", "success", "history")
-	anonKeys11         = fieldNames("owner", "repo", "number")
-	anonKeys12         = fieldNames("llm", "llm_config")
-	vigilLineKeys      = fieldNames("type", "id", "parentId", "timestamp", "message", "model", "usage", "stopReason", "customType", "content", "display", "inContext", "details", "summary", "firstKeptId", "tokensBefore", "fromId", "thinking")
-	ccMessageKeys      = fieldNames("id", "role", "model", "content", "stop_reason", "usage")
-	ccAttachmentKeys   = fieldNames("type", "hookName", "hookEvent", "toolUseID", "content", "blockingError")
-	ccRenderedKeys     = fieldNames("content")
-	ccCompactMetaKeys  = fieldNames("preTokens", "preservedSegment")
-	anonKeys16         = fieldNames("headUuid")
-	ccSourceKeys       = fieldNames("media_type", "data")
-	ccProbeMessageKeys = fieldNames("model")
-	cxLineMetaKeys     = fieldNames("compaction_output")
-	cxInternalKeys     = fieldNames("content_item_metadata")
-	cxEventInfoKeys    = fieldNames("last_token_usage")
-	cxEventItemKeys    = fieldNames("type", "id", "status", "exit_code")
-	cxUsageKeys        = fieldNames("input_tokens", "cached_input_tokens", "cache_write_input_tokens", "output_tokens")
-	openAICallKeys     = fieldNames("id", "function")
-	anonKeys19         = fieldNames("name", "arguments")
-	miniExtraKeys      = fieldNames("actions", "response", "returncode", "exception_info", "interrupt_type", "exit_status", "timestamp")
-	anonKeys21         = fieldNames("model", "choices", "usage")
-	piMessageKeys      = fieldNames("role", "content", "provider", "model", "stopReason", "usage", "toolCallId", "isError", "customType", "display", "details", "command", "code", "output", "exitCode", "excludeFromContext", "summary", "fromId", "tokensBefore")
-	sweThinkingKeys    = fieldNames("thinking", "signature")
-	ohModelKeys        = fieldNames("model")
-	llmMessageKeys     = fieldNames("role", "content")
-	llmUsageKeys       = fieldNames("input", "output", "cache_read", "cache_write")
-	llmBlockKeys       = fieldNames("type", "text", "signature", "id", "name", "arguments", "content", "is_error", "media_type", "data")
-	ccUsageKeys        = fieldNames("input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
-	cxItemMetaKeys     = fieldNames("provenance")
-	anonKeys27         = fieldNames("type")
-	miniActionKeys     = fieldNames("command", "tool_call_id")
-	miniChoiceKeys     = fieldNames("finish_reason", "message")
-	anonKeys28         = fieldNames("reasoning_content")
-	openAIUsageKeys    = fieldNames("prompt_tokens", "completion_tokens", "prompt_tokens_details", "cache_creation_input_tokens")
-	anonKeys29         = fieldNames("cached_tokens")
-	piUsageKeys        = fieldNames("input", "output", "cacheRead", "cacheWrite")
+	ccLineKeys             = fieldNames("type", "subtype", "uuid", "parentUuid", "logicalParentUuid", "timestamp", "sessionId", "cwd", "isMeta", "isCompactSummary", "isVisibleInTranscriptOnly", "isApiErrorMessage", "message", "content", "attachment", "rendered", "renderedRole", "compactMetadata", "summary", "leafUuid")
+	ccBlockKeys            = fieldNames("type", "text", "thinking", "signature", "data", "id", "name", "input", "tool_use_id", "content", "is_error", "source")
+	ccProbeKeys            = fieldNames("type", "sessionId", "uuid", "parentUuid", "leafUuid", "messageId", "payload", "cwd", "timestamp", "message")
+	cxLineKeys             = fieldNames("timestamp", "type", "payload", "metadata")
+	cxItemKeys             = fieldNames("type", "role", "content", "summary", "encrypted_content", "name", "arguments", "input", "action", "call_id", "id", "output", "internal_chat_message_metadata_passthrough")
+	cxEventKeys            = fieldNames("type", "call_id", "exit_code", "info", "item")
+	cxUsageRecordKeys      = fieldNames("usage")
+	cxTurnContextKeys      = fieldNames("model")
+	cxCompactedKeys        = fieldNames("message")
+	cxProbeKeys            = fieldNames("type", "payload")
+	cxProbePayloadKeys     = fieldNames("id", "cwd", "timestamp", "model_provider", "model")
+	cxTextKeys             = fieldNames("type", "text", "image_url")
+	miniMessageKeys        = fieldNames("role", "content", "tool_calls", "tool_call_id", "extra", "reasoning_content")
+	piLineKeys             = fieldNames("type", "id", "parentId", "timestamp", "message", "version", "cwd", "title", "name", "provider", "modelId", "model", "summary", "firstKeptEntryId", "tokensBefore", "fromId", "details", "customType", "content", "display", "titleSource", "providerPromptCacheKey")
+	piBlockKeys            = fieldNames("type", "text", "thinking", "thinkingSignature", "data", "mimeType", "id", "name", "arguments")
+	sweItemKeys            = fieldNames("role", "content", "message_type", "is_demo", "thought", "action", "tool_calls", "tool_call_ids", "thinking_blocks")
+	sweTrajItemKeys        = fieldNames("action", "observation", "thought", "state")
+	flexBlockKeys          = fieldNames("type", "text")
+	ohRunHeadKeys          = fieldNames("instance_id", "instruction", "issue", "metadata", "error", "success", "history")
+	ohRunHeadAnon1Keys     = fieldNames("owner", "repo", "number")
+	ohRunHeadAnon2Keys     = fieldNames("llm", "llm_config")
+	vigilLineKeys          = fieldNames("type", "id", "parentId", "timestamp", "message", "model", "usage", "stopReason", "customType", "content", "display", "inContext", "details", "summary", "firstKeptId", "tokensBefore", "fromId", "thinking")
+	ccMessageKeys          = fieldNames("id", "role", "model", "content", "stop_reason", "usage")
+	ccAttachmentKeys       = fieldNames("type", "hookName", "hookEvent", "toolUseID", "content", "blockingError")
+	ccRenderedKeys         = fieldNames("content")
+	ccCompactMetaKeys      = fieldNames("preTokens", "preservedSegment")
+	ccCompactMetaAnon1Keys = fieldNames("headUuid")
+	ccSourceKeys           = fieldNames("media_type", "data")
+	ccProbeMessageKeys     = fieldNames("model")
+	cxLineMetaKeys         = fieldNames("compaction_output")
+	cxInternalKeys         = fieldNames("content_item_metadata")
+	cxEventInfoKeys        = fieldNames("last_token_usage")
+	cxEventItemKeys        = fieldNames("type", "id", "status", "exit_code")
+	cxUsageKeys            = fieldNames("input_tokens", "cached_input_tokens", "cache_write_input_tokens", "output_tokens")
+	openAICallKeys         = fieldNames("id", "function")
+	openAICallAnon1Keys    = fieldNames("name", "arguments")
+	miniExtraKeys          = fieldNames("actions", "response", "returncode", "exception_info", "interrupt_type", "exit_status", "timestamp")
+	miniExtraAnon2Keys     = fieldNames("model", "choices", "usage")
+	piMessageKeys          = fieldNames("role", "content", "provider", "model", "stopReason", "usage", "toolCallId", "isError", "customType", "display", "details", "command", "code", "output", "exitCode", "excludeFromContext", "summary", "fromId", "tokensBefore")
+	sweThinkingKeys        = fieldNames("thinking", "signature")
+	ohModelKeys            = fieldNames("model")
+	llmMessageKeys         = fieldNames("role", "content")
+	llmUsageKeys           = fieldNames("input", "output", "cache_read", "cache_write")
+	llmBlockKeys           = fieldNames("type", "text", "signature", "id", "name", "arguments", "content", "is_error", "media_type", "data")
+	ccUsageKeys            = fieldNames("input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
+	cxItemMetaKeys         = fieldNames("provenance")
+	cxItemMetaAnon1Keys    = fieldNames("type")
+	miniActionKeys         = fieldNames("command", "tool_call_id")
+	miniChoiceKeys         = fieldNames("finish_reason", "message")
+	miniChoiceAnon1Keys    = fieldNames("reasoning_content")
+	openAIUsageKeys        = fieldNames("prompt_tokens", "completion_tokens", "prompt_tokens_details", "cache_creation_input_tokens")
+	openAIUsageAnon1Keys   = fieldNames("cached_tokens")
+	piUsageKeys            = fieldNames("input", "output", "cacheRead", "cacheWrite")
 )
 
 // decodeFast decodes an object into v.
@@ -540,7 +540,7 @@ func fastCxLine(d *jdec, v *cxLine) {
 
 // fastCxItem reads the members of an object just entered into v.
 func fastCxItem(d *jdec, v *cxItem) {
-	var buf2 [4]cxText
+	var buf1 [4]cxText
 	var seen uint64
 	for d.more() {
 		switch string(d.key) {
@@ -559,14 +559,14 @@ func fastCxItem(d *jdec, v *cxItem) {
 		case "summary":
 			if d.once(&seen, 3) {
 				if d.array() {
-					s2 := buf2[:0]
+					s1 := buf1[:0]
 					for d.next() {
-						s2 = append(s2, cxText{})
+						s1 = append(s1, cxText{})
 						if d.object() {
-							fastCxText(d, &s2[len(s2)-1])
+							fastCxText(d, &s1[len(s1)-1])
 						}
 					}
-					v.Summary = append([]cxText{}, s2...)
+					v.Summary = append([]cxText{}, s1...)
 				}
 			}
 		case "encrypted_content":
@@ -630,9 +630,9 @@ func fastCxEvent(d *jdec, v *cxEvent) {
 		case "exit_code":
 			if d.once(&seen, 2) {
 				if !d.null() {
-					var x3 int
-					x3 = int(d.int64v())
-					v.ExitCode = &x3
+					var x1 int
+					x1 = int(d.int64v())
+					v.ExitCode = &x1
 				}
 			}
 		case "info":
@@ -781,7 +781,7 @@ func fastCxText(d *jdec, v *cxText) {
 
 // fastMiniMessage reads the members of an object just entered into v.
 func fastMiniMessage(d *jdec, v *miniMessage) {
-	var buf4 [4]openAICall
+	var buf1 [4]openAICall
 	var seen uint64
 	for d.more() {
 		switch string(d.key) {
@@ -796,14 +796,14 @@ func fastMiniMessage(d *jdec, v *miniMessage) {
 		case "tool_calls":
 			if d.once(&seen, 2) {
 				if d.array() {
-					s4 := buf4[:0]
+					s1 := buf1[:0]
 					for d.next() {
-						s4 = append(s4, openAICall{})
+						s1 = append(s1, openAICall{})
 						if d.object() {
-							fastOpenAICall(d, &s4[len(s4)-1])
+							fastOpenAICall(d, &s1[len(s1)-1])
 						}
 					}
-					v.ToolCalls = append([]openAICall{}, s4...)
+					v.ToolCalls = append([]openAICall{}, s1...)
 				}
 			}
 		case "tool_call_id":
@@ -857,9 +857,9 @@ func fastPiLine(d *jdec, v *piLine) {
 		case "version":
 			if d.once(&seen, 5) {
 				if !d.null() {
-					var x5 int
-					x5 = int(d.int64v())
-					v.Version = &x5
+					var x1 int
+					x1 = int(d.int64v())
+					v.Version = &x1
 				}
 			}
 		case "cwd":
@@ -981,9 +981,9 @@ func fastPiBlock(d *jdec, v *piBlock) {
 
 // fastSweItem reads the members of an object just entered into v.
 func fastSweItem(d *jdec, v *sweItem) {
-	var buf8 [4]openAICall
-	var buf9 [4]string
-	var buf10 [4]sweThinking
+	var buf3 [4]openAICall
+	var buf4 [4]string
+	var buf5 [4]sweThinking
 	var seen uint64
 	for d.more() {
 		switch string(d.key) {
@@ -1006,54 +1006,54 @@ func fastSweItem(d *jdec, v *sweItem) {
 		case "thought":
 			if d.once(&seen, 4) {
 				if !d.null() {
-					var x6 string
-					x6 = d.str()
-					v.Thought = &x6
+					var x1 string
+					x1 = d.str()
+					v.Thought = &x1
 				}
 			}
 		case "action":
 			if d.once(&seen, 5) {
 				if !d.null() {
-					var x7 string
-					x7 = d.str()
-					v.Action = &x7
+					var x2 string
+					x2 = d.str()
+					v.Action = &x2
 				}
 			}
 		case "tool_calls":
 			if d.once(&seen, 6) {
 				if d.array() {
-					s8 := buf8[:0]
+					s3 := buf3[:0]
 					for d.next() {
-						s8 = append(s8, openAICall{})
+						s3 = append(s3, openAICall{})
 						if d.object() {
-							fastOpenAICall(d, &s8[len(s8)-1])
+							fastOpenAICall(d, &s3[len(s3)-1])
 						}
 					}
-					v.ToolCalls = append([]openAICall{}, s8...)
+					v.ToolCalls = append([]openAICall{}, s3...)
 				}
 			}
 		case "tool_call_ids":
 			if d.once(&seen, 7) {
 				if d.array() {
-					s9 := buf9[:0]
+					s4 := buf4[:0]
 					for d.next() {
-						s9 = append(s9, "")
-						s9[len(s9)-1] = d.strRecent()
+						s4 = append(s4, "")
+						s4[len(s4)-1] = d.strRecent()
 					}
-					v.ToolCallIDs = append([]string{}, s9...)
+					v.ToolCallIDs = append([]string{}, s4...)
 				}
 			}
 		case "thinking_blocks":
 			if d.once(&seen, 8) {
 				if d.array() {
-					s10 := buf10[:0]
+					s5 := buf5[:0]
 					for d.next() {
-						s10 = append(s10, sweThinking{})
+						s5 = append(s5, sweThinking{})
 						if d.object() {
-							fastSweThinking(d, &s10[len(s10)-1])
+							fastSweThinking(d, &s5[len(s5)-1])
 						}
 					}
-					v.ThinkingBlocks = append([]sweThinking{}, s10...)
+					v.ThinkingBlocks = append([]sweThinking{}, s5...)
 				}
 			}
 		default:
@@ -1145,7 +1145,7 @@ func fastOhRunHead(d *jdec, v *ohRunHead) {
 								v.Issue.Number = int(d.int64v())
 							}
 						default:
-							d.unknown(anonKeys11)
+							d.unknown(ohRunHeadAnon1Keys)
 						}
 					}
 				}
@@ -1169,7 +1169,7 @@ func fastOhRunHead(d *jdec, v *ohRunHead) {
 								}
 							}
 						default:
-							d.unknown(anonKeys12)
+							d.unknown(ohRunHeadAnon2Keys)
 						}
 					}
 				}
@@ -1177,17 +1177,17 @@ func fastOhRunHead(d *jdec, v *ohRunHead) {
 		case "error":
 			if d.once(&seen, 4) {
 				if !d.null() {
-					var x13 string
-					x13 = d.str()
-					v.Error = &x13
+					var x3 string
+					x3 = d.str()
+					v.Error = &x3
 				}
 			}
 		case "success":
 			if d.once(&seen, 5) {
 				if !d.null() {
-					var x14 bool
-					x14 = d.boolean()
-					v.Success = &x14
+					var x4 bool
+					x4 = d.boolean()
+					v.Success = &x4
 				}
 			}
 		case "history":
@@ -1202,7 +1202,7 @@ func fastOhRunHead(d *jdec, v *ohRunHead) {
 
 // fastVigilLine reads the members of an object just entered into v.
 func fastVigilLine(d *jdec, v *vigilLine) {
-	var buf15 [4]llm.Block
+	var buf1 [4]llm.Block
 	var seen uint64
 	for d.more() {
 		switch string(d.key) {
@@ -1250,14 +1250,14 @@ func fastVigilLine(d *jdec, v *vigilLine) {
 		case "content":
 			if d.once(&seen, 9) {
 				if d.array() {
-					s15 := buf15[:0]
+					s1 := buf1[:0]
 					for d.next() {
-						s15 = append(s15, llm.Block{})
+						s1 = append(s1, llm.Block{})
 						if d.object() {
-							fastLlmBlock(d, &s15[len(s15)-1])
+							fastLlmBlock(d, &s1[len(s1)-1])
 						}
 					}
-					v.Content = append([]llm.Block{}, s15...)
+					v.Content = append([]llm.Block{}, s1...)
 				}
 			}
 		case "display":
@@ -1409,7 +1409,7 @@ func fastCcCompactMeta(d *jdec, v *ccCompactMeta) {
 								v.PreservedSegment.HeadUUID = d.str()
 							}
 						default:
-							d.unknown(anonKeys16)
+							d.unknown(ccCompactMetaAnon1Keys)
 						}
 					}
 				}
@@ -1471,21 +1471,21 @@ func fastCxLineMeta(d *jdec, v *cxLineMeta) {
 
 // fastCxInternal reads the members of an object just entered into v.
 func fastCxInternal(d *jdec, v *cxInternal) {
-	var buf17 [4]cxItemMeta
+	var buf1 [4]cxItemMeta
 	var seen uint64
 	for d.more() {
 		switch string(d.key) {
 		case "content_item_metadata":
 			if d.once(&seen, 0) {
 				if d.array() {
-					s17 := buf17[:0]
+					s1 := buf1[:0]
 					for d.next() {
-						s17 = append(s17, cxItemMeta{})
+						s1 = append(s1, cxItemMeta{})
 						if d.object() {
-							fastCxItemMeta(d, &s17[len(s17)-1])
+							fastCxItemMeta(d, &s1[len(s1)-1])
 						}
 					}
-					v.ContentItemMetadata = append([]cxItemMeta{}, s17...)
+					v.ContentItemMetadata = append([]cxItemMeta{}, s1...)
 				}
 			}
 		default:
@@ -1532,9 +1532,9 @@ func fastCxEventItem(d *jdec, v *cxEventItem) {
 		case "exit_code":
 			if d.once(&seen, 3) {
 				if !d.null() {
-					var x18 int
-					x18 = int(d.int64v())
-					v.ExitCode = &x18
+					var x1 int
+					x1 = int(d.int64v())
+					v.ExitCode = &x1
 				}
 			}
 		default:
@@ -1594,7 +1594,7 @@ func fastOpenAICall(d *jdec, v *openAICall) {
 								v.Function.Arguments.decodeFast(d)
 							}
 						default:
-							d.unknown(anonKeys19)
+							d.unknown(openAICallAnon1Keys)
 						}
 					}
 				}
@@ -1607,22 +1607,22 @@ func fastOpenAICall(d *jdec, v *openAICall) {
 
 // fastMiniExtra reads the members of an object just entered into v.
 func fastMiniExtra(d *jdec, v *miniExtra) {
-	var buf20 [4]miniAction
-	var buf22 [4]miniChoice
+	var buf1 [4]miniAction
+	var buf3 [4]miniChoice
 	var seen uint64
 	for d.more() {
 		switch string(d.key) {
 		case "actions":
 			if d.once(&seen, 0) {
 				if d.array() {
-					s20 := buf20[:0]
+					s1 := buf1[:0]
 					for d.next() {
-						s20 = append(s20, miniAction{})
+						s1 = append(s1, miniAction{})
 						if d.object() {
-							fastMiniAction(d, &s20[len(s20)-1])
+							fastMiniAction(d, &s1[len(s1)-1])
 						}
 					}
-					v.Actions = append([]miniAction{}, s20...)
+					v.Actions = append([]miniAction{}, s1...)
 				}
 			}
 		case "response":
@@ -1638,14 +1638,14 @@ func fastMiniExtra(d *jdec, v *miniExtra) {
 						case "choices":
 							if d.once(&seen, 1) {
 								if d.array() {
-									s22 := buf22[:0]
+									s3 := buf3[:0]
 									for d.next() {
-										s22 = append(s22, miniChoice{})
+										s3 = append(s3, miniChoice{})
 										if d.object() {
-											fastMiniChoice(d, &s22[len(s22)-1])
+											fastMiniChoice(d, &s3[len(s3)-1])
 										}
 									}
-									v.Response.Choices = append([]miniChoice{}, s22...)
+									v.Response.Choices = append([]miniChoice{}, s3...)
 								}
 							}
 						case "usage":
@@ -1655,7 +1655,7 @@ func fastMiniExtra(d *jdec, v *miniExtra) {
 								}
 							}
 						default:
-							d.unknown(anonKeys21)
+							d.unknown(miniExtraAnon2Keys)
 						}
 					}
 				}
@@ -1663,9 +1663,9 @@ func fastMiniExtra(d *jdec, v *miniExtra) {
 		case "returncode":
 			if d.once(&seen, 2) {
 				if !d.null() {
-					var x23 int
-					x23 = int(d.int64v())
-					v.Returncode = &x23
+					var x4 int
+					x4 = int(d.int64v())
+					v.Returncode = &x4
 				}
 			}
 		case "exception_info":
@@ -1757,9 +1757,9 @@ func fastPiMessage(d *jdec, v *piMessage) {
 		case "exitCode":
 			if d.once(&seen, 14) {
 				if !d.null() {
-					var x24 int
-					x24 = int(d.int64v())
-					v.ExitCode = &x24
+					var x1 int
+					x1 = int(d.int64v())
+					v.ExitCode = &x1
 				}
 			}
 		case "excludeFromContext":
@@ -1820,7 +1820,7 @@ func fastOhModel(d *jdec, v *ohModel) {
 
 // fastLlmMessage reads the members of an object just entered into v.
 func fastLlmMessage(d *jdec, v *llm.Message) {
-	var buf25 [4]llm.Block
+	var buf1 [4]llm.Block
 	var seen uint64
 	for d.more() {
 		switch string(d.key) {
@@ -1831,14 +1831,14 @@ func fastLlmMessage(d *jdec, v *llm.Message) {
 		case "content":
 			if d.once(&seen, 1) {
 				if d.array() {
-					s25 := buf25[:0]
+					s1 := buf1[:0]
 					for d.next() {
-						s25 = append(s25, llm.Block{})
+						s1 = append(s1, llm.Block{})
 						if d.object() {
-							fastLlmBlock(d, &s25[len(s25)-1])
+							fastLlmBlock(d, &s1[len(s1)-1])
 						}
 					}
-					v.Content = append([]llm.Block{}, s25...)
+					v.Content = append([]llm.Block{}, s1...)
 				}
 			}
 		default:
@@ -1876,7 +1876,7 @@ func fastLlmUsage(d *jdec, v *llm.Usage) {
 
 // fastLlmBlock reads the members of an object just entered into v.
 func fastLlmBlock(d *jdec, v *llm.Block) {
-	var buf26 [4]llm.Block
+	var buf1 [4]llm.Block
 	var seen uint64
 	for d.more() {
 		switch string(d.key) {
@@ -1907,14 +1907,14 @@ func fastLlmBlock(d *jdec, v *llm.Block) {
 		case "content":
 			if d.once(&seen, 6) {
 				if d.array() {
-					s26 := buf26[:0]
+					s1 := buf1[:0]
 					for d.next() {
-						s26 = append(s26, llm.Block{})
+						s1 = append(s1, llm.Block{})
 						if d.object() {
-							fastLlmBlock(d, &s26[len(s26)-1])
+							fastLlmBlock(d, &s1[len(s1)-1])
 						}
 					}
-					v.Content = append([]llm.Block{}, s26...)
+					v.Content = append([]llm.Block{}, s1...)
 				}
 			}
 		case "is_error":
@@ -1978,7 +1978,7 @@ func fastCxItemMeta(d *jdec, v *cxItemMeta) {
 								v.Provenance.Type = d.str()
 							}
 						default:
-							d.unknown(anonKeys27)
+							d.unknown(cxItemMetaAnon1Keys)
 						}
 					}
 				}
@@ -2028,7 +2028,7 @@ func fastMiniChoice(d *jdec, v *miniChoice) {
 								v.Message.ReasoningContent = d.str()
 							}
 						default:
-							d.unknown(anonKeys28)
+							d.unknown(miniChoiceAnon1Keys)
 						}
 					}
 				}
@@ -2063,7 +2063,7 @@ func fastOpenAIUsage(d *jdec, v *openAIUsage) {
 								v.PromptTokensDetails.CachedTokens = d.int64v()
 							}
 						default:
-							d.unknown(anonKeys29)
+							d.unknown(openAIUsageAnon1Keys)
 						}
 					}
 				}

@@ -172,8 +172,10 @@ type gen struct {
 	head    bytes.Buffer
 	keys    bytes.Buffer
 	body    bytes.Buffer
-	// n numbers the generated locals, for unique names.
-	n int
+	// n numbers the generated locals of the function being written,
+	// scope names it, for unique names.
+	n     int
+	scope string
 	// locals, while a struct's function is written, gathers the
 	// declarations that go at its top.
 	locals *bytes.Buffer
@@ -190,6 +192,7 @@ func (g *gen) root(n *types.Named) error {
 		fn := g.structFuncName(n)
 		fmt.Fprintf(&g.body, "// decodeFast decodes an object into v.\nfunc (v *%s) decodeFast(d *jdec) {\n\tif !d.object() {\n\t\td.giveUp()\n\t\treturn\n\t}\n\t%s(d, v)\n}\n\n", name, fn)
 	case *types.Slice:
+		g.n, g.scope = 0, strings.ToLower(name[:1])+name[1:]
 		fmt.Fprintf(&g.body, "// decodeFast decodes a list into v, reusing its storage.\nfunc (v *%s) decodeFast(d *jdec) {\n\tif !d.array() {\n\t\tif !d.fail {\n\t\t\t*v = nil\n\t\t}\n\t\treturn\n\t}\n\tif *v == nil {\n\t\t*v = %s{}\n\t} else {\n\t\t*v = (*v)[:0]\n\t}\n\tfor d.next() {\n\t\tvar e %s\n", name, name, g.typeName(u.Elem()))
 		if err := g.value(&g.body, "e", u.Elem(), fieldOpts{}, "\t\t"); err != nil {
 			return err
@@ -225,6 +228,10 @@ func (g *gen) structFunc(n *types.Named) error {
 	fmt.Fprintf(&g.body, "// %s reads the members of an object just entered into v.\nfunc %s(d *jdec, v *%s) {\n", fn, fn, g.typeName(n))
 	hintPrefix := n.Obj().Pkg().Name() + "." + n.Obj().Name()
 	keys := strings.ToLower(fn[4:5]) + fn[5:]
+	// Locals and anonymous structs' names are numbered within the
+	// function, so that a field added changes the code of its own
+	// struct's function alone.
+	g.n, g.scope = 0, keys
 	var body bytes.Buffer
 	g.locals = new(bytes.Buffer)
 	defer func() { g.locals = nil }()
@@ -403,7 +410,7 @@ func (g *gen) keysVar(base string, ms []member) string {
 	v := base + "Keys"
 	if base == "" {
 		g.n++
-		v = fmt.Sprintf("anonKeys%d", g.n)
+		v = fmt.Sprintf("%sAnon%dKeys", g.scope, g.n)
 	}
 	names := make([]string, len(ms))
 	for i, m := range ms {
